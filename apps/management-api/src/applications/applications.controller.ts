@@ -1,0 +1,81 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { pageOf, PageQuery, UuidParam } from '@sesame/common';
+import { CurrentPrincipal, Principal } from '@sesame/guards';
+import { ManagementErrors } from '../access/management-errors';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { ApplicationsService } from './applications.service';
+import { ApplicationResponse, ApplicationSummary, CreateApplicationDto, UpdateApplicationDto } from './dto/application.dto';
+
+class ApplicationPage extends pageOf(ApplicationSummary) {}
+
+@ApiTags('Applications')
+@Controller({ path: 'organization/:organizationId/application', version: '2' })
+export class ApplicationsController {
+  constructor(
+    private readonly organizations: OrganizationsService,
+    private readonly applications: ApplicationsService,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: "List the organization's applications (without secrets)" })
+  @ApiOkResponse({ type: ApplicationPage })
+  @ManagementErrors({ notFound: true })
+  async list(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @Query() page: PageQuery) {
+    await this.organizations.findReachable(principal, organizationId);
+    return this.applications.list(organizationId, page);
+  }
+
+  @Post()
+  @ApiOperation({ summary: 'Register an application; web apps get a client secret' })
+  @ApiCreatedResponse({ type: ApplicationResponse })
+  @ManagementErrors({ notFound: true })
+  async create(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @Body() body: CreateApplicationDto) {
+    await this.organizations.findReachable(principal, organizationId);
+    return this.applications.create(organizationId, body);
+  }
+
+  @Get(':applicationId')
+  @ApiOperation({ summary: 'Read the integration data of an application, client secret included' })
+  @ApiOkResponse({ type: ApplicationResponse })
+  @ManagementErrors({ notFound: true })
+  async get(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @UuidParam('applicationId') applicationId: string) {
+    await this.organizations.findReachable(principal, organizationId);
+    return this.applications.get(organizationId, applicationId);
+  }
+
+  @Post(':applicationId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Update an application: name, callback URLs' })
+  @ApiOkResponse({ type: ApplicationResponse })
+  @ManagementErrors({ notFound: true })
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('organizationId') organizationId: string,
+    @UuidParam('applicationId') applicationId: string,
+    @Body() body: UpdateApplicationDto,
+  ) {
+    await this.organizations.findReachable(principal, organizationId);
+    return this.applications.update(organizationId, applicationId, body);
+  }
+
+  @Post(':applicationId/rotate_secret')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Replace a web app's client secret; the old one stops working at once" })
+  @ApiOkResponse({ type: ApplicationResponse })
+  @ManagementErrors({ notFound: true })
+  async rotateSecret(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @UuidParam('applicationId') applicationId: string) {
+    await this.organizations.findReachable(principal, organizationId);
+    return this.applications.rotateSecret(organizationId, applicationId);
+  }
+
+  @Delete(':applicationId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete an application and its tokens' })
+  @ApiNoContentResponse({ description: 'Deleted.' })
+  @ManagementErrors({ notFound: true })
+  async delete(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @UuidParam('applicationId') applicationId: string): Promise<void> {
+    await this.organizations.findReachable(principal, organizationId);
+    await this.applications.delete(organizationId, applicationId);
+  }
+}

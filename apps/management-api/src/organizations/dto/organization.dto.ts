@@ -1,0 +1,103 @@
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { NameField } from '@sesame/common';
+import { Organization } from '@sesame/entities';
+
+export const MAX_WHITELIST_DOMAINS = 50;
+
+const WHITELIST_DOC: ApiPropertyOptions = {
+  type: [String],
+  maxItems: MAX_WHITELIST_DOMAINS,
+  example: ['https://app.example.com', 'https://*.example.org', 'http://localhost:4000'],
+  description:
+    'Origins that may receive logins. Normalised: lower-case, IDN to punycode, default port dropped. ' +
+    '`https://*.example.com` allows direct subdomains. http only for loopback hosts; no paths, queries, fragments or credentials.',
+};
+const LINK_TTL_DOC: ApiPropertyOptions = { minimum: 60, maximum: 86400, default: 600, description: 'Lifetime of e-mailed login links, in seconds.' };
+
+export class CreateOrganizationDto {
+  @NameField({ required: true, example: 'Acme Europe' })
+  name: string;
+
+  @ApiPropertyOptional(WHITELIST_DOC)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_WHITELIST_DOMAINS)
+  @IsString({ each: true })
+  whitelistDomains?: string[];
+
+  @ApiPropertyOptional({ default: false, description: 'After a login, also sign the user in on every whitelist domain.' })
+  @IsOptional()
+  @IsBoolean()
+  autologin?: boolean;
+
+  @ApiPropertyOptional(LINK_TTL_DOC)
+  @IsOptional()
+  @IsInt()
+  @Min(60)
+  @Max(86400)
+  linkTtlSeconds?: number;
+}
+
+export class UpdateOrganizationDto {
+  @NameField({ required: false, example: 'Acme Europe' })
+  name?: string;
+
+  @ApiPropertyOptional(WHITELIST_DOC)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_WHITELIST_DOMAINS)
+  @IsString({ each: true })
+  whitelistDomains?: string[];
+
+  @ApiPropertyOptional({ description: 'After a login, also sign the user in on every whitelist domain.' })
+  @IsOptional()
+  @IsBoolean()
+  autologin?: boolean;
+
+  @ApiPropertyOptional(LINK_TTL_DOC)
+  @IsOptional()
+  @IsInt()
+  @Min(60)
+  @Max(86400)
+  linkTtlSeconds?: number;
+}
+
+export class OrganizationResponse {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ example: 'Acme Europe' })
+  name: string;
+
+  @ApiProperty({ format: 'uuid' })
+  tenantId: string;
+
+  @ApiProperty({ type: [String], example: ['https://app.example.com'] })
+  whitelistDomains: string[];
+
+  @ApiProperty()
+  autologin: boolean;
+
+  @ApiProperty({ example: 600 })
+  linkTtlSeconds: number;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+
+  static from(organization: Organization): OrganizationResponse {
+    return {
+      id: organization.id,
+      name: organization.name,
+      tenantId: organization.tenantId,
+      whitelistDomains: organization.whitelistDomains,
+      autologin: organization.autologin,
+      linkTtlSeconds: organization.linkTtlSeconds,
+      createdAt: organization.createdAt.toISOString(),
+      updatedAt: organization.updatedAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Organization } from '@sesame/entities';
+import { OrganizationRepository } from './organization.repository';
+import { OrganizationsController } from './organizations.controller';
+import { OrganizationsService } from './organizations.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Organization])],
+  controllers: [OrganizationsController],
+  providers: [OrganizationRepository, OrganizationsService],
+  exports: [OrganizationsService],
+})
+export class OrganizationsModule {}

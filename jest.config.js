@@ -1,0 +1,39 @@
+// Two projects: unit tests beside the code, end-to-end tests in test/ against real Postgres,
+// Redis, SMTP and HTTP. TypeScript (and the ESM-only Nest 12 packages) are compiled by SWC.
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+      // Rewrites @sesame/* imports to relative paths, also in the global setup (which Jest runs outside its resolver).
+      baseUrl: __dirname,
+      paths: { '@sesame/*': ['libs/*/src/index.ts'] },
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+// ESM-only packages that Jest's CommonJS runtime must have compiled (Node's require(esm) is not used by Jest on Node 20).
+const esmPackages = ['@nestjs', 'file-type', 'load-esm', 'uid', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', 'jose', '@borewit', 'oauth4webapi', 'oidc-provider'];
+const shared = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|mj)s$': swc },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      testTimeout: 30000,
+    },
+  ],
+};

@@ -1,0 +1,237 @@
+import {
+  DEFAULT_ENDPOINT_LIMITS,
+  DEFAULT_PLAN_LIMITS,
+  PLANS,
+  Plan,
+  SesameConfig,
+  WINDOWS,
+  WindowLimits,
+} from './sesame-config';
+
+export class ConfigurationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigurationError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Reads every variable Sesame understands, applies defaults and collects every problem at once,
+ * so a bad deployment fails at start-up with one message naming all the offending variables.
+ */
+export function parseEnvironment(env: Env): SesameConfig {
+  const problems: string[] = [];
+  const read = new EnvReader(env, problems);
+
+  const config: SesameConfig = {
+    env: read.oneOf('NODE_ENV', ['development', 'production', 'test'] as const, 'development'),
+    http: {
+      host: read.string('HOST', '127.0.0.1'),
+      apiPrefix: read.string('API_PREFIX', 'api').replace(/^\/+|\/+$/g, ''),
+      publicBaseUrl: read.url('PUBLIC_BASE_URL', 'http://localhost:3000/api').replace(/\/+$/, ''),
+      platform: read.oneOf('HTTP_PLATFORM', ['express', 'fastify'] as const, 'express'),
+      trustProxy: read.trustProxy('TRUST_PROXY'),
+      bodyLimitBytes: read.integer('HTTP_BODY_LIMIT_BYTES', 100 * 1024, 1024, 10 * 1024 * 1024),
+      ports: {
+        management: read.port('MANAGEMENT_PORT', 3001),
+        auth: read.port('AUTH_PORT', 3002),
+        mailWorker: read.port('MAIL_WORKER_PORT', 3003),
+      },
+    },
+    database: {
+      url: read.url('DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
+      poolSize: read.integer('DATABASE_POOL_SIZE', 10, 1, 200),
+      statementTimeoutMs: read.integer('DATABASE_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),
+    },
+    redis: {
+      url: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+      prefix: read.pattern('REDIS_PREFIX', /^[A-Za-z0-9:_{}.-]{1,64}$/, 'sesame', 'letters, digits and :_{}.- (at most 64)'),
+      commandTimeoutMs: read.integer('REDIS_COMMAND_TIMEOUT_MS', 1000, 50, 60_000),
+    },
+    secrets: {
+      key: read.secretKey('SECRETS_KEY'),
+      platformApiKey: read.optionalSecret('PLATFORM_API_KEY', 32),
+    },
+    apiKeys: { cacheSeconds: read.integer('API_KEY_CACHE_SECONDS', 5, 0, 60) },
+    limits: {
+      plans: read.planLimits('PLAN_LIMITS'),
+      windowSeconds: read.windows('RATE_LIMIT_WINDOWS'),
+      endpoints: read.endpointLimits('ENDPOINT_LIMITS'),
+      pages: read.integer('PAGE_RATE_LIMIT', 60, 1, 1_000_000),
+      globalPerIp: read.integer('GLOBAL_RATE_LIMIT', 600, 1, 10_000_000),
+    },
+    mail: {
+      smtpUrl: read.url('SMTP_URL', 'smtp://127.0.0.1:1025', ['smtp:', 'smtps:']),
+      from: read.string('MAIL_FROM', 'Sesame <no-reply@sesame.localhost>'),
+    },
+    auth: {
+      codeTtlSeconds: read.integer('CODE_TTL_SECONDS', 300, 10, 600),
+      accessTokenTtlSeconds: read.integer('ACCESS_TOKEN_TTL_SECONDS', 30 * 24 * 3600, 60, 365 * 24 * 3600),
+      idTokenTtlSeconds: read.integer('ID_TOKEN_TTL_SECONDS', 3600, 60, 24 * 3600),
+      accessTokenCacheSeconds: read.integer('ACCESS_TOKEN_CACHE_SECONDS', 5, 0, 60),
+    },
+    log: {
+      level: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    },
+  };
+
+  if (problems.length > 0) throw new ConfigurationError(problems);
+  return config;
+}
+
+class EnvReader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  }
+
+  private fail<T>(name: string, message: string, fallback: T): T {
+    this.problems.push(`${name}: ${message}`);
+    return fallback;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  pattern(name: string, pattern: RegExp, fallback: string, description: string): string {
+    const value = this.raw(name) ?? fallback;
+    return pattern.test(value) ? value : this.fail(name, `must be ${description}`, fallback);
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.raw(name) ?? fallback;
+    return (allowed as readonly string[]).includes(value)
+      ? (value as T)
+      : this.fail(name, `must be one of ${allowed.join(', ')}`, fallback);
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = Number(value);
+    if (!/^-?\d+$/.test(value) || parsed < min || parsed > max) {
+      return this.fail(name, `must be an integer from ${min} to ${max}`, fallback);
+    }
+    return parsed;
+  }
+
+  port(name: string, fallback: number): number {
+    return this.integer(name, fallback, 0, 65535);
+  }
+
+  url(name: string, fallback: string | undefined, protocols: string[] = ['http:', 'https:']): string {
+    const value = this.raw(name) ?? fallback;
+    if (value === undefined) return this.fail(name, 'is required', '');
+    try {
+      const url = new URL(value);
+      if (!protocols.includes(url.protocol)) {
+        return this.fail(name, `must use ${protocols.map((p) => p.slice(0, -1)).join(' or ')}`, '');
+      }
+      return value;
+    } catch {
+      return this.fail(name, 'must be a valid URL', '');
+    }
+  }
+
+  secretKey(name: string): Buffer {
+    const value = this.raw(name);
+    if (value === undefined) return this.fail(name, 'is required (32 random bytes as 64 hex characters or base64)', Buffer.alloc(0));
+    const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+    return key.length === 32 ? key : this.fail(name, 'must be 32 bytes, as 64 hex characters or base64', Buffer.alloc(0));
+  }
+
+  optionalSecret(name: string, minLength: number): string | null {
+    const value = this.raw(name);
+    if (value === undefined) return null;
+    return value.length >= minLength ? value : this.fail(name, `must be at least ${minLength} characters`, null);
+  }
+
+  trustProxy(name: string): boolean | number | string[] {
+    const value = this.raw(name);
+    if (value === undefined || value === 'false') return false;
+    if (value === 'true') return true;
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    const valid = entries.every((entry) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d{1,3})?)$/.test(entry));
+    return valid ? entries : this.fail(name, 'must be false, true, a hop count, or a comma-separated list of addresses/subnets', false);
+  }
+
+  private json(name: string): unknown {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    try {
+      return JSON.parse(value);
+    } catch {
+      return this.fail(name, 'must be valid JSON', undefined);
+    }
+  }
+
+  private positiveInteger(value: unknown): value is number {
+    return typeof value === 'number' && Number.isInteger(value) && value > 0;
+  }
+
+  planLimits(name: string): Record<Plan, WindowLimits> {
+    const limits = structuredClone(DEFAULT_PLAN_LIMITS);
+    const overrides = this.json(name);
+    if (overrides === undefined) return limits;
+    if (!isRecord(overrides)) return this.fail(name, 'must be a JSON object keyed by plan', limits);
+    for (const [plan, windows] of Object.entries(overrides)) {
+      if (!isPlan(plan) || !isRecord(windows)) return this.fail(name, `unknown plan or bad value at "${plan}"`, limits);
+      for (const [window, limit] of Object.entries(windows)) {
+        if (!isWindow(window) || !this.positiveInteger(limit)) {
+          return this.fail(name, `"${plan}.${window}" must be a known window with a positive integer`, limits);
+        }
+        limits[plan][window] = limit;
+      }
+    }
+    return limits;
+  }
+
+  windows(name: string): WindowLimits {
+    const windows: WindowLimits = { minute: 60, hour: 3600, day: 86400 };
+    const overrides = this.json(name);
+    if (overrides === undefined) return windows;
+    if (!isRecord(overrides)) return this.fail(name, 'must be a JSON object such as {"minute":60}', windows);
+    for (const [window, seconds] of Object.entries(overrides)) {
+      if (!isWindow(window) || !this.positiveInteger(seconds)) {
+        return this.fail(name, `"${window}" must be a known window with a positive number of seconds`, windows);
+      }
+      windows[window] = seconds;
+    }
+    return windows;
+  }
+
+  endpointLimits(name: string): Record<Plan, number> {
+    const limits = { ...DEFAULT_ENDPOINT_LIMITS };
+    const overrides = this.json(name);
+    if (overrides === undefined) return limits;
+    if (!isRecord(overrides)) return this.fail(name, 'must be a JSON object keyed by plan', limits);
+    for (const [plan, limit] of Object.entries(overrides)) {
+      if (!isPlan(plan) || !this.positiveInteger(limit)) {
+        return this.fail(name, `"${plan}" must be a plan with a positive integer per minute`, limits);
+      }
+      limits[plan] = limit;
+    }
+    return limits;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isPlan(value: string): value is Plan {
+  return (PLANS as readonly string[]).includes(value);
+}
+
+function isWindow(value: string): value is keyof WindowLimits {
+  return (WINDOWS as readonly string[]).includes(value);
+}

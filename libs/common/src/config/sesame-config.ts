@@ -1,0 +1,51 @@
+export const PLANS = ['free', 'basic', 'pro', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const WINDOWS = ['minute', 'hour', 'day'] as const;
+export type WindowName = (typeof WINDOWS)[number];
+export type WindowLimits = Record<WindowName, number>;
+
+export type HttpPlatform = 'express' | 'fastify';
+
+/** The whole configuration, parsed and validated once from the environment. */
+export interface SesameConfig {
+  env: 'development' | 'production' | 'test';
+  http: {
+    host: string;
+    apiPrefix: string;
+    publicBaseUrl: string;
+    platform: HttpPlatform;
+    /** Express-style trust-proxy value: false (trust nobody), a hop count, or a list of addresses/subnets. */
+    trustProxy: boolean | number | string[];
+    bodyLimitBytes: number;
+    ports: { management: number; auth: number; mailWorker: number };
+  };
+  database: { url: string; poolSize: number; statementTimeoutMs: number };
+  redis: { url: string; prefix: string; commandTimeoutMs: number };
+  secrets: { key: Buffer; platformApiKey: string | null };
+  apiKeys: { cacheSeconds: number };
+  limits: {
+    plans: Record<Plan, WindowLimits>;
+    windowSeconds: WindowLimits;
+    endpoints: Record<Plan, number>;
+    pages: number;
+    globalPerIp: number;
+  };
+  mail: { smtpUrl: string; from: string };
+  auth: {
+    codeTtlSeconds: number;
+    accessTokenTtlSeconds: number;
+    idTokenTtlSeconds: number;
+    accessTokenCacheSeconds: number;
+  };
+  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+}
+
+export const DEFAULT_PLAN_LIMITS: Record<Plan, WindowLimits> = {
+  free: { minute: 1, hour: 10, day: 100 },
+  basic: { minute: 5, hour: 50, day: 500 },
+  pro: { minute: 10, hour: 100, day: 1000 },
+  enterprise: { minute: 25, hour: 250, day: 2500 },
+};
+
+export const DEFAULT_ENDPOINT_LIMITS: Record<Plan, number> = { free: 30, basic: 60, pro: 120, enterprise: 600 };

@@ -1,0 +1,34 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** RFC 9457 problem details, as every management API error is answered. */
+export class ProblemDetails {
+  @ApiProperty({ example: 'urn:sesame:error:not_found', description: 'Identifies the problem type; the suffix equals `code`.' })
+  type: string;
+
+  @ApiProperty({ example: 'Not Found' })
+  title: string;
+
+  @ApiProperty({ example: 404 })
+  status: number;
+
+  @ApiProperty({ example: 'organization not found' })
+  detail: string;
+
+  @ApiProperty({ example: 'not_found', description: 'Stable machine-readable error code (see docs/errors.md).' })
+  code: string;
+
+  @ApiPropertyOptional({ example: '/api/v2/organization/2d5d5f0e-0f7b-4e84-8a52-39b8bd0e4a0b' })
+  instance?: string;
+
+  @ApiPropertyOptional({
+    description: 'Field errors of a `validation_failed` problem.',
+    example: [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }],
+  })
+  errors?: { field: string; messages: string[] }[];
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export function problemType(code: string): string {
+  return `urn:sesame:error:${code}`;
+}

@@ -1,0 +1,71 @@
+import { HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ProblemException } from './problem.exception';
+
+const logger = new Logger('Errors');
+
+const CODES_BY_STATUS: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  408: 'request_timeout',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable_entity',
+  429: 'rate_limited',
+  503: 'service_unavailable',
+};
+
+/**
+ * Turns anything thrown during a request into a ProblemException. Framework errors (unknown
+ * route, malformed JSON, oversized body) keep their status but get a stable code; anything
+ * unexpected becomes an opaque 500 and is logged here, never shown to the client.
+ */
+export function toProblem(error: unknown): ProblemException {
+  if (error instanceof ProblemException) return error;
+  const status = httpStatusOf(error);
+  if (status !== undefined && status < 500) {
+    return new ProblemException(status, codeFor(error, status), clientDetail(error, status));
+  }
+  if (status === 503) return new ProblemException(503, 'service_unavailable', 'The service is temporarily unavailable');
+  logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  return new ProblemException(500, 'internal_error', 'An unexpected error occurred');
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  if (error instanceof HttpException) return error.getStatus();
+  // Body parsers (Express's and Fastify's) throw errors carrying a status or statusCode.
+  if (typeof error === 'object' && error !== null) {
+    const candidate = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
+    if (typeof candidate === 'number' && candidate >= 400 && candidate < 600) return candidate;
+  }
+  return undefined;
+}
+
+function codeFor(error: unknown, status: number): string {
+  const type = (error as { type?: unknown; code?: unknown }).type ?? (error as { code?: unknown }).code;
+  if (type === 'entity.parse.failed' || type === 'FST_ERR_CTP_INVALID_JSON_BODY' || isJsonSyntaxError(error)) return 'malformed_body';
+  if (status === HttpStatus.NOT_FOUND) return 'not_found';
+  return CODES_BY_STATUS[status] ?? 'bad_request';
+}
+
+function clientDetail(error: unknown, status: number): string {
+  if (codeFor(error, status) === 'malformed_body') return 'The request body is not valid JSON';
+  if (status === HttpStatus.NOT_FOUND) return 'No such route';
+  if (status === HttpStatus.PAYLOAD_TOO_LARGE) return 'The request body is too large';
+  if (status === HttpStatus.UNSUPPORTED_MEDIA_TYPE) return 'Unsupported content type';
+  if (error instanceof HttpException) {
+    const response = error.getResponse();
+    const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
+    if (typeof message === 'string') return message;
+    if (Array.isArray(message)) return message.join('; ');
+  }
+  return CODES_BY_STATUS[status]?.replace(/_/g, ' ') ?? 'Bad request';
+}
+
+function isJsonSyntaxError(error: unknown): boolean {
+  return error instanceof SyntaxError || (error instanceof HttpException && /JSON/i.test(String(error.message)));
+}

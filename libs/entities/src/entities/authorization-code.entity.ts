@@ -1,0 +1,47 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Application } from './application.entity';
+import { NULLABLE_TIMESTAMP, TIMESTAMP } from './columns';
+import { User } from './user.entity';
+
+/** A short-lived, single-use code sent to the callback URL and exchanged at /v1/verify. */
+@Entity('authorization_code')
+@Index('authorization_code_user', ['userId'])
+@Index('authorization_code_application', ['applicationId'])
+export class AuthorizationCode {
+  /** SHA-256 of the code. */
+  @PrimaryColumn({ type: 'bytea' })
+  hash: Buffer;
+
+  @Column({ type: 'uuid', name: 'application_id' })
+  applicationId: string;
+
+  @ManyToOne(() => Application, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'application_id' })
+  application?: Application;
+
+  @Column({ type: 'uuid', name: 'user_id' })
+  userId: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: User;
+
+  /** The exact redirect_uri string given at login start; verify must present the same string. */
+  @Column({ type: 'text', name: 'redirect_uri' })
+  redirectUri: string;
+
+  @Column({ type: 'varchar', length: 128, name: 'code_challenge', nullable: true })
+  codeChallenge: string | null;
+
+  @Column({ ...TIMESTAMP, name: 'auth_time' })
+  authTime: Date;
+
+  @Column({ ...TIMESTAMP, name: 'expires_at' })
+  expiresAt: Date;
+
+  @Column({ ...NULLABLE_TIMESTAMP, name: 'used_at' })
+  usedAt: Date | null;
+
+  @CreateDateColumn({ ...TIMESTAMP, name: 'created_at' })
+  createdAt: Date;
+}

@@ -1,0 +1,26 @@
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { TIMESTAMP } from './columns';
+import { Organization } from './organization.entity';
+
+/** Per organization and normalised e-mail: how many recent attempts, and when the next is allowed. */
+@Entity('email_throttle')
+export class EmailThrottle {
+  @PrimaryColumn({ type: 'uuid', name: 'organization_id' })
+  organizationId: string;
+
+  @ManyToOne(() => Organization, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organization_id' })
+  organization?: Organization;
+
+  @PrimaryColumn({ type: 'varchar', length: 254 })
+  email: string;
+
+  @Column({ type: 'integer', default: 0 })
+  attempts: number;
+
+  @Column({ ...TIMESTAMP, name: 'allowed_date' })
+  allowedDate: Date;
+
+  @Column({ ...TIMESTAMP, name: 'last_attempt_at' })
+  lastAttemptAt: Date;
+}

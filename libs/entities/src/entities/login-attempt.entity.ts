@@ -1,0 +1,87 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Application } from './application.entity';
+import { NULLABLE_TIMESTAMP, TIMESTAMP } from './columns';
+import { Organization } from './organization.entity';
+
+export const LOGIN_ATTEMPT_STATUSES = ['pending', 'completed', 'expired'] as const;
+export type LoginAttemptStatus = (typeof LOGIN_ATTEMPT_STATUSES)[number];
+
+/** Strings of the login e-mail and pages a caller may override (see DESIGN.md, "Mail"). */
+export type Translations = Partial<Record<'subject' | 'greeting' | 'intro' | 'button' | 'expiry' | 'ignore', string>>;
+
+/** One e-mailed login link: created by direct authentication or the hosted login page. */
+@Entity('login_attempt')
+@Index('login_attempt_token_hash', ['tokenHash'], { unique: true })
+// Sentences are unique among live attempts, so a user can tell their attempt from any other.
+@Index('login_attempt_live_sentence', ['sentence'], { unique: true, where: "status = 'pending'" })
+// The sweeper looks for pending attempts whose mail has not been sent.
+@Index('login_attempt_unsent', ['expiresAt'], { where: "status = 'pending' AND mail_sent_at IS NULL AND NOT mail_suppressed" })
+@Index('login_attempt_organization_email', ['organizationId', 'email', 'createdAt'])
+@Index('login_attempt_application', ['applicationId'])
+export class LoginAttempt {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid', name: 'organization_id' })
+  organizationId: string;
+
+  @ManyToOne(() => Organization, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organization_id' })
+  organization?: Organization;
+
+  @Column({ type: 'uuid', name: 'application_id' })
+  applicationId: string;
+
+  @ManyToOne(() => Application, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'application_id' })
+  application?: Application;
+
+  /** Normalised address the link was sent to. */
+  @Column({ type: 'varchar', length: 254 })
+  email: string;
+
+  /** SHA-256 of the link token; the token itself exists only in the e-mail. */
+  @Column({ type: 'bytea', name: 'token_hash' })
+  tokenHash: Buffer;
+
+  @Column({ type: 'varchar', length: 200 })
+  sentence: string;
+
+  @Column({ type: 'varchar', length: 1024 })
+  state: string;
+
+  @Column({ type: 'text', name: 'redirect_uri' })
+  redirectUri: string;
+
+  @Column({ type: 'varchar', length: 128, name: 'code_challenge', nullable: true })
+  codeChallenge: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  translations: Translations | null;
+
+  @Column({ type: 'enum', enum: LOGIN_ATTEMPT_STATUSES, enumName: 'login_attempt_status', default: 'pending' })
+  status: LoginAttemptStatus;
+
+  /** True when no e-mail may be sent (blocked user): the attempt looks like any other to the caller. */
+  @Column({ type: 'boolean', name: 'mail_suppressed', default: false })
+  mailSuppressed: boolean;
+
+  /** Correlates the worker's log lines with the request that created the attempt. */
+  @Column({ type: 'varchar', length: 64, name: 'request_id', nullable: true })
+  requestId: string | null;
+
+  @Column({ ...TIMESTAMP, name: 'expires_at' })
+  expiresAt: Date;
+
+  @Column({ ...NULLABLE_TIMESTAMP, name: 'used_at' })
+  usedAt: Date | null;
+
+  @Column({ ...NULLABLE_TIMESTAMP, name: 'mail_queued_at' })
+  mailQueuedAt: Date | null;
+
+  @Column({ ...NULLABLE_TIMESTAMP, name: 'mail_sent_at' })
+  mailSentAt: Date | null;
+
+  @CreateDateColumn({ ...TIMESTAMP, name: 'created_at' })
+  createdAt: Date;
+}

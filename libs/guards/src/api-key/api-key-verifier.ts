@@ -1,0 +1,87 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Clock, Plan, SESAME_CONFIG, SesameConfig, digestsEqual, sha256 } from '@sesame/common';
+import { DataSource } from 'typeorm';
+import { looksLikeApiKey } from './api-key-format';
+import { Principal, TenantScopedPrincipal } from './principal';
+
+interface CacheEntry {
+  principal: TenantScopedPrincipal | null;
+  expiresAt: number;
+}
+
+const MAX_CACHE_ENTRIES = 10_000;
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Finds the principal of an API key by the key's SHA-256. Lookups are cached in process for
+ * API_KEY_CACHE_SECONDS (default 5), so a revoked key stops working on every instance within
+ * that time, and at once on the instance that revoked it.
+ */
+@Injectable()
+export class ApiKeyVerifier {
+  private readonly logger = new Logger(ApiKeyVerifier.name);
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly lastUsedWrites = new Map<string, number>();
+  private readonly platformKeyHash: Buffer | null;
+  private readonly cacheMs: number;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(SESAME_CONFIG) config: SesameConfig,
+    private readonly clock: Clock,
+  ) {
+    this.platformKeyHash = config.secrets.platformApiKey ? sha256(config.secrets.platformApiKey) : null;
+    this.cacheMs = config.apiKeys.cacheSeconds * 1000;
+  }
+
+  async verify(presented: string): Promise<Principal | null> {
+    const hash = sha256(presented);
+    if (this.platformKeyHash && digestsEqual(hash, this.platformKeyHash)) return { kind: 'platform' };
+    if (!looksLikeApiKey(presented)) return null;
+
+    const cacheKey = hash.toString('base64');
+    const now = this.clock.now().getTime();
+    const cached = this.cache.get(cacheKey);
+    const principal = cached && cached.expiresAt > now ? cached.principal : await this.lookup(hash, cacheKey, now);
+    if (principal) this.touch(principal.apiKeyId, now);
+    return principal;
+  }
+
+  /** Drops a key from this instance's cache at once (other instances follow within the cache time). */
+  forget(hash: Buffer): void {
+    this.cache.delete(hash.toString('base64'));
+  }
+
+  private async lookup(hash: Buffer, cacheKey: string, now: number): Promise<TenantScopedPrincipal | null> {
+    const rows: { id: string; tenant_id: string; organization_id: string | null; plan: Plan }[] = await this.dataSource.query(
+      `SELECT k.id, k.tenant_id, k.organization_id, t.plan
+         FROM api_key k JOIN tenant t ON t.id = k.tenant_id
+        WHERE k.hash = $1 AND k.revoked_at IS NULL`,
+      [hash],
+    );
+    const row = rows[0];
+    const principal: TenantScopedPrincipal | null = !row
+      ? null
+      : row.organization_id
+        ? { kind: 'organization', tenantId: row.tenant_id, organizationId: row.organization_id, plan: row.plan, apiKeyId: row.id }
+        : { kind: 'tenant', tenantId: row.tenant_id, plan: row.plan, apiKeyId: row.id };
+    if (this.cacheMs > 0) this.remember(cacheKey, { principal, expiresAt: now + this.cacheMs });
+    return principal;
+  }
+
+  private remember(cacheKey: string, entry: CacheEntry): void {
+    if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(cacheKey, entry);
+  }
+
+  /** Records last use at most once a minute per key and instance, off the request's path. */
+  private touch(apiKeyId: string, now: number): void {
+    if ((this.lastUsedWrites.get(apiKeyId) ?? 0) > now - LAST_USED_RESOLUTION_MS) return;
+    if (this.lastUsedWrites.size >= MAX_CACHE_ENTRIES) this.lastUsedWrites.clear();
+    this.lastUsedWrites.set(apiKeyId, now);
+    this.dataSource
+      .query('UPDATE api_key SET last_used_at = $2 WHERE id = $1', [apiKeyId, new Date(now)])
+      .catch((error: Error) => this.logger.warn(`Could not record API key use: ${error.message}`));
+  }
+}

@@ -1,0 +1,32 @@
+import { Client } from 'pg';
+import { runMigrations } from '@sesame/entities';
+import { ADMIN_DATABASE_URL, databaseUrlFor, runId, TEST_PLATFORM_API_KEY, TEST_SECRETS_KEY } from './test-env';
+
+/**
+ * Each run gets its own database (migrated from scratch, as production is) and its own Redis
+ * key prefix, so runs never see each other's data. Workers inherit these variables.
+ */
+export default async function globalSetup(): Promise<void> {
+  const id = runId();
+  const database = `sesame_test_${id}`;
+  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${database}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = databaseUrlFor(database);
+  await runMigrations(url);
+
+  Object.assign(process.env, {
+    NODE_ENV: 'test',
+    DATABASE_URL: url,
+    TEST_DATABASE_NAME: database,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `sesame-test-${id}`,
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    PLATFORM_API_KEY: TEST_PLATFORM_API_KEY,
+    LOG_LEVEL: 'silent',
+  });
+}
