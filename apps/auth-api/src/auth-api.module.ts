@@ -1,0 +1,19 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { ClockModule, ProblemFilter, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
+import { DatabaseModule } from '@sesame/entities';
+import { HealthController } from './health/health.controller';
+
+/** The auth API (/api/v1): the login flow and tokens. */
+@Module({})
+export class AuthApiModule {
+  static forRoot(config: SesameConfig): DynamicModule {
+    return {
+      module: AuthApiModule,
+      imports: [SesameConfigModule.forRoot(config), ClockModule, DatabaseModule, RedisModule, TerminusModule],
+      controllers: [HealthController],
+      providers: [RedisHealthIndicator, { provide: APP_FILTER, useClass: ProblemFilter }],
+    };
+  }
+}
