@@ -28,5 +28,9 @@ export default async function globalSetup(): Promise<void> {
     SECRETS_KEY: TEST_SECRETS_KEY,
     PLATFORM_API_KEY: TEST_PLATFORM_API_KEY,
     LOG_LEVEL: 'silent',
+    // Generous rate limits for the run, so suites that make many requests are not throttled;
+    // test/throttler sets its own through startManagementApi({ env }).
+    PLAN_LIMITS: JSON.stringify(Object.fromEntries(['free', 'basic', 'pro', 'enterprise'].map((plan) => [plan, { minute: 100000, hour: 100000, day: 100000 }]))),
+    GLOBAL_RATE_LIMIT: '1000000',
   });
 }

@@ -4,11 +4,13 @@ import { TerminusModule } from '@nestjs/terminus';
 import { ClockModule, ProblemFilter, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
 import { ApiKeyAuthModule, ApiKeyGuard } from '@sesame/guards';
+import { GlobalIpThrottlerGuard, PlanThrottlerGuard, ThrottlingModule } from '@sesame/throttler';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { ApplicationsModule } from './applications/applications.module';
 import { HealthController } from './health/health.controller';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { TenantsModule } from './tenants/tenants.module';
+import { UsageModule } from './usage/usage.module';
 import { UsersModule } from './users/users.module';
 
 /** The management API (/api/v2): tenants, organizations, users, applications and API keys. */
@@ -24,8 +26,10 @@ export class ManagementApiModule {
         RedisModule,
         TerminusModule,
         ApiKeyAuthModule,
-        // Static paths (tenant/api_key) are registered before tenant/:tenantId.
+        ThrottlingModule,
+        // Static paths (tenant/api_key, tenant/usage) are registered before tenant/:tenantId.
         ApiKeysModule,
+        UsageModule,
         TenantsModule,
         OrganizationsModule,
         UsersModule,
@@ -34,7 +38,10 @@ export class ManagementApiModule {
       controllers: [HealthController],
       providers: [
         RedisHealthIndicator,
+        // In this order: the per-IP global limit before any key lookup, then the key, then the tenant's plan limits.
+        { provide: APP_GUARD, useExisting: GlobalIpThrottlerGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
+        { provide: APP_GUARD, useExisting: PlanThrottlerGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
       ],
     };

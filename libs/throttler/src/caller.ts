@@ -1,0 +1,27 @@
+import { Plan } from '@sesame/common';
+import { ClientPrincipal, Principal } from '@sesame/guards';
+
+export interface ThrottledRequest {
+  headers: Record<string, string | string[] | undefined>;
+  ip?: string;
+  socket?: { remoteAddress?: string };
+  principal?: Principal;
+  client?: ClientPrincipal;
+}
+
+export interface CallerTenant {
+  tenantId: string;
+  plan: Plan;
+}
+
+/** The tenant an API key (request.principal) belongs to; none for the platform key. */
+export function principalTenant(request: ThrottledRequest): CallerTenant | null {
+  const principal = request.principal;
+  return principal && principal.kind !== 'platform' ? { tenantId: principal.tenantId, plan: principal.plan } : null;
+}
+
+/** The tenant of the authenticated client application (request.client), else of the API key. */
+export function callerTenant(request: ThrottledRequest): CallerTenant | null {
+  const client = request.client;
+  return client ? { tenantId: client.tenantId, plan: client.plan } : principalTenant(request);
+}

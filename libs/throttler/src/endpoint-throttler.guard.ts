@@ -1,0 +1,52 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { callerTenant, ThrottledRequest } from './caller';
+import { clientIp } from './client-ip';
+import { ENDPOINT_LIMIT, EndpointLimitMetadata, THROTTLER_GROUPS } from './decorators';
+import { WindowState } from './rate-limit';
+import { SlidingWindowGuard } from './sliding-window.guard';
+
+/** An endpoint's @EndpointLimit() metadata, if it has one. */
+export function endpointLimitOf(context: ExecutionContext): EndpointLimitMetadata | undefined {
+  return (
+    (Reflect.getMetadata(ENDPOINT_LIMIT, context.getHandler()) as EndpointLimitMetadata | undefined) ??
+    (Reflect.getMetadata(ENDPOINT_LIMIT, context.getClass()) as EndpointLimitMetadata | undefined)
+  );
+}
+
+/** Whether a request is counted per tenant (a tenant-keyed endpoint with an identified caller) or per IP. */
+export function endpointKeyedByTenant(context: ExecutionContext): boolean {
+  return endpointLimitOf(context)?.key === 'tenant' && callerTenant(context.switchToHttp().getRequest<ThrottledRequest>()) !== null;
+}
+
+/**
+ * Per-endpoint limits, declared with @EndpointLimit('tenant' | 'ip'): ENDPOINT_LIMITS[plan] per
+ * minute per tenant, or PAGE_RATE_LIMIT per minute per client IP. Apply it with @UseGuards()
+ * after the guard that identifies the caller (ClientAuthGuard); routes without @EndpointLimit()
+ * pass untouched. These requests are not charged to the plan budget.
+ */
+@Injectable()
+export class EndpointThrottlerGuard extends SlidingWindowGuard {
+  protected readonly group = THROTTLER_GROUPS.endpoint;
+  protected readonly scope = 'endpoint' as const;
+
+  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
+    return endpointLimitOf(context) === undefined;
+  }
+
+  protected override async getTracker(request: ThrottledRequest, context?: ExecutionContext): Promise<string> {
+    const tenant = callerTenant(request);
+    return context && endpointKeyedByTenant(context) && tenant ? `tenant:${tenant.tenantId}` : `ip:${clientIp(request)}`;
+  }
+
+  /** One bucket per endpoint (or per @EndpointLimit name) and tracker. */
+  protected override generateKey(context: ExecutionContext, tracker: string, group: string): string {
+    const name = endpointLimitOf(context)?.name ?? `${context.getClass().name}.${context.getHandler().name}`;
+    return `${super.generateKey(context, tracker, group)}:${name}`;
+  }
+
+  protected describeLimit(context: ExecutionContext, window: WindowState): string {
+    return endpointKeyedByTenant(context)
+      ? `This endpoint allows ${window.limit} requests per ${window.name} for the tenant`
+      : `This endpoint allows ${window.limit} requests per ${window.name} from this address`;
+  }
+}

@@ -1,0 +1,12 @@
+export * from './throttling.module';
+export * from './global-ip-throttler.guard';
+export * from './plan-throttler.guard';
+export * from './endpoint-throttler.guard';
+export * from './plan-usage.service';
+export * from './redis-throttler.storage';
+export * from './decorators';
+export * from './client-ip';
+export * from './rate-limit';
+export { bucketKey, rateLimiterUnavailable, SlidingWindowGuard, throttlerName } from './sliding-window.guard';
+export { planWindows, throttlerModuleOptions, windowMs } from './throttler-options';
+export { SLIDING_WINDOW_SCRIPT } from './sliding-window.script';

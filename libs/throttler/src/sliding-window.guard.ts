@@ -1,0 +1,164 @@
+import { ExecutionContext, Logger } from '@nestjs/common';
+import { HttpAdapterHost, Reflector } from '@nestjs/core';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  Resolvable,
+  ThrottlerGuard,
+  ThrottlerModuleOptions,
+  ThrottlerOptions,
+  ThrottlerStorage,
+} from '@nestjs/throttler';
+import { Clock, ProblemException, WindowName, WINDOWS } from '@sesame/common';
+import { ThrottledRequest } from './caller';
+import { HitResult, isSlidingWindowStore, LimitScope, rateLimitHeaders, retryAfterMs, SlidingWindowStore, tightestWindow, toSeconds, WindowSpec, WindowState } from './rate-limit';
+
+// @nestjs/throttler's metadata keys (its decorators write them; its index does not export them).
+const THROTTLER_SKIP = 'THROTTLER:SKIP';
+const THROTTLER_LIMIT = 'THROTTLER:LIMIT';
+const THROTTLER_TTL = 'THROTTLER:TTL';
+
+/** What this request's RateLimit headers currently report (several guards may count one request). */
+const REPORTED = Symbol('sesame:rate-limit-reported');
+
+type ReportingRequest = ThrottledRequest & { [REPORTED]?: WindowState };
+
+/** A throttler's name is `<group>-<window>`, e.g. `plan-hour`. */
+export function throttlerName(group: string, window: WindowName): string {
+  return `${group}-${window}`;
+}
+
+/** A bucket's name: `{<tracker>}:<group>`, hash-tagged by tenant or address for Redis Cluster. */
+export function bucketKey(tracker: string, group: string): string {
+  return `{${tracker}}:${group}`;
+}
+
+/** The 503 every throttled route answers while Redis cannot be reached. */
+export function rateLimiterUnavailable(): ProblemException {
+  return new ProblemException(503, 'rate_limiter_unavailable', 'Rate limits cannot be checked right now, so the request was not processed; retry shortly', {
+    headers: { 'Retry-After': '1' },
+  });
+}
+
+/**
+ * @nestjs/throttler's ThrottlerGuard, counting all windows of a group (say the plan's minute, hour
+ * and day) at once: one bucket per tracker, one atomic Lua script per request in Redis, and the
+ * request counted only when every window has room. Its throttlers come from ThrottlerModule's
+ * options (named `<group>-<window>`, limit and ttl resolvable per request, overridable with
+ * @Throttle()); @SkipThrottle({ <group>: true }) or ({ '<group>-<window>': true }) skips them.
+ *
+ * Every counted response carries `RateLimit-Limit`, `-Remaining`, `-Reset` and `-Policy` for
+ * the tightest window of all limits the request passed; a refused one is a 429 problem with
+ * `Retry-After`, thrown before any handler runs.
+ */
+export abstract class SlidingWindowGuard extends ThrottlerGuard {
+  /** The throttler group this guard enforces. */
+  protected abstract readonly group: string;
+  protected abstract readonly scope: LimitScope;
+  protected readonly log = new Logger('Throttler');
+  private store: SlidingWindowStore;
+
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    protected readonly adapterHost: HttpAdapterHost,
+    protected readonly clock: Clock,
+  ) {
+    super(options, storage, reflector);
+    if (!isSlidingWindowStore(storage)) throw new Error('The throttler storage must be a sliding-window store (RedisThrottlerStorage)');
+    this.store = storage;
+  }
+
+  /** Keeps only this guard's throttlers, in window order. */
+  override async onModuleInit(): Promise<void> {
+    await super.onModuleInit();
+    this.throttlers = this.throttlers
+      .filter((throttler) => this.windowName(throttler) !== null)
+      .sort((a, b) => WINDOWS.indexOf(this.windowName(a)!) - WINDOWS.indexOf(this.windowName(b)!));
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    // Guards used with @UseGuards() may be created outside the module's lifecycle.
+    if (!this.throttlers) await this.onModuleInit();
+    if (this.isSkipped(context, this.group) || (await this.shouldSkip(context))) return true;
+    const throttlers = this.throttlers.filter(
+      (throttler) => !this.isSkipped(context, throttler.name!) && !(throttler.skipIf ?? this.commonOptions.skipIf)?.(context),
+    );
+    if (throttlers.length === 0) return true;
+
+    const { req, res } = this.getRequestResponse(context);
+    const request = req as ReportingRequest;
+    const windows = await Promise.all(throttlers.map((throttler) => this.windowSpec(context, throttler)));
+    const tracker = await (throttlers[0].getTracker ?? this.commonOptions.getTracker!)(request, context);
+    const bucket = (throttlers[0].generateKey ?? this.commonOptions.generateKey!)(context, tracker, this.group);
+
+    let result: HitResult;
+    try {
+      result = await this.store.hit(bucket, windows, this.clock.now().getTime());
+    } catch (error) {
+      this.log.warn(`Rate limits unavailable: ${error instanceof Error ? error.message : String(error)}`);
+      throw rateLimiterUnavailable();
+    }
+    if (!result.allowed) throw this.refusal(context, result);
+    this.report(request, res, result.windows);
+    return true;
+  }
+
+  /** The bucket of a tracker: `{<tracker>}:<group>`, hash-tagged by tenant or address for Redis Cluster. */
+  protected override generateKey(_context: ExecutionContext, tracker: string, group: string): string {
+    return bucketKey(tracker, group);
+  }
+
+  /** The problem a refused request answers with; `Retry-After` is when every exhausted window has room again. */
+  protected refusal(context: ExecutionContext, result: HitResult): ProblemException {
+    const window = tightestWindow(result.windows);
+    const retryAfter = Math.max(1, toSeconds(retryAfterMs(result.windows)));
+    return new ProblemException(429, 'rate_limited', `${this.describeLimit(context, window)}; retry in ${retryAfter} seconds`, {
+      extensions: { scope: this.scope, window: window.name, limit: window.limit, retryAfter },
+      headers: { 'Retry-After': String(retryAfter), ...rateLimitHeaders(result.windows) },
+    });
+  }
+
+  /** The first half of a refusal's detail, e.g. "The tenant's plan allows 50 requests per hour". */
+  protected abstract describeLimit(context: ExecutionContext, window: WindowState): string;
+
+  /** Sets the RateLimit headers unless an earlier guard already reported a tighter window. */
+  private report(request: ReportingRequest, response: unknown, windows: WindowState[]): void {
+    const window = tightestWindow(windows);
+    const previous = request[REPORTED];
+    if (previous && tightestWindow([previous, window]) === previous) return;
+    request[REPORTED] = window;
+    const adapter = this.adapterHost.httpAdapter;
+    for (const [name, value] of Object.entries(rateLimitHeaders(windows))) adapter.setHeader(response, name, value);
+  }
+
+  private isSkipped(context: ExecutionContext, name: string): boolean {
+    return this.reflector.getAllAndOverride<boolean>(THROTTLER_SKIP + name, [context.getHandler(), context.getClass()]) === true;
+  }
+
+  private windowName(throttler: ThrottlerOptions): WindowName | null {
+    const prefix = `${this.group}-`;
+    const name = throttler.name ?? '';
+    const window = name.startsWith(prefix) ? name.slice(prefix.length) : '';
+    return (WINDOWS as readonly string[]).includes(window) ? (window as WindowName) : null;
+  }
+
+  private async windowSpec(context: ExecutionContext, throttler: ThrottlerOptions): Promise<WindowSpec> {
+    const targets = [context.getHandler(), context.getClass()];
+    const limit = this.reflector.getAllAndOverride<Resolvable<number>>(THROTTLER_LIMIT + throttler.name, targets) ?? throttler.limit;
+    const ttl = this.reflector.getAllAndOverride<Resolvable<number>>(THROTTLER_TTL + throttler.name, targets) ?? throttler.ttl;
+    return {
+      name: this.windowName(throttler)!,
+      limit: await positive(context, limit, `${throttler.name}.limit`),
+      lengthMs: await positive(context, ttl, `${throttler.name}.ttl`),
+    };
+  }
+}
+
+async function positive(context: ExecutionContext, value: Resolvable<number>, what: string): Promise<number> {
+  const resolved = Number(typeof value === 'function' ? await value(context) : value);
+  if (!Number.isFinite(resolved) || resolved <= 0) throw new Error(`Invalid ${what}: ${String(resolved)}`);
+  return Math.floor(resolved);
+}
