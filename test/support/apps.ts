@@ -1,6 +1,9 @@
 import { DynamicModule, INestApplication } from '@nestjs/common';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { Clock, configureHttpApp, createHttpAdapter, platformOptions, SesameConfig } from '@sesame/common';
+import { AuthApiModule } from '../../apps/auth-api/src/auth-api.module';
+import { setupAuthOpenApi } from '../../apps/auth-api/src/openapi';
+import { MailWorkerModule } from '../../apps/mail-worker/src/mail-worker.module';
 import { ManagementApiModule } from '../../apps/management-api/src/management-api.module';
 import { setupManagementOpenApi } from '../../apps/management-api/src/openapi';
 import { testConfig } from './config';
@@ -40,4 +43,40 @@ export async function startApp(
 
 export function startManagementApi(options: StartOptions = {}): Promise<RunningApp> {
   return startApp((config) => ManagementApiModule.forRoot(config), { ...options, setup: setupManagementOpenApi });
+}
+
+export function startAuthApi(options: StartOptions = {}): Promise<RunningApp> {
+  return startApp((config) => AuthApiModule.forRoot(config), { ...options, setup: setupAuthOpenApi });
+}
+
+export function startMailWorker(options: StartOptions = {}): Promise<RunningApp> {
+  return startApp((config) => MailWorkerModule.forRoot(config), options);
+}
+
+export interface Stack {
+  management: RunningApp;
+  auth: RunningApp;
+  worker: RunningApp;
+  close(): Promise<void>;
+}
+
+/**
+ * The three apps of a login, in process, sharing this file's database and Redis prefix. The
+ * worker links to the auth API under test and sends to `smtpUrl`.
+ */
+export async function startStack(smtpUrl: string, options: StartOptions = {}): Promise<Stack> {
+  const management = await startManagementApi(options);
+  const auth = await startAuthApi(options);
+  const env = { ...options.env, SMTP_URL: smtpUrl, PUBLIC_BASE_URL: `${auth.url}/api`, MAIL_RETRY_DELAY_MS: '50', ...options.env };
+  const worker = await startMailWorker({ ...options, env });
+  return {
+    management,
+    auth,
+    worker,
+    close: async () => {
+      await worker.close();
+      await auth.close();
+      await management.close();
+    },
+  };
 }

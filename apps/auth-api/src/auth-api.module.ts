@@ -1,9 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { ClockModule, ProblemFilter, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
+import { ClockModule, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
+import { DirectAuthModule } from './direct-auth/direct-auth.module';
 import { HealthController } from './health/health.controller';
+import { OAuthErrorFilter } from './oauth/oauth-error.filter';
 
 /** The auth API (/api/v1): the login flow and tokens. */
 @Module({})
@@ -11,9 +13,9 @@ export class AuthApiModule {
   static forRoot(config: SesameConfig): DynamicModule {
     return {
       module: AuthApiModule,
-      imports: [SesameConfigModule.forRoot(config), ClockModule, DatabaseModule, RedisModule, TerminusModule],
+      imports: [SesameConfigModule.forRoot(config), ClockModule, DatabaseModule, RedisModule, TerminusModule, DirectAuthModule],
       controllers: [HealthController],
-      providers: [RedisHealthIndicator, { provide: APP_FILTER, useClass: ProblemFilter }],
+      providers: [RedisHealthIndicator, { provide: APP_FILTER, useClass: OAuthErrorFilter }],
     };
   }
 }

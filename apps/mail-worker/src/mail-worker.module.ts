@@ -4,6 +4,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { ClockModule, ProblemFilter, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
 import { HealthController } from './health/health.controller';
+import { MailModule } from './mail/mail.module';
 
 /** The mail worker: consumes the Bull `mail` queue; HTTP only for its health endpoint. */
 @Module({})
@@ -11,7 +12,7 @@ export class MailWorkerModule {
   static forRoot(config: SesameConfig): DynamicModule {
     return {
       module: MailWorkerModule,
-      imports: [SesameConfigModule.forRoot(config), ClockModule, DatabaseModule, RedisModule, TerminusModule],
+      imports: [SesameConfigModule.forRoot(config), ClockModule, DatabaseModule, RedisModule, TerminusModule, MailModule],
       controllers: [HealthController],
       providers: [RedisHealthIndicator, { provide: APP_FILTER, useClass: ProblemFilter }],
     };

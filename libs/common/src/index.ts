@@ -23,3 +23,4 @@ export * from './urls/callback-url';
 export * from './http/fields';
 export * from './crypto/secret-box.provider';
 export * from './http/uuid-param';
+export * from './urls/redirect-uri';

@@ -4,3 +4,6 @@ export * from './api-key/api-key-verifier';
 export * from './api-key/api-key.guard';
 export * from './api-key/api-key-auth.module';
 export * from './client/client-principal';
+export * from './client/client-verifier';
+export * from './client/client-auth.guard';
+export * from './client/client-auth.module';

@@ -1,5 +1,6 @@
+import { MailerService } from '@nestjs-modules/mailer';
 import { Controller, Get } from '@nestjs/common';
-import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { RedisHealthIndicator } from '@sesame/common';
 
 @Controller('health')
@@ -7,11 +8,23 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly redis: RedisHealthIndicator,
+    private readonly mailer: MailerService,
+    private readonly indicators: HealthIndicatorService,
   ) {}
 
+  /** Redis (the queue) and the SMTP transport; 503 when either is down. */
   @Get()
   @HealthCheck()
   check() {
-    return this.health.check([() => this.redis.check()]);
+    return this.health.check([() => this.redis.check(), () => this.smtp()]);
+  }
+
+  private async smtp() {
+    const indicator = this.indicators.check('smtp');
+    try {
+      return (await this.mailer.verifyAllTransporters()) ? indicator.up() : indicator.down({ message: 'SMTP transport not ready' });
+    } catch (error) {
+      return indicator.down({ message: error instanceof Error ? error.message : 'unreachable' });
+    }
   }
 }

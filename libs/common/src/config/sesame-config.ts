@@ -31,7 +31,17 @@ export interface SesameConfig {
     pages: number;
     globalPerIp: number;
   };
-  mail: { smtpUrl: string; from: string };
+  mail: {
+    smtpUrl: string;
+    from: string;
+    /** Delivery attempts per e-mail, with exponential backoff starting at retryDelayMs. */
+    attempts: number;
+    retryDelayMs: number;
+    /** How long auth-api waits for Redis to accept a mail job before answering 503. */
+    enqueueTimeoutMs: number;
+    /** How often the worker looks for accepted attempts whose mail was never queued or was lost. */
+    sweepIntervalSeconds: number;
+  };
   auth: {
     codeTtlSeconds: number;
     accessTokenTtlSeconds: number;

@@ -5,6 +5,8 @@ export interface ProblemOptions {
   extensions?: Record<string, unknown>;
   /** Response headers that belong to the error, such as `WWW-Authenticate` or `Retry-After`. */
   headers?: Record<string, string>;
+  /** A complete body that replaces the standard rendering, for the few answers the interface fixes (429 `{allowedDate}`). */
+  body?: Record<string, unknown>;
 }
 
 /**
@@ -15,6 +17,7 @@ export interface ProblemOptions {
 export class ProblemException extends Error {
   readonly extensions: Record<string, unknown>;
   readonly headers: Record<string, string>;
+  readonly body: Record<string, unknown> | undefined;
 
   constructor(
     readonly status: number,
@@ -26,6 +29,7 @@ export class ProblemException extends Error {
     this.name = 'ProblemException';
     this.extensions = options.extensions ?? {};
     this.headers = options.headers ?? {};
+    this.body = options.body;
   }
 
   get title(): string {

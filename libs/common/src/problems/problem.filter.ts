@@ -13,7 +13,7 @@ export class ProblemFilter implements ExceptionFilter {
     const adapter = this.adapterHost.httpAdapter;
     const problem = toProblem(error);
     const response = http.getResponse();
-    const body = {
+    const body = problem.body ?? {
       type: problemType(problem.code),
       title: problem.title,
       status: problem.status,
@@ -23,7 +23,7 @@ export class ProblemFilter implements ExceptionFilter {
       ...problem.extensions,
     };
     for (const [name, value] of Object.entries(problem.headers)) adapter.setHeader(response, name, value);
-    adapter.setHeader(response, 'Content-Type', PROBLEM_CONTENT_TYPE);
+    adapter.setHeader(response, 'Content-Type', problem.body ? 'application/json' : PROBLEM_CONTENT_TYPE);
     adapter.reply(response, JSON.stringify(body), problem.status);
   }
 }

@@ -44,6 +44,13 @@ export class LoginAttempt {
   @Column({ type: 'bytea', name: 'token_hash' })
   tokenHash: Buffer;
 
+  /**
+   * The link token encrypted with SECRETS_KEY, so the worker (and the sweeper, after a lost job)
+   * can build the e-mail from ids alone. Cleared once the attempt is used or expired.
+   */
+  @Column({ type: 'text', name: 'link_token_encrypted', nullable: true })
+  linkTokenEncrypted: string | null;
+
   @Column({ type: 'varchar', length: 200 })
   sentence: string;
 

@@ -1,0 +1,57 @@
+import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBasicAuth,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { UuidParam } from '@sesame/common';
+import { ClientAuthGuard, ClientPrincipal, CurrentClient } from '@sesame/guards';
+import { OAuthError } from '../oauth/oauth-error.dto';
+import { DirectAuthService } from './direct-auth.service';
+import { AuthenticateDirectDto } from './dto/authenticate-direct.dto';
+import { LoginAttemptResponse, LoginAttemptStatusResponse, TooEarlyResponse } from './dto/login-attempt.response';
+import { LoginAttemptService } from './login-attempt.service';
+
+@ApiTags('Direct authentication')
+@ApiBasicAuth('client')
+@ApiUnauthorizedResponse({ type: OAuthError, description: '`invalid_client`: missing or wrong client credentials.' })
+@UseGuards(ClientAuthGuard)
+@Controller({ version: '1' })
+export class DirectAuthController {
+  constructor(
+    private readonly directAuth: DirectAuthService,
+    private readonly attempts: LoginAttemptService,
+  ) {}
+
+  @Post('authenticate_direct')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'E-mail a one-time login link (web applications, Pro and Enterprise plans)',
+    description:
+      'Login type is always login link and method always local. The user opens the link, presses Continue and lands on redirect_uri with code and state. ' +
+      'Respect allowedDate: earlier requests for the same address answer 429.',
+  })
+  @ApiOkResponse({ type: LoginAttemptResponse })
+  @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request` (bad input or redirect_uri), `unauthorized_client` (not a web application).' })
+  @ApiForbiddenResponse({ type: OAuthError, description: '`plan_not_supported`: the tenant is not on Pro or Enterprise.' })
+  @ApiTooManyRequestsResponse({ type: TooEarlyResponse, description: 'Before allowedDate for this address (with Retry-After); nothing is sent.' })
+  @ApiServiceUnavailableResponse({ type: OAuthError, description: '`temporarily_unavailable`: the mail queue is unreachable; nothing was recorded.' })
+  authenticateDirect(@CurrentClient() client: ClientPrincipal, @Body() body: AuthenticateDirectDto) {
+    return this.directAuth.authenticate(client, body, null);
+  }
+
+  @Get('login_attempt/:loginAttemptId')
+  @ApiOperation({ summary: 'Status of a login attempt started by this application' })
+  @ApiOkResponse({ type: LoginAttemptStatusResponse })
+  @ApiNotFoundResponse({ type: OAuthError, description: "Unknown, or another application's attempt." })
+  status(@CurrentClient() client: ClientPrincipal, @UuidParam('loginAttemptId') loginAttemptId: string) {
+    return this.attempts.status(client.applicationId, loginAttemptId);
+  }
+}

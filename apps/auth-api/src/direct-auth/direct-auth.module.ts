@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { secretBoxProvider } from '@sesame/common';
+import { MailQueueModule } from '@sesame/queue';
+import { ClientsModule } from '../clients/clients.module';
+import { TokensModule } from '../tokens/tokens.module';
+import { DirectAuthController } from './direct-auth.controller';
+import { DirectAuthService } from './direct-auth.service';
+import { LoginAttemptService } from './login-attempt.service';
+import { LoginLinkController } from './login-link.controller';
+import { LoginLinkService } from './login-link.service';
+
+/** Direct authentication: authenticate_direct, login attempt status, and the e-mailed link's pages. */
+@Module({
+  imports: [ClientsModule, TokensModule, MailQueueModule],
+  controllers: [DirectAuthController, LoginLinkController],
+  providers: [DirectAuthService, LoginAttemptService, LoginLinkService, secretBoxProvider],
+  exports: [LoginAttemptService],
+})
+export class DirectAuthModule {}

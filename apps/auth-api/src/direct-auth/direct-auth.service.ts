@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { allowedRedirect, badRequest, forbidden, normalizeEmail, Plan } from '@sesame/common';
+import { ClientPrincipal } from '@sesame/guards';
+import { ClientContextRepository } from '../clients/client-context.repository';
+import { AuthenticateDirectDto } from './dto/authenticate-direct.dto';
+import { LoginAttemptResponse } from './dto/login-attempt.response';
+import { LoginAttemptService } from './login-attempt.service';
+
+const DIRECT_AUTH_PLANS: readonly Plan[] = ['pro', 'enterprise'];
+
+/** POST /v1/authenticate_direct: a web application asks for a login link to be e-mailed. */
+@Injectable()
+export class DirectAuthService {
+  constructor(
+    private readonly contexts: ClientContextRepository,
+    private readonly attempts: LoginAttemptService,
+  ) {}
+
+  async authenticate(client: ClientPrincipal, input: AuthenticateDirectDto, requestId: string | null): Promise<LoginAttemptResponse> {
+    if (client.type !== 'web') throw badRequest('unauthorized_client', 'Direct authentication is available to web applications only');
+    if (!DIRECT_AUTH_PLANS.includes(client.plan)) {
+      throw forbidden('plan_not_supported', 'Direct authentication is available on the Pro and Enterprise plans only');
+    }
+    const context = await this.contexts.findByApplicationId(client.applicationId);
+    if (!context) throw badRequest('unauthorized_client', 'The application no longer exists');
+    const email = normalizeEmail(input.email);
+    if (!email) throw badRequest('invalid_request', 'email must be a valid e-mail address');
+    if (!allowedRedirect({ ...context.application, whitelistDomains: context.organization.whitelistDomains }, input.redirect_uri)) {
+      throw badRequest('invalid_request', 'redirect_uri is not allowed for this application: its origin must be a whitelist domain (and it must equal a registered callback URL, if any)');
+    }
+
+    const started = await this.attempts.start({
+      applicationId: client.applicationId,
+      organizationId: client.organizationId,
+      email,
+      redirectUri: input.redirect_uri,
+      state: input.state,
+      codeChallenge: input.code_challenge ?? null,
+      translations: input.translations ? { ...input.translations } : null,
+      linkTtlSeconds: context.organization.linkTtlSeconds,
+      requestId,
+    });
+    return {
+      loginAttemptId: started.loginAttemptId,
+      token: started.tokenHash.toString('hex'),
+      sentence: started.sentence,
+      allowedDate: started.allowedDate.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,71 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { Equals, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+
+const PLAIN_TEXT = /^[^\u0000-\u001f\u007f]*$/;
+const TRANSLATION_MAX = 300;
+
+/** Overrides of the login e-mail's strings: plain text (HTML-escaped when rendered), bounded, one line each. */
+export class TranslationsDto {
+  @ApiPropertyOptional({ maxLength: TRANSLATION_MAX, example: 'Your sign-in link for {organization}' })
+  @IsOptional() @IsString() @MaxLength(TRANSLATION_MAX) @Matches(PLAIN_TEXT, { message: 'subject must be plain text on one line' })
+  subject?: string;
+
+  @ApiPropertyOptional({ maxLength: TRANSLATION_MAX, example: 'Hello,' })
+  @IsOptional() @IsString() @MaxLength(TRANSLATION_MAX) @Matches(PLAIN_TEXT, { message: 'greeting must be plain text on one line' })
+  greeting?: string;
+
+  @ApiPropertyOptional({ maxLength: TRANSLATION_MAX, example: 'Press the button to sign in to {organization}.' })
+  @IsOptional() @IsString() @MaxLength(TRANSLATION_MAX) @Matches(PLAIN_TEXT, { message: 'intro must be plain text on one line' })
+  intro?: string;
+
+  @ApiPropertyOptional({ maxLength: TRANSLATION_MAX, example: 'Sign in' })
+  @IsOptional() @IsString() @MaxLength(TRANSLATION_MAX) @Matches(PLAIN_TEXT, { message: 'button must be plain text on one line' })
+  button?: string;
+
+  @ApiPropertyOptional({ maxLength: TRANSLATION_MAX, example: 'The link expires in {minutes} minutes.' })
+  @IsOptional() @IsString() @MaxLength(TRANSLATION_MAX) @Matches(PLAIN_TEXT, { message: 'expiry must be plain text on one line' })
+  expiry?: string;
+
+  @ApiPropertyOptional({ maxLength: TRANSLATION_MAX, example: 'If you did not ask for this e-mail, ignore it.' })
+  @IsOptional() @IsString() @MaxLength(TRANSLATION_MAX) @Matches(PLAIN_TEXT, { message: 'ignore must be plain text on one line' })
+  ignore?: string;
+}
+
+export class AuthenticateDirectDto {
+  @ApiProperty({ example: 'ada@example.com', description: 'Address to e-mail the one-time login link to.' })
+  @IsString()
+  @MaxLength(320)
+  email: string;
+
+  @ApiProperty({
+    example: 'https://app.example.com/auth/callback',
+    description: 'Where the user lands after the link: its origin must be a whitelist domain of the organization, and it must equal a registered callback URL when the application has any.',
+  })
+  @IsString()
+  @MaxLength(2000)
+  redirect_uri: string;
+
+  @ApiProperty({ example: 'k2V9pQ...', maxLength: 1024, description: 'Returned unchanged to the callback: random, verifiable, unique to the user (CSRF protection).' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(1024)
+  state: string;
+
+  @ApiPropertyOptional({ type: TranslationsDto, description: 'Strings of the e-mail; `{organization}` and `{minutes}` are replaced.' })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => TranslationsDto)
+  translations?: TranslationsDto;
+
+  @ApiPropertyOptional({ example: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', description: 'PKCE S256 challenge: BASE64URL(SHA-256(code_verifier)).' })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{43}$/, { message: 'code_challenge must be a base64url SHA-256 digest (43 characters)' })
+  code_challenge?: string;
+
+  @ApiPropertyOptional({ enum: ['S256'] })
+  @ValidateIf((dto: AuthenticateDirectDto) => dto.code_challenge !== undefined || dto.code_challenge_method !== undefined)
+  @Equals('S256', { message: 'code_challenge_method must be S256 and accompany a code_challenge' })
+  code_challenge_method?: 'S256';
+}

@@ -1,0 +1,131 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Clock, ProblemException, sha256, withQuery } from '@sesame/common';
+import { LoginAttemptStatus } from '@sesame/entities';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuthorizationCodeService } from '../tokens/authorization-code.service';
+
+export type LinkState = 'pending' | 'used' | 'expired';
+
+export interface LinkDescription {
+  state: LinkState;
+  organizationName: string;
+  applicationName: string;
+  sentence: string;
+  email: string;
+  /** Origin the Continue form ends up redirecting to (for the page's form-action policy). */
+  redirectOrigin: string;
+}
+
+interface AttemptRow {
+  id: string;
+  organization_id: string;
+  application_id: string;
+  email: string;
+  state: string;
+  redirect_uri: string;
+  code_challenge: string | null;
+  status: LoginAttemptStatus;
+  expires_at: Date;
+}
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+export function unknownLink(): ProblemException {
+  return new ProblemException(404, 'unknown_login_link', 'This login link is not valid');
+}
+
+/** The e-mailed link: shown by GET (never used by it), used once by POST. */
+@Injectable()
+export class LoginLinkService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly codes: AuthorizationCodeService,
+  ) {}
+
+  /** Read-only: mail scanners open every link, so looking must never consume it. */
+  async describe(token: unknown): Promise<LinkDescription> {
+    if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) throw unknownLink();
+    const rows: (AttemptRow & { sentence: string; organization_name: string; application_name: string })[] = await this.dataSource.query(
+      `SELECT a.status, a.expires_at, a.sentence, a.email, a.redirect_uri, o.name AS organization_name, p.name AS application_name
+         FROM login_attempt a
+         JOIN organization o ON o.id = a.organization_id
+         JOIN application p ON p.id = a.application_id
+        WHERE a.token_hash = $1`,
+      [sha256(token)],
+    );
+    const row = rows[0];
+    if (!row) throw unknownLink();
+    return {
+      state: this.linkState(row),
+      organizationName: row.organization_name,
+      applicationName: row.application_name,
+      sentence: row.sentence,
+      email: row.email,
+      redirectOrigin: new URL(row.redirect_uri).origin,
+    };
+  }
+
+  /**
+   * Uses the link once, atomically: the first request wins, any other finds it used. On success
+   * the user is created on first login, the address's backoff is reset, and a code is issued.
+   * Returns where to send the browser; failures also go back to the application, with an error.
+   */
+  async use(token: unknown): Promise<string> {
+    if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) throw unknownLink();
+    const hash = sha256(token);
+    const now = this.clock.now();
+    return this.dataSource.transaction(async (manager) => {
+      // The conditional UPDATE is the claim: of concurrent requests exactly one gets the row back.
+      // (Wrapped in a CTE because TypeORM reshapes the result of a bare UPDATE.)
+      const claimed: AttemptRow[] = await manager.query(
+        `WITH claimed AS (
+           UPDATE login_attempt SET status = 'completed', used_at = $2, link_token_encrypted = NULL
+            WHERE token_hash = $1 AND status = 'pending' AND expires_at > $2
+            RETURNING id, organization_id, application_id, email, state, redirect_uri, code_challenge, status, expires_at)
+         SELECT * FROM claimed`,
+        [hash, now],
+      );
+      const attempt = claimed[0];
+      return attempt ? this.complete(manager, attempt, now) : this.refuse(manager, hash);
+    });
+  }
+
+  private async complete(manager: EntityManager, attempt: AttemptRow, now: Date): Promise<string> {
+    const users: { id: string }[] = await manager.query(
+      `INSERT INTO "user" (organization_id, email, email_verified, last_login_at) VALUES ($1, $2, true, $3)
+       ON CONFLICT (organization_id, email) DO UPDATE SET email_verified = true, last_login_at = $3, updated_at = $3
+         WHERE NOT "user".blocked
+       RETURNING id`,
+      [attempt.organization_id, attempt.email, now],
+    );
+    const user = users[0];
+    if (!user) return errorRedirect(attempt, 'access_denied', 'This account is blocked');
+    await manager.query('DELETE FROM email_throttle WHERE organization_id = $1 AND email = $2', [attempt.organization_id, attempt.email]);
+    const code = await this.codes.issue(
+      manager,
+      { applicationId: attempt.application_id, userId: user.id, redirectUri: attempt.redirect_uri, codeChallenge: attempt.code_challenge, authTime: now },
+      now,
+    );
+    return withQuery(attempt.redirect_uri, { code, state: attempt.state });
+  }
+
+  private async refuse(manager: EntityManager, hash: Buffer): Promise<string> {
+    const rows: AttemptRow[] = await manager.query('SELECT state, redirect_uri, status, expires_at FROM login_attempt WHERE token_hash = $1', [hash]);
+    const attempt = rows[0];
+    if (!attempt) throw unknownLink();
+    return this.linkState(attempt) === 'used'
+      ? errorRedirect(attempt, 'login_link_used', 'This login link has already been used')
+      : errorRedirect(attempt, 'login_link_expired', 'This login link has expired');
+  }
+
+  private linkState(row: Pick<AttemptRow, 'status' | 'expires_at'>): LinkState {
+    if (row.status === 'completed') return 'used';
+    return row.status === 'pending' && row.expires_at > this.clock.now() ? 'pending' : 'expired';
+  }
+}
+
+function errorRedirect(attempt: Pick<AttemptRow, 'redirect_uri' | 'state'>, error: string, description: string): string {
+  return withQuery(attempt.redirect_uri, { error, error_description: description, state: attempt.state });
+}

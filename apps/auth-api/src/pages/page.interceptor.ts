@@ -1,0 +1,35 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { map, Observable } from 'rxjs';
+import { RenderedPage } from './layout';
+import { setPageHeaders } from './page-headers';
+
+/**
+ * Sends a handler's RenderedPage as HTML with the page security headers, including its own
+ * Content-Security-Policy; handlers that redirect (with @Redirect) get the same headers.
+ * Works through Nest's HTTP adapter, so pages behave the same on Express and Fastify.
+ */
+@Injectable()
+export class PageInterceptor implements NestInterceptor {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const response = context.switchToHttp().getResponse();
+    const adapter = this.adapterHost.httpAdapter;
+    return next.handle().pipe(
+      map((result: unknown) => {
+        if (!isRenderedPage(result)) {
+          setPageHeaders(adapter, response);
+          return result;
+        }
+        setPageHeaders(adapter, response, result.contentSecurityPolicy);
+        adapter.setHeader(response, 'Content-Type', 'text/html; charset=utf-8');
+        return result.html;
+      }),
+    );
+  }
+}
+
+function isRenderedPage(value: unknown): value is RenderedPage {
+  return typeof value === 'object' && value !== null && 'html' in value && 'contentSecurityPolicy' in value;
+}

@@ -1,0 +1,56 @@
+import Handlebars from 'handlebars';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Translations } from '@sesame/entities';
+
+export type TranslationKey = keyof Translations;
+
+/** English defaults; each can be replaced per request through `translations`. `{organization}` and `{minutes}` are filled in. */
+export const DEFAULT_STRINGS: Required<Translations> = {
+  subject: 'Your sign-in link for {organization}',
+  greeting: 'Hello,',
+  intro: 'Press the button below to sign in to {organization}. The page it opens shows this phrase, so you can check the request is yours:',
+  button: 'Sign in',
+  expiry: 'The link expires in {minutes} minutes and works only once.',
+  ignore: 'If you did not try to sign in, you can safely ignore this e-mail.',
+};
+
+export interface LoginLinkMessage {
+  organization: string;
+  sentence: string;
+  link: string;
+  minutes: number;
+  translations: Translations | null;
+}
+
+export interface RenderedMail {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/**
+ * Renders the login e-mail's HTML and text parts from handlebars templates. Translations are
+ * plain text: the HTML template escapes them, and they are values, never template source, so
+ * they cannot change the link.
+ */
+export class LoginLinkTemplates {
+  private readonly html = compile('login-link.html.hbs');
+  private readonly text = compile('login-link.text.hbs');
+
+  render(message: LoginLinkMessage): RenderedMail {
+    const strings = Object.fromEntries(
+      Object.entries(DEFAULT_STRINGS).map(([key, fallback]) => [key, fill(message.translations?.[key as TranslationKey] ?? fallback, message)]),
+    ) as Required<Translations>;
+    const context = { ...strings, organization: message.organization, sentence: message.sentence, link: message.link };
+    return { subject: strings.subject, html: this.html(context), text: this.text(context) };
+  }
+}
+
+function fill(template: string, message: LoginLinkMessage): string {
+  return template.replaceAll('{organization}', message.organization).replaceAll('{minutes}', String(message.minutes));
+}
+
+function compile(file: string): Handlebars.TemplateDelegate {
+  return Handlebars.compile(readFileSync(join(__dirname, 'templates', file), 'utf8'), { strict: true });
+}

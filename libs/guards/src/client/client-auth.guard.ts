@@ -1,0 +1,103 @@
+import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { badRequest, ProblemException } from '@sesame/common';
+import { ClientPrincipal, RequestWithClient } from './client-principal';
+import { ClientVerifier, RegisteredClient } from './client-verifier';
+
+export type ClientAuthMethod = ClientPrincipal['method'];
+
+const METHODS_KEY = 'sesame:client-auth-methods';
+
+/** The client authentication methods a route accepts (default: HTTP Basic only). */
+export const ClientAuthMethods = (...methods: ClientAuthMethod[]) => SetMetadata(METHODS_KEY, methods);
+
+const CHALLENGE = 'Basic realm="sesame"';
+
+export function invalidClient(detail = 'Client authentication failed'): ProblemException {
+  return new ProblemException(401, 'invalid_client', detail, { headers: { 'WWW-Authenticate': CHALLENGE } });
+}
+
+/**
+ * Authenticates the calling application (RFC 6749 §2.3):
+ * - `client_secret_basic`: `Authorization: Basic base64(client_id:client_secret)`, each part
+ *   form-urlencoded before base64 (§2.3.1); our ids and secrets are base64url, so clients that
+ *   skip the encoding work too;
+ * - `client_secret_post`: client_id and client_secret in the form body (less secure);
+ * - `none`: client_id alone, for native apps, which prove possession with PKCE instead.
+ * Using two methods at once is `invalid_request`; anything else wrong is 401 `invalid_client`.
+ */
+@Injectable()
+export class ClientAuthGuard implements CanActivate {
+  constructor(
+    private readonly clients: ClientVerifier,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const allowed = this.reflector.getAllAndOverride<ClientAuthMethod[]>(METHODS_KEY, [context.getHandler(), context.getClass()]) ?? [
+      'client_secret_basic',
+    ];
+    const request = context.switchToHttp().getRequest<RequestWithClient>();
+    const presented = presentedCredentials(request);
+    if (!allowed.includes(presented.method)) throw invalidClient(presented.method === 'none' && !presented.clientId ? 'Client authentication is required' : undefined);
+
+    const client = presented.clientId ? await this.clients.find(presented.clientId) : null;
+    if (!client || !this.accepts(client, presented)) throw invalidClient();
+    request.client = { ...client, method: presented.method };
+    return true;
+  }
+
+  private accepts(client: RegisteredClient, presented: PresentedCredentials): boolean {
+    if (presented.method === 'none') return client.type !== 'web';
+    return client.type === 'web' && this.clients.secretMatches(client, presented.clientSecret ?? '');
+  }
+}
+
+interface PresentedCredentials {
+  method: ClientAuthMethod;
+  clientId: string | null;
+  clientSecret: string | null;
+}
+
+function presentedCredentials(request: RequestWithClient): PresentedCredentials {
+  const basic = parseBasic(request.headers.authorization);
+  const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
+  const bodyId = optionalString(body.client_id);
+  const bodySecret = optionalString(body.client_secret);
+  if (basic) {
+    if (bodySecret !== null || (bodyId !== null && bodyId !== basic.clientId)) {
+      throw badRequest('invalid_request', 'Use one client authentication method, not several');
+    }
+    return { method: 'client_secret_basic', ...basic };
+  }
+  if (bodySecret !== null) return { method: 'client_secret_post', clientId: bodyId, clientSecret: bodySecret };
+  return { method: 'none', clientId: bodyId, clientSecret: null };
+}
+
+function optionalString(value: unknown): string | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'string') throw badRequest('invalid_request', 'client_id and client_secret must be strings');
+  return value;
+}
+
+/** The credentials of a Basic header; null when there is no Basic header. */
+export function parseBasic(header: string | string[] | undefined): { clientId: string; clientSecret: string } | null {
+  if (typeof header !== 'string') return null;
+  const match = /^Basic\s+([A-Za-z0-9+/=_-]*)\s*$/i.exec(header);
+  if (!match) {
+    if (/^Basic\b/i.test(header)) throw invalidClient('Malformed Basic credentials');
+    return null;
+  }
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw invalidClient('Malformed Basic credentials');
+  try {
+    return { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)) };
+  } catch {
+    throw invalidClient('Malformed Basic credentials');
+  }
+}
+
+function formDecode(value: string): string {
+  return decodeURIComponent(value.replace(/\+/g, ' '));
+}

@@ -1,0 +1,3 @@
+export * from './mail-queue';
+export * from './mail-queue.module';
+export * from './mail-producer';
