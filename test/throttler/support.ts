@@ -1,4 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import request, { Response } from 'supertest';
+
+/**
+ * A Redis key prefix of its own (under the run's, so the global teardown removes it): the
+ * per-IP buckets of apps in parallel test files would otherwise be shared, as all of them call
+ * from 127.0.0.1.
+ */
+export function ownRedisPrefix(): string {
+  return `${process.env.REDIS_PREFIX}.${randomBytes(4).toString('hex')}`;
+}
 
 /** The rate-limit headers of a response, exactly as sent (undefined when absent). */
 export function limitHeaders(response: Response): Record<string, string | undefined> {

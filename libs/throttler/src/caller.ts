@@ -22,6 +22,9 @@ export function principalTenant(request: ThrottledRequest): CallerTenant | null 
 
 /** The tenant of the authenticated client application (request.client), else of the API key. */
 export function callerTenant(request: ThrottledRequest): CallerTenant | null {
-  const client = request.client;
-  return client ? { tenantId: client.tenantId, plan: client.plan } : principalTenant(request);
+  // Until ClientAuthGuard sets it, Express's `request.client` is Node's alias of the socket.
+  const client = request.client as Partial<ClientPrincipal> | undefined;
+  return typeof client?.tenantId === 'string' && typeof client.plan === 'string'
+    ? { tenantId: client.tenantId, plan: client.plan }
+    : principalTenant(request);
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { Clock, REDIS, SESAME_CONFIG, SesameConfig, WindowName } from '@sesame/common';
 import Redis from 'ioredis';
@@ -26,8 +26,9 @@ type ScriptClient = Redis & {
  * after REDIS_COMMAND_TIMEOUT_MS; the guards answer 503 then.
  */
 @Injectable()
-export class RedisThrottlerStorage implements ThrottlerStorage, SlidingWindowStore {
+export class RedisThrottlerStorage implements ThrottlerStorage, SlidingWindowStore, OnModuleInit {
   private readonly prefix: string;
+  private readonly startupWaitMs: number;
   /** Makes every request's member unique across instances without asking Redis for a sequence. */
   private readonly instance = randomBytes(6).toString('base64url');
   private sequence = 0;
@@ -38,10 +39,29 @@ export class RedisThrottlerStorage implements ThrottlerStorage, SlidingWindowSto
     private readonly clock: Clock,
   ) {
     this.prefix = `${config.redis.prefix}:throttle:`;
+    this.startupWaitMs = config.redis.commandTimeoutMs * 2;
     if (typeof (redis as unknown as Partial<ScriptClient>)[COMMAND] !== 'function') {
       // EVALSHA, falling back to EVAL when Redis lost its script cache (a restart).
       redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: SLIDING_WINDOW_SCRIPT });
     }
+  }
+
+  /**
+   * Lets the shared client finish connecting before the app listens: without an offline queue,
+   * the first requests would otherwise answer 503. Bounded, and never fatal: an app started
+   * while Redis is down answers 503 on throttled routes until Redis is back.
+   */
+  async onModuleInit(): Promise<void> {
+    if (this.redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.startupWaitMs);
+      this.redis.once('ready', done);
+    });
   }
 
   /** The full Redis key of a bucket. */
