@@ -6,6 +6,7 @@ import { DatabaseModule } from '@sesame/entities';
 import { DirectAuthModule } from './direct-auth/direct-auth.module';
 import { HealthController } from './health/health.controller';
 import { OAuthErrorFilter } from './oauth/oauth-error.filter';
+import { TokensModule } from './tokens/tokens.module';
 
 /** The auth API (/api/v1): the login flow and tokens. */
 @Module({})
@@ -13,7 +14,7 @@ export class AuthApiModule {
   static forRoot(config: SesameConfig): DynamicModule {
     return {
       module: AuthApiModule,
-      imports: [SesameConfigModule.forRoot(config), ClockModule, DatabaseModule, RedisModule, TerminusModule, DirectAuthModule],
+      imports: [SesameConfigModule.forRoot(config), ClockModule, DatabaseModule, RedisModule, TerminusModule, DirectAuthModule, TokensModule],
       controllers: [HealthController],
       providers: [RedisHealthIndicator, { provide: APP_FILTER, useClass: OAuthErrorFilter }],
     };

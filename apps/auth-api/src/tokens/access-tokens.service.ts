@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Clock, sha256 } from '@sesame/common';
+import { ClientPrincipal } from '@sesame/guards';
+import { DataSource } from 'typeorm';
+import { IntrospectionResponse, UserInfoResponse } from './dto/token.dto';
+import { IdTokenService } from './id-token.service';
+import { invalidToken } from './oauth-errors';
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+interface ActiveTokenRow {
+  user_id: string;
+  email: string;
+  email_verified: boolean;
+  name: string | null;
+  organization_id: string;
+  updated_at: Date;
+}
+
+/** Reading, checking and revoking access tokens. */
+@Injectable()
+export class AccessTokensService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly idTokens: IdTokenService,
+  ) {}
+
+  /**
+   * GET /v1/userinfo, the hottest path: one lookup by the token's hash (primary key) joined to
+   * its user (primary key). Expired, revoked or unknown tokens, and blocked users, get 401.
+   */
+  async userInfo(token: string | undefined): Promise<UserInfoResponse> {
+    if (token === undefined) throw invalidToken(null);
+    const rows: ActiveTokenRow[] = TOKEN_SHAPE.test(token)
+      ? await this.dataSource.query(
+          `SELECT u.id AS user_id, u.email, u.email_verified, u.name, u.organization_id, u.updated_at
+             FROM access_token t JOIN "user" u ON u.id = t.user_id
+            WHERE t.hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND NOT u.blocked`,
+          [sha256(token), this.clock.now()],
+        )
+      : [];
+    const row = rows[0];
+    if (!row) throw invalidToken('The access token is invalid, expired or revoked');
+    return {
+      sub: row.user_id,
+      email: row.email,
+      email_verified: row.email_verified,
+      name: row.name,
+      organization_id: row.organization_id,
+      updated_at: Math.floor(row.updated_at.getTime() / 1000),
+    };
+  }
+
+  /**
+   * RFC 7009: revokes a token issued to this client. Unknown tokens, and tokens of other
+   * clients, are answered the same way (200) and left alone.
+   */
+  async revoke(client: ClientPrincipal, token: string): Promise<void> {
+    if (!TOKEN_SHAPE.test(token)) return;
+    await this.dataSource.query('UPDATE access_token SET revoked_at = $3 WHERE hash = $1 AND application_id = $2 AND revoked_at IS NULL', [
+      sha256(token),
+      client.applicationId,
+      this.clock.now(),
+    ]);
+  }
+
+  /** RFC 7662: only tokens of the calling client's organization are reported active. */
+  async introspect(client: ClientPrincipal, token: string): Promise<IntrospectionResponse> {
+    if (!TOKEN_SHAPE.test(token)) return { active: false };
+    const rows: { client_id: string; user_id: string; email: string; expires_at: Date; created_at: Date }[] = await this.dataSource.query(
+      `SELECT a.client_id, t.user_id, u.email, t.expires_at, t.created_at
+         FROM access_token t
+         JOIN "user" u ON u.id = t.user_id
+         JOIN application a ON a.id = t.application_id
+        WHERE t.hash = $1 AND t.organization_id = $2 AND t.revoked_at IS NULL AND t.expires_at > $3 AND NOT u.blocked`,
+      [sha256(token), client.organizationId, this.clock.now()],
+    );
+    const row = rows[0];
+    if (!row) return { active: false };
+    return {
+      active: true,
+      client_id: row.client_id,
+      sub: row.user_id,
+      exp: Math.floor(row.expires_at.getTime() / 1000),
+      iat: Math.floor(row.created_at.getTime() / 1000),
+      iss: this.idTokens.issuerUrl,
+      token_type: 'Bearer',
+      email: row.email,
+      org_id: client.organizationId,
+    };
+  }
+}

@@ -1,0 +1,18 @@
+import { badRequest, ProblemException } from '@sesame/common';
+
+export const invalidGrant = (detail: string) => badRequest('invalid_grant', detail);
+
+/** RFC 6750 §3: a missing token gets a bare challenge; a bad one says why. */
+export function invalidToken(detail: string | null): ProblemException {
+  const challenge = detail === null ? 'Bearer realm="sesame"' : `Bearer realm="sesame", error="invalid_token", error_description="${detail}"`;
+  return new ProblemException(401, 'invalid_token', detail ?? 'An access token is required', {
+    headers: { 'WWW-Authenticate': challenge },
+  });
+}
+
+/** The token endpoints take application/x-www-form-urlencoded only (RFC 6749 §3.2). */
+export function requireForm(contentType: string | undefined): void {
+  if (!contentType?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+    throw badRequest('invalid_request', 'The request body must be application/x-www-form-urlencoded');
+  }
+}

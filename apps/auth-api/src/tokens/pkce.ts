@@ -1,0 +1,12 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/** RFC 7636 §4.1: 43–128 characters of the unreserved set. */
+export const CODE_VERIFIER_SHAPE = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+/** True when BASE64URL(SHA-256(verifier)) equals the S256 challenge (RFC 7636 §4.6). */
+export function verifierMatches(verifier: string, challenge: string): boolean {
+  if (!CODE_VERIFIER_SHAPE.test(verifier)) return false;
+  const computed = Buffer.from(createHash('sha256').update(verifier).digest('base64url'));
+  const expected = Buffer.from(challenge);
+  return computed.length === expected.length && timingSafeEqual(computed, expected);
+}

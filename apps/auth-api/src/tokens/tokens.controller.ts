@@ -1,0 +1,85 @@
+import { Body, Controller, Get, Header, Headers, HttpCode, Post, UseGuards } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBasicAuth,
+  ApiBearerAuth,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { bearerToken, ClientAuthGuard, ClientAuthMethods, ClientPrincipal, CurrentClient } from '@sesame/guards';
+import { OAuthError } from '../oauth/oauth-error.dto';
+import { AccessTokensService } from './access-tokens.service';
+import { IntrospectionResponse, TokenForm, TokenResponse, UserInfoResponse, VerifyForm } from './dto/token.dto';
+import { requireForm } from './oauth-errors';
+import { TokenExchangeService } from './token-exchange.service';
+
+@ApiTags('Tokens')
+@Controller({ version: '1' })
+export class TokensController {
+  constructor(
+    private readonly exchange: TokenExchangeService,
+    private readonly tokens: AccessTokensService,
+  ) {}
+
+  @Post('verify')
+  @HttpCode(200)
+  @UseGuards(ClientAuthGuard)
+  @ClientAuthMethods('client_secret_basic', 'client_secret_post', 'none')
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  @ApiBasicAuth('client')
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiOperation({
+    summary: 'Exchange an authorization code for tokens',
+    description:
+      'Client authentication: HTTP Basic (preferred), client_id + client_secret in the body (less secure), or for native apps client_id alone with the PKCE code_verifier. ' +
+      'Codes work once for 5 minutes, bound to the application and to the exact redirect_uri; a second use revokes the tokens issued from the code.',
+  })
+  @ApiOkResponse({ type: TokenResponse })
+  @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request`, `invalid_grant`, `unsupported_grant_type`.' })
+  @ApiUnauthorizedResponse({ type: OAuthError, description: '`invalid_client`.' })
+  verify(@CurrentClient() client: ClientPrincipal, @Headers('content-type') contentType: string | undefined, @Body() form: VerifyForm) {
+    requireForm(contentType);
+    return this.exchange.exchange(client, form);
+  }
+
+  @Get('userinfo')
+  @Header('Cache-Control', 'no-store')
+  @ApiBearerAuth('accessToken')
+  @ApiOperation({ summary: 'The user an access token belongs to' })
+  @ApiOkResponse({ type: UserInfoResponse })
+  @ApiUnauthorizedResponse({ type: OAuthError, description: 'Missing, invalid, expired or revoked token (RFC 6750 WWW-Authenticate).' })
+  userInfo(@Headers('authorization') authorization: string | undefined) {
+    return this.tokens.userInfo(bearerToken(authorization));
+  }
+
+  @Post('revoke')
+  @HttpCode(200)
+  @UseGuards(ClientAuthGuard)
+  @ClientAuthMethods('client_secret_basic', 'client_secret_post', 'none')
+  @ApiBasicAuth('client')
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiOperation({ summary: 'Revoke an access token (RFC 7009); unknown tokens are answered the same way' })
+  @ApiOkResponse({ description: 'Revoked, or nothing to revoke.' })
+  async revoke(@CurrentClient() client: ClientPrincipal, @Headers('content-type') contentType: string | undefined, @Body() form: TokenForm): Promise<void> {
+    requireForm(contentType);
+    await this.tokens.revoke(client, form.token);
+  }
+
+  @Post('introspect')
+  @HttpCode(200)
+  @UseGuards(ClientAuthGuard)
+  @ClientAuthMethods('client_secret_basic', 'client_secret_post')
+  @Header('Cache-Control', 'no-store')
+  @ApiBasicAuth('client')
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiOperation({ summary: "Check an access token (RFC 7662): only tokens of the calling application's organization are active" })
+  @ApiOkResponse({ type: IntrospectionResponse })
+  introspect(@CurrentClient() client: ClientPrincipal, @Headers('content-type') contentType: string | undefined, @Body() form: TokenForm) {
+    requireForm(contentType);
+    return this.tokens.introspect(client, form.token);
+  }
+}
