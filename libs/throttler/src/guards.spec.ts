@@ -1,0 +1,197 @@
+import { Controller, ExecutionContext, Get, Logger } from '@nestjs/common';
+import { HttpAdapterHost, Reflector } from '@nestjs/core';
+import { SkipThrottle, Throttle } from '@nestjs/throttler';
+import { ManualClock, parseEnvironment, ProblemException } from '@sesame/common';
+import { Principal, Public } from '@sesame/guards';
+import { EndpointLimit, SkipPlanLimit } from './decorators';
+import { EndpointThrottlerGuard } from './endpoint-throttler.guard';
+import { GlobalIpThrottlerGuard } from './global-ip-throttler.guard';
+import { PlanThrottlerGuard } from './plan-throttler.guard';
+import { HitResult, SlidingWindowStore, WindowSpec } from './rate-limit';
+import { throttlerModuleOptions } from './throttler-options';
+
+/** An in-memory sliding-window log with the Redis script's semantics (unit tests only). */
+class MemoryStore implements SlidingWindowStore {
+  readonly logs = new Map<string, number[]>();
+  failing = false;
+
+  async hit(bucket: string, windows: WindowSpec[], now: number): Promise<HitResult> {
+    return this.run(bucket, windows, now, true);
+  }
+
+  async peek(bucket: string, windows: WindowSpec[], now: number): Promise<HitResult> {
+    return this.run(bucket, windows, now, false);
+  }
+
+  async increment(): Promise<never> {
+    throw new Error('not used');
+  }
+
+  private run(bucket: string, windows: WindowSpec[], now: number, consume: boolean): HitResult {
+    if (this.failing) throw new Error('Connection is closed.');
+    const log = this.logs.get(bucket) ?? [];
+    const inWindow = (window: WindowSpec) => log.filter((t) => t > now - window.lengthMs).sort((a, b) => a - b);
+    const allowed = windows.every((window) => inWindow(window).length < window.limit);
+    if (consume && allowed) log.push(now);
+    this.logs.set(bucket, log);
+    return {
+      allowed,
+      windows: windows.map((window) => {
+        const hits = inWindow(window);
+        const index = Math.max(0, hits.length - window.limit);
+        return { ...window, used: hits.length, remaining: Math.max(0, window.limit - hits.length), resetMs: hits.length ? hits[index] + window.lengthMs - now : 0 };
+      }),
+    };
+  }
+}
+
+@Controller()
+class ExampleController {
+  @Get() read() {}
+  @Get() @Public() health() {}
+  @Get() @SkipPlanLimit() free() {}
+  @Get() @SkipThrottle({ 'plan-day': true }) noDailyLimit() {}
+  @Get() @Throttle({ 'plan-minute': { limit: 1, ttl: 60_000 } }) strict() {}
+  @Get() @EndpointLimit('tenant') login() {}
+  @Get() @EndpointLimit('ip', { name: 'pages' }) page() {}
+}
+
+const config = parseEnvironment({
+  DATABASE_URL: 'postgres://localhost/unit',
+  SECRETS_KEY: '00'.repeat(32),
+  PLAN_LIMITS: JSON.stringify({ basic: { minute: 3, hour: 5, day: 100 } }),
+  ENDPOINT_LIMITS: JSON.stringify({ basic: 2 }),
+  PAGE_RATE_LIMIT: '4',
+  GLOBAL_RATE_LIMIT: '6',
+});
+
+interface FakeRequest {
+  headers: Record<string, string>;
+  ip: string;
+  principal?: Principal;
+  client?: unknown;
+}
+
+function contextFor(handler: keyof ExampleController, request: FakeRequest, response: { headers: Record<string, string> }): ExecutionContext {
+  return {
+    getType: () => 'http',
+    getHandler: () => ExampleController.prototype[handler],
+    getClass: () => ExampleController,
+    switchToHttp: () => ({ getRequest: () => request, getResponse: () => response, getNext: () => undefined }),
+  } as unknown as ExecutionContext;
+}
+
+describe('throttler guards', () => {
+  let store: MemoryStore;
+  let clock: ManualClock;
+  let plan: PlanThrottlerGuard;
+  let global: GlobalIpThrottlerGuard;
+  let endpoint: EndpointThrottlerGuard;
+
+  const adapterHost = {
+    httpAdapter: { setHeader: (response: { headers: Record<string, string> }, name: string, value: string) => (response.headers[name] = value) },
+  } as unknown as HttpAdapterHost;
+  const tenantKey: Principal = { kind: 'tenant', tenantId: 't1', plan: 'basic', apiKeyId: 'k1' };
+  const orgKey: Principal = { kind: 'organization', tenantId: 't1', organizationId: 'o1', plan: 'basic', apiKeyId: 'k2' };
+
+  beforeAll(() => Logger.overrideLogger(false));
+
+  beforeEach(async () => {
+    store = new MemoryStore();
+    clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
+    const options = throttlerModuleOptions(config, store);
+    const make = <T extends { onModuleInit(): Promise<void> }>(Guard: new (...args: never[]) => T) =>
+      new (Guard as unknown as new (...args: unknown[]) => T)(options, store, new Reflector(), adapterHost, clock);
+    plan = make(PlanThrottlerGuard);
+    global = make(GlobalIpThrottlerGuard);
+    endpoint = make(EndpointThrottlerGuard);
+    await Promise.all([plan.onModuleInit(), global.onModuleInit(), endpoint.onModuleInit()]);
+  });
+
+  async function call(guard: { canActivate(context: ExecutionContext): Promise<boolean> }, handler: keyof ExampleController, request: Partial<FakeRequest>) {
+    const response = { headers: {} as Record<string, string> };
+    const full = { headers: {}, ip: '192.0.2.1', ...request };
+    try {
+      return { passed: await guard.canActivate(contextFor(handler, full, response)), headers: response.headers, error: undefined };
+    } catch (error) {
+      return { passed: false, headers: response.headers, error: error as ProblemException };
+    }
+  }
+
+  it('counts tenant and organization keys in one bucket per tenant, all windows at once', async () => {
+    for (let i = 0; i < 3; i++) expect((await call(plan, 'read', { principal: i % 2 ? orgKey : tenantKey })).passed).toBe(true);
+    const refused = await call(plan, 'read', { principal: orgKey });
+    expect(refused.error?.status).toBe(429);
+    expect(refused.error?.extensions).toEqual({ scope: 'plan', window: 'minute', limit: 3, retryAfter: 60 });
+    expect([...store.logs.keys()]).toEqual(['{tenant:t1}:plan']);
+
+    clock.advance(60);
+    for (let i = 0; i < 2; i++) expect((await call(plan, 'read', { principal: tenantKey })).passed).toBe(true);
+    const byHour = await call(plan, 'read', { principal: tenantKey });
+    expect(byHour.error?.extensions).toEqual({ scope: 'plan', window: 'hour', limit: 5, retryAfter: 3540 });
+    expect(byHour.error?.headers).toEqual({
+      'Retry-After': '3540',
+      'RateLimit-Limit': '5',
+      'RateLimit-Remaining': '0',
+      'RateLimit-Reset': '3540',
+      'RateLimit-Policy': '3;w=60, 5;w=3600, 100;w=86400',
+    });
+  });
+
+  it('exempts the platform key, @Public() and @SkipPlanLimit() routes; honours @SkipThrottle and @Throttle per window', async () => {
+    for (let i = 0; i < 10; i++) {
+      expect((await call(plan, 'read', { principal: { kind: 'platform' } })).passed).toBe(true);
+      expect((await call(plan, 'health', {})).passed).toBe(true);
+      expect((await call(plan, 'free', { principal: tenantKey })).passed).toBe(true);
+    }
+    expect(store.logs.size).toBe(0);
+
+    const strict = await call(plan, 'strict', { principal: tenantKey });
+    expect(strict.headers['RateLimit-Limit']).toBe('1');
+    expect((await call(plan, 'strict', { principal: tenantKey })).error?.extensions).toMatchObject({ window: 'minute', limit: 1 });
+
+    clock.advance(60);
+    const noDaily = await call(plan, 'noDailyLimit', { principal: tenantKey });
+    expect(noDaily.headers['RateLimit-Policy']).toBe('3;w=60, 5;w=3600');
+  });
+
+  it('keeps the tightest window of all guards in the headers', async () => {
+    const request = { headers: {}, ip: '192.0.2.9', principal: tenantKey };
+    const response = { headers: {} as Record<string, string> };
+    await global.canActivate(contextFor('read', request, response));
+    expect(response.headers['RateLimit-Limit']).toBe('6');
+    await plan.canActivate(contextFor('read', request, response));
+    expect(response.headers['RateLimit-Limit']).toBe('3');
+    expect(response.headers['RateLimit-Remaining']).toBe('2');
+  });
+
+  it('keys the global limit by client IP, IPv6 by /64', async () => {
+    for (let i = 0; i < 6; i++) expect((await call(global, 'read', { ip: `2001:db8::${i + 1}` })).passed).toBe(true);
+    expect((await call(global, 'read', { ip: '2001:db8::ffff' })).error?.extensions).toMatchObject({ scope: 'global', limit: 6 });
+    expect((await call(global, 'read', { ip: '::ffff:192.0.2.1' })).passed).toBe(true);
+    expect([...store.logs.keys()].sort()).toEqual(['{ip:192.0.2.1}:global', '{ip:2001:db8::/64}:global']);
+  });
+
+  it('applies endpoint limits only with @EndpointLimit, per tenant of the client or per IP', async () => {
+    expect((await call(endpoint, 'read', { principal: tenantKey })).passed).toBe(true);
+    expect(store.logs.size).toBe(0);
+
+    const client = { tenantId: 't2', plan: 'basic' };
+    for (let i = 0; i < 2; i++) expect((await call(endpoint, 'login', { client })).passed).toBe(true);
+    const refused = await call(endpoint, 'login', { client });
+    expect(refused.error?.detail).toBe('This endpoint allows 2 requests per minute for the tenant; retry in 60 seconds');
+
+    for (let i = 0; i < 4; i++) expect((await call(endpoint, 'page', {})).passed).toBe(true);
+    expect((await call(endpoint, 'page', {})).error?.extensions).toMatchObject({ scope: 'endpoint', limit: 4 });
+    expect([...store.logs.keys()].sort()).toEqual(['{ip:192.0.2.1}:endpoint:pages', '{tenant:t2}:endpoint:ExampleController.login']);
+  });
+
+  it('answers 503 rate_limiter_unavailable when the store fails', async () => {
+    store.failing = true;
+    const result = await call(plan, 'read', { principal: tenantKey });
+    expect(result.error).toBeInstanceOf(ProblemException);
+    expect(result.error?.status).toBe(503);
+    expect(result.error?.code).toBe('rate_limiter_unavailable');
+    expect(result.error?.headers).toEqual({ 'Retry-After': '1' });
+  });
+});
