@@ -5,6 +5,7 @@ import { ClockModule, RedisHealthIndicator, RedisModule, SesameConfig, SesameCon
 import { DatabaseModule } from '@sesame/entities';
 import { DirectAuthModule } from './direct-auth/direct-auth.module';
 import { HealthController } from './health/health.controller';
+import { LoginPageModule } from './login-page/login-page.module';
 import { OAuthErrorFilter } from './oauth/oauth-error.filter';
 import { TokensModule } from './tokens/tokens.module';
 
@@ -14,7 +15,7 @@ export class AuthApiModule {
   static forRoot(config: SesameConfig): DynamicModule {
     return {
       module: AuthApiModule,
-      imports: [SesameConfigModule.forRoot(config), ClockModule, DatabaseModule, RedisModule, TerminusModule, DirectAuthModule, TokensModule],
+      imports: [SesameConfigModule.forRoot(config), ClockModule, DatabaseModule, RedisModule, TerminusModule, DirectAuthModule, TokensModule, LoginPageModule],
       controllers: [HealthController],
       providers: [RedisHealthIndicator, { provide: APP_FILTER, useClass: OAuthErrorFilter }],
     };

@@ -34,6 +34,8 @@ export interface PageContent {
 export interface RenderedPage {
   html: string;
   contentSecurityPolicy: string;
+  /** Further response headers, such as Set-Cookie. */
+  headers?: Record<string, string>;
 }
 
 /**

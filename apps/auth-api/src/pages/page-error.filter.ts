@@ -4,6 +4,7 @@ import { toProblem } from '@sesame/common';
 import { html } from './html';
 import { renderPage } from './layout';
 import { setPageHeaders } from './page-headers';
+import { PageRedirect, PageWithStatus } from './page-outcomes';
 
 const MESSAGES: Record<string, { title: string; text: string }> = {
   unknown_login_link: {
@@ -18,7 +19,10 @@ const MESSAGES: Record<string, { title: string; text: string }> = {
   rate_limited: { title: 'Too many requests', text: 'Please wait a moment and try again.' },
 };
 
-/** Errors on pages are pages too: a clear message, the right status, and no redirect anywhere. */
+/**
+ * Errors on pages are pages too: a clear message, the right status, and no redirect anywhere.
+ * Also sends the pages and redirects that handlers decide on (see page-outcomes.ts).
+ */
 @Catch()
 export class PageErrorFilter implements ExceptionFilter {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
@@ -26,6 +30,18 @@ export class PageErrorFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const adapter = this.adapterHost.httpAdapter;
     const response = host.switchToHttp().getResponse();
+    if (error instanceof PageRedirect) {
+      setPageHeaders(adapter, response);
+      adapter.redirect(response, error.status, error.url);
+      return;
+    }
+    if (error instanceof PageWithStatus) {
+      setPageHeaders(adapter, response, error.page.contentSecurityPolicy);
+      for (const [name, value] of Object.entries({ ...error.page.headers, ...error.headers })) adapter.setHeader(response, name, value);
+      adapter.setHeader(response, 'Content-Type', 'text/html; charset=utf-8');
+      adapter.reply(response, error.page.html, error.status);
+      return;
+    }
     const problem = toProblem(error);
     const message = MESSAGES[problem.code] ?? {
       title: problem.status >= 500 ? 'Something went wrong' : 'This request cannot be completed',

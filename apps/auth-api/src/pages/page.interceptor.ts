@@ -23,6 +23,7 @@ export class PageInterceptor implements NestInterceptor {
           return result;
         }
         setPageHeaders(adapter, response, result.contentSecurityPolicy);
+        for (const [name, value] of Object.entries(result.headers ?? {})) adapter.setHeader(response, name, value);
         adapter.setHeader(response, 'Content-Type', 'text/html; charset=utf-8');
         return result.html;
       }),

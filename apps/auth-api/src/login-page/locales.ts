@@ -1,0 +1,116 @@
+import { Translations } from '@sesame/entities';
+
+export const LOCALES = ['en', 'de', 'fr', 'es'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+export interface PageStrings {
+  title: string;
+  heading: string;
+  prompt: string;
+  emailLabel: string;
+  submit: string;
+  invalidEmail: string;
+  tooEarly: string;
+  sentHeading: string;
+  sentBody: string;
+  sentExpiry: string;
+  sentAgain: string;
+}
+
+/** The hosted page's strings; `{organization}`, `{application}`, `{email}`, `{minutes}` and `{time}` are filled in. */
+export const PAGE_STRINGS: Record<Locale, PageStrings> = {
+  en: {
+    title: 'Sign in',
+    heading: 'Sign in to {organization}',
+    prompt: 'Enter your e-mail address and we will send you a link to sign in to {application}. No password needed.',
+    emailLabel: 'E-mail address',
+    submit: 'Send me a sign-in link',
+    invalidEmail: 'Enter a valid e-mail address.',
+    tooEarly: 'For your security, the next link for this address can be sent at {time} (UTC).',
+    sentHeading: 'Check your inbox',
+    sentBody: 'We sent a sign-in link to {email}. Open it and check that it shows this phrase:',
+    sentExpiry: 'The link expires in {minutes} minutes and works once.',
+    sentAgain: 'No e-mail? Check your spam folder. You can ask for a new link from {time} (UTC).',
+  },
+  de: {
+    title: 'Anmelden',
+    heading: 'Bei {organization} anmelden',
+    prompt: 'Geben Sie Ihre E-Mail-Adresse ein. Wir senden Ihnen einen Link zur Anmeldung bei {application}. Kein Passwort nötig.',
+    emailLabel: 'E-Mail-Adresse',
+    submit: 'Anmeldelink senden',
+    invalidEmail: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
+    tooEarly: 'Zu Ihrer Sicherheit kann der nächste Link für diese Adresse um {time} (UTC) gesendet werden.',
+    sentHeading: 'Sehen Sie in Ihr Postfach',
+    sentBody: 'Wir haben einen Anmeldelink an {email} gesendet. Öffnen Sie ihn und prüfen Sie, dass er diesen Satz zeigt:',
+    sentExpiry: 'Der Link ist {minutes} Minuten gültig und funktioniert nur einmal.',
+    sentAgain: 'Keine E-Mail? Sehen Sie im Spam-Ordner nach. Einen neuen Link können Sie ab {time} (UTC) anfordern.',
+  },
+  fr: {
+    title: 'Connexion',
+    heading: 'Connexion à {organization}',
+    prompt: 'Saisissez votre adresse e-mail : nous vous enverrons un lien pour vous connecter à {application}. Aucun mot de passe requis.',
+    emailLabel: 'Adresse e-mail',
+    submit: 'Recevoir un lien de connexion',
+    invalidEmail: 'Saisissez une adresse e-mail valide.',
+    tooEarly: 'Pour votre sécurité, le prochain lien pour cette adresse pourra être envoyé à {time} (UTC).',
+    sentHeading: 'Consultez votre boîte de réception',
+    sentBody: 'Nous avons envoyé un lien de connexion à {email}. Ouvrez-le et vérifiez qu’il affiche cette phrase :',
+    sentExpiry: 'Le lien expire dans {minutes} minutes et ne fonctionne qu’une fois.',
+    sentAgain: 'Pas d’e-mail ? Vérifiez vos spams. Vous pourrez demander un nouveau lien à partir de {time} (UTC).',
+  },
+  es: {
+    title: 'Iniciar sesión',
+    heading: 'Inicia sesión en {organization}',
+    prompt: 'Escribe tu correo electrónico y te enviaremos un enlace para iniciar sesión en {application}. Sin contraseña.',
+    emailLabel: 'Correo electrónico',
+    submit: 'Enviarme un enlace',
+    invalidEmail: 'Escribe un correo electrónico válido.',
+    tooEarly: 'Por tu seguridad, el próximo enlace para esta dirección se podrá enviar a las {time} (UTC).',
+    sentHeading: 'Revisa tu bandeja de entrada',
+    sentBody: 'Hemos enviado un enlace a {email}. Ábrelo y comprueba que muestra esta frase:',
+    sentExpiry: 'El enlace caduca en {minutes} minutos y solo funciona una vez.',
+    sentAgain: '¿No llega el correo? Revisa la carpeta de spam. Puedes pedir un enlace nuevo a partir de las {time} (UTC).',
+  },
+};
+
+/** The login e-mail in each language (English is the mail worker's default, so it needs no override). */
+export const MAIL_STRINGS: Record<Exclude<Locale, 'en'>, Required<Translations>> = {
+  de: {
+    subject: 'Ihr Anmeldelink für {organization}',
+    greeting: 'Hallo,',
+    intro: 'Klicken Sie auf die Schaltfläche, um sich bei {organization} anzumelden. Die Seite zeigt diesen Satz, damit Sie prüfen können, dass die Anfrage von Ihnen stammt:',
+    button: 'Anmelden',
+    expiry: 'Der Link ist {minutes} Minuten gültig und funktioniert nur einmal.',
+    ignore: 'Wenn Sie sich nicht anmelden wollten, können Sie diese E-Mail ignorieren.',
+  },
+  fr: {
+    subject: 'Votre lien de connexion à {organization}',
+    greeting: 'Bonjour,',
+    intro: 'Cliquez sur le bouton pour vous connecter à {organization}. La page affiche cette phrase, pour que vous puissiez vérifier que la demande vient de vous :',
+    button: 'Se connecter',
+    expiry: 'Le lien expire dans {minutes} minutes et ne fonctionne qu’une fois.',
+    ignore: 'Si vous n’avez pas demandé à vous connecter, ignorez cet e-mail.',
+  },
+  es: {
+    subject: 'Tu enlace para iniciar sesión en {organization}',
+    greeting: 'Hola:',
+    intro: 'Pulsa el botón para iniciar sesión en {organization}. La página muestra esta frase para que compruebes que la solicitud es tuya:',
+    button: 'Iniciar sesión',
+    expiry: 'El enlace caduca en {minutes} minutos y solo funciona una vez.',
+    ignore: 'Si no intentaste iniciar sesión, ignora este correo.',
+  },
+};
+
+/** The first supported language of `ui_locales` (RFC 7230 space-separated tags), then of Accept-Language, else English. */
+export function chooseLocale(uiLocales: string | undefined, acceptLanguage: string | undefined): Locale {
+  const candidates = [...(uiLocales?.split(/\s+/) ?? []), ...(acceptLanguage?.split(',').map((part) => part.split(';')[0]) ?? [])];
+  for (const candidate of candidates) {
+    const language = candidate.trim().toLowerCase().split('-')[0];
+    if ((LOCALES as readonly string[]).includes(language)) return language as Locale;
+  }
+  return 'en';
+}
+
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}

@@ -1,0 +1,99 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { normalizeEmail, ProblemException, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { ClientContext, ClientContextRepository } from '../clients/client-context.repository';
+import { LoginAttemptService } from '../direct-auth/login-attempt.service';
+import { RenderedPage } from '../pages/layout';
+import { PageWithStatus } from '../pages/page-outcomes';
+import { AuthorizeRequest, checkAuthorizeRequest, hiddenParameters } from './authorize-request';
+import { CSRF_COOKIE, CsrfTokens } from './csrf';
+import { chooseLocale, fill, Locale, MAIL_STRINGS, PAGE_STRINGS } from './locales';
+import { checkInbox, clockTime, signInForm } from './login-page.pages';
+
+export interface BrowserContext {
+  cookieHeader: string | undefined;
+  acceptLanguage: string | undefined;
+  requestId: string | null;
+}
+
+/** The hosted login page (/v1/authorize) for every application type and plan. */
+@Injectable()
+export class LoginPageService {
+  private readonly csrf: CsrfTokens;
+  private readonly cookieAttributes: string;
+
+  constructor(
+    private readonly contexts: ClientContextRepository,
+    private readonly attempts: LoginAttemptService,
+    @Inject(SESAME_CONFIG) config: SesameConfig,
+  ) {
+    this.csrf = new CsrfTokens(config.secrets.key);
+    const secure = config.http.publicBaseUrl.startsWith('https:') ? '; Secure' : '';
+    this.cookieAttributes = `Path=/${config.http.apiPrefix}/v1/authorize; HttpOnly; SameSite=Strict; Max-Age=3600${secure}`;
+  }
+
+  /** GET: checks everything before showing anything, then shows the form with a fresh CSRF pair. */
+  async show(params: Record<string, unknown>, browser: BrowserContext): Promise<RenderedPage> {
+    const { context, request } = await this.check(params);
+    const { cookieValue, formValue } = this.csrf.issue();
+    const page = signInForm({ context, locale: this.locale(request, browser), hidden: hiddenParameters(request), csrf: formValue, email: request.loginHint });
+    return { ...page, headers: { 'Set-Cookie': `${CSRF_COOKIE}=${cookieValue}; ${this.cookieAttributes}` } };
+  }
+
+  /**
+   * POST: sends a login link through the same queue and allowedDate rules as direct
+   * authentication (login-link type, local method) and shows where it went.
+   */
+  async submit(form: Record<string, unknown>, browser: BrowserContext): Promise<RenderedPage> {
+    const { context, request } = await this.check(form);
+    const locale = this.locale(request, browser);
+    const cookie = readCookieValue(browser.cookieHeader);
+    if (!this.csrf.verify(cookie, typeof form.csrf === 'string' ? form.csrf : undefined)) {
+      throw new ProblemException(403, 'csrf_failed', 'This form has expired. Go back to the application and start signing in again.');
+    }
+    const typed = typeof form.email === 'string' ? form.email : '';
+    const email = normalizeEmail(typed);
+    const again = (status: number, error: string) =>
+      new PageWithStatus(status, signInForm({ context, locale, hidden: hiddenParameters(request), csrf: this.csrf.formValueFor(cookie!), email: typed, error }));
+    if (!email) throw again(400, PAGE_STRINGS[locale].invalidEmail);
+
+    try {
+      const started = await this.attempts.start({
+        applicationId: context.application.id,
+        organizationId: context.organization.id,
+        email,
+        redirectUri: request.redirectUri,
+        state: request.state,
+        codeChallenge: request.codeChallenge,
+        translations: locale === 'en' ? null : MAIL_STRINGS[locale],
+        linkTtlSeconds: context.organization.linkTtlSeconds,
+        requestId: browser.requestId,
+      });
+      return checkInbox({ context, locale, email, sentence: started.sentence, minutes: Math.round(context.organization.linkTtlSeconds / 60), allowedDate: started.allowedDate });
+    } catch (error) {
+      if (error instanceof ProblemException && error.code === 'too_early') {
+        const allowedDate = new Date(String(error.body?.allowedDate));
+        throw again(429, fill(PAGE_STRINGS[locale].tooEarly, { time: clockTime(allowedDate) }));
+      }
+      throw error;
+    }
+  }
+
+  private async check(params: Record<string, unknown>): Promise<{ context: ClientContext; request: AuthorizeRequest }> {
+    const clientId = typeof params.client_id === 'string' ? params.client_id : '';
+    const context = clientId ? await this.contexts.findByClientId(clientId) : null;
+    if (!context) throw new ProblemException(400, 'invalid_client', 'Unknown client_id');
+    return { context, request: checkAuthorizeRequest(params, context) };
+  }
+
+  private locale(request: AuthorizeRequest, browser: BrowserContext): Locale {
+    return chooseLocale(request.uiLocales, browser.acceptLanguage);
+  }
+}
+
+function readCookieValue(header: string | undefined): string | undefined {
+  for (const part of header?.split(';') ?? []) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === CSRF_COOKIE) return rest.join('=');
+  }
+  return undefined;
+}

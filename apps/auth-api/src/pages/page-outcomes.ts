@@ -1,0 +1,25 @@
+import { RenderedPage } from './layout';
+
+/**
+ * A page answered with a status other than the handler's (a form shown again with an error),
+ * or a redirect decided inside a page handler. PageErrorFilter sends both; handlers throw them
+ * because a Nest handler's status is fixed by its decorators.
+ */
+export class PageWithStatus extends Error {
+  constructor(
+    readonly status: number,
+    readonly page: RenderedPage,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`Page answered with ${status}`);
+  }
+}
+
+export class PageRedirect extends Error {
+  constructor(
+    readonly url: string,
+    readonly status = 303,
+  ) {
+    super('Page redirect');
+  }
+}
