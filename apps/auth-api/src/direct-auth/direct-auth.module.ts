@@ -3,17 +3,19 @@ import { secretBoxProvider } from '@sesame/common';
 import { MailQueueModule } from '@sesame/queue';
 import { ClientsModule } from '../clients/clients.module';
 import { TokensModule } from '../tokens/tokens.module';
+import { AutologinController } from './autologin.controller';
+import { AutologinService } from './autologin.service';
 import { DirectAuthController } from './direct-auth.controller';
 import { DirectAuthService } from './direct-auth.service';
 import { LoginAttemptService } from './login-attempt.service';
 import { LoginLinkController } from './login-link.controller';
 import { LoginLinkService } from './login-link.service';
 
-/** Direct authentication: authenticate_direct, login attempt status, and the e-mailed link's pages. */
+/** Direct authentication: authenticate_direct, login attempt status, the e-mailed link's pages and autologin. */
 @Module({
   imports: [ClientsModule, TokensModule, MailQueueModule],
-  controllers: [DirectAuthController, LoginLinkController],
-  providers: [DirectAuthService, LoginAttemptService, LoginLinkService, secretBoxProvider],
+  controllers: [DirectAuthController, LoginLinkController, AutologinController],
+  providers: [DirectAuthService, LoginAttemptService, LoginLinkService, AutologinService, secretBoxProvider],
   exports: [LoginAttemptService],
 })
 export class DirectAuthModule {}

@@ -19,5 +19,5 @@ ${form('Continue')}
       : html`<h1>${link.state === 'used' ? 'This link was already used' : 'This link has expired'}</h1>
 <p>Sign-in links work once and only for a short time. Go back to ${link.applicationName} to get a new one.</p>
 ${form(`Back to ${link.applicationName}`)}`;
-  return renderPage({ title: 'Sign in', brand: link.organizationName, body }, [link.redirectOrigin]);
+  return renderPage({ title: 'Sign in', brand: link.organizationName, body }, link.formTargets);
 }

@@ -4,6 +4,7 @@ import { Clock, ProblemException, sha256, withQuery } from '@sesame/common';
 import { LoginAttemptStatus } from '@sesame/entities';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthorizationCodeService } from '../tokens/authorization-code.service';
+import { AutologinService, CompletedLogin } from './autologin.service';
 
 export type LinkState = 'pending' | 'used' | 'expired';
 
@@ -13,8 +14,8 @@ export interface LinkDescription {
   applicationName: string;
   sentence: string;
   email: string;
-  /** Origin the Continue form ends up redirecting to (for the page's form-action policy). */
-  redirectOrigin: string;
+  /** Origins the Continue form may end up redirecting to (for the page's form-action policy). */
+  formTargets: string[];
 }
 
 interface AttemptRow {
@@ -42,13 +43,15 @@ export class LoginLinkService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly codes: AuthorizationCodeService,
+    private readonly autologin: AutologinService,
   ) {}
 
   /** Read-only: mail scanners open every link, so looking must never consume it. */
   async describe(token: unknown): Promise<LinkDescription> {
     if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) throw unknownLink();
-    const rows: (AttemptRow & { sentence: string; organization_name: string; application_name: string })[] = await this.dataSource.query(
-      `SELECT a.status, a.expires_at, a.sentence, a.email, a.redirect_uri, o.name AS organization_name, p.name AS application_name
+    const rows: (AttemptRow & { sentence: string; organization_name: string; application_name: string; autologin: boolean; whitelist_domains: string[] })[] = await this.dataSource.query(
+      `SELECT a.status, a.expires_at, a.sentence, a.email, a.redirect_uri, o.name AS organization_name, p.name AS application_name,
+              o.autologin, o.whitelist_domains
          FROM login_attempt a
          JOIN organization o ON o.id = a.organization_id
          JOIN application p ON p.id = a.application_id
@@ -63,7 +66,8 @@ export class LoginLinkService {
       applicationName: row.application_name,
       sentence: row.sentence,
       email: row.email,
-      redirectOrigin: new URL(row.redirect_uri).origin,
+      // With autologin the first redirect may go to any of the organization's domains.
+      formTargets: [new URL(row.redirect_uri).origin, ...(row.autologin ? row.whitelist_domains.filter((origin) => !origin.includes('*')) : [])],
     };
   }
 
@@ -103,11 +107,18 @@ export class LoginLinkService {
     const user = users[0];
     if (!user) return errorRedirect(attempt, 'access_denied', 'This account is blocked');
     await manager.query('DELETE FROM email_throttle WHERE organization_id = $1 AND email = $2', [attempt.organization_id, attempt.email]);
-    const code = await this.codes.issue(
-      manager,
-      { applicationId: attempt.application_id, userId: user.id, redirectUri: attempt.redirect_uri, codeChallenge: attempt.code_challenge, authTime: now },
-      now,
-    );
+    const login: CompletedLogin = {
+      attemptId: attempt.id,
+      applicationId: attempt.application_id,
+      userId: user.id,
+      redirectUri: attempt.redirect_uri,
+      state: attempt.state,
+      codeChallenge: attempt.code_challenge,
+      authTime: now,
+    };
+    const walk = await this.autologin.begin(manager, login, now);
+    if (walk) return walk;
+    const code = await this.codes.issue(manager, login, now);
     return withQuery(attempt.redirect_uri, { code, state: attempt.state });
   }
 

@@ -18,6 +18,7 @@ export type Translations = Partial<Record<'subject' | 'greeting' | 'intro' | 'bu
 @Index('login_attempt_unsent', ['expiresAt'], { where: "status = 'pending' AND mail_sent_at IS NULL AND NOT mail_suppressed" })
 @Index('login_attempt_organization_email', ['organizationId', 'email', 'createdAt'])
 @Index('login_attempt_application', ['applicationId'])
+@Index('login_attempt_autologin_walk', ['autologinWalkHash'], { unique: true, where: 'autologin_walk_hash IS NOT NULL' })
 export class LoginAttempt {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -76,6 +77,18 @@ export class LoginAttempt {
   /** Correlates the worker's log lines with the request that created the attempt. */
   @Column({ type: 'varchar', length: 64, name: 'request_id', nullable: true })
   requestId: string | null;
+
+  /** The user the link logged in (set when it was used). */
+  @Column({ type: 'uuid', name: 'user_id', nullable: true })
+  userId: string | null;
+
+  /** Autologin: SHA-256 of the token that continues the walk through the organization's domains. */
+  @Column({ type: 'bytea', name: 'autologin_walk_hash', nullable: true })
+  autologinWalkHash: Buffer | null;
+
+  /** Autologin: callback URLs still to visit before the original redirect_uri. */
+  @Column({ type: 'text', array: true, name: 'autologin_remaining', nullable: true })
+  autologinRemaining: string[] | null;
 
   @Column({ ...TIMESTAMP, name: 'expires_at' })
   expiresAt: Date;

@@ -1,0 +1,116 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Clock, ProblemException, randomSecret, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuthorizationCodeService } from '../tokens/authorization-code.service';
+import { autologinTargets } from './autologin-walk';
+
+/** How long after the login the walk may continue. */
+const WALK_SECONDS = 600;
+
+/** The query parameter carrying the URL the application sends the browser on to. */
+export const CONTINUE_PARAMETER = 'autologin_continue';
+
+export interface CompletedLogin {
+  attemptId: string;
+  applicationId: string;
+  userId: string;
+  redirectUri: string;
+  state: string;
+  codeChallenge: string | null;
+  authTime: Date;
+}
+
+interface WalkRow {
+  id: string;
+  application_id: string;
+  user_id: string;
+  redirect_uri: string;
+  state: string;
+  code_challenge: string | null;
+  used_at: Date;
+  autologin_remaining: string[];
+}
+
+/**
+ * Autologin: after a login in an organization with `autologin`, the browser visits the callback
+ * of every other whitelist domain (each with a fresh code and the same state, plus a one-time
+ * continuation URL) and ends at the original redirect_uri, so the user is signed in on all of
+ * them. The protocol is described in docs/autologin.md.
+ */
+@Injectable()
+export class AutologinService {
+  private readonly continueUrl: string;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly codes: AuthorizationCodeService,
+    private readonly clock: Clock,
+    @Inject(SESAME_CONFIG) config: SesameConfig,
+  ) {
+    this.continueUrl = `${config.http.publicBaseUrl}/v1/autologin`;
+  }
+
+  /** The first stop of the walk, or null when the login needs none (autologin off, native app, single domain). */
+  async begin(manager: EntityManager, login: CompletedLogin, now: Date): Promise<string | null> {
+    const rows: { autologin: boolean; whitelist_domains: string[]; type: string; callback_urls: string[] }[] = await manager.query(
+      `SELECT o.autologin, o.whitelist_domains, a.type, a.callback_urls
+         FROM application a JOIN organization o ON o.id = a.organization_id WHERE a.id = $1`,
+      [login.applicationId],
+    );
+    const settings = rows[0];
+    if (!settings?.autologin || settings.type !== 'web') return null;
+    const targets = autologinTargets(login.redirectUri, settings.whitelist_domains, settings.callback_urls);
+    return targets.length === 0 ? null : this.visit(manager, login, targets, now);
+  }
+
+  /** GET /v1/autologin: the next stop, or the original redirect_uri with its own code at the end. */
+  async continue(token: unknown): Promise<string> {
+    if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(token)) throw unknownWalk();
+    const now = this.clock.now();
+    return this.dataSource.transaction(async (manager) => {
+      const rows: WalkRow[] = await manager.query(
+        `WITH claimed AS (
+           UPDATE login_attempt SET autologin_walk_hash = NULL
+            WHERE autologin_walk_hash = $1 AND used_at > $2
+            RETURNING id, application_id, user_id, redirect_uri, state, code_challenge, used_at, autologin_remaining)
+         SELECT * FROM claimed`,
+        [sha256(token), new Date(now.getTime() - WALK_SECONDS * 1000)],
+      );
+      const walk = rows[0];
+      if (!walk) throw unknownWalk();
+      const login: CompletedLogin = {
+        attemptId: walk.id,
+        applicationId: walk.application_id,
+        userId: walk.user_id,
+        redirectUri: walk.redirect_uri,
+        state: walk.state,
+        codeChallenge: walk.code_challenge,
+        authTime: walk.used_at,
+      };
+      if (walk.autologin_remaining.length > 0) return this.visit(manager, login, walk.autologin_remaining, now);
+      const code = await this.codes.issue(manager, login, now);
+      return withQuery(login.redirectUri, { code, state: login.state });
+    });
+  }
+
+  /** Sends the browser to `targets[0]` with a code bound to it, and remembers the rest behind a fresh one-time token. */
+  private async visit(manager: EntityManager, login: CompletedLogin, targets: string[], now: Date): Promise<string> {
+    const [target, ...remaining] = targets;
+    const token = randomSecret();
+    await manager.query('UPDATE login_attempt SET user_id = $2, autologin_walk_hash = $3, autologin_remaining = $4 WHERE id = $1', [
+      login.attemptId,
+      login.userId,
+      sha256(token),
+      remaining,
+    ]);
+    // Walked domains did not start the login, so they have no PKCE verifier: their codes carry no challenge
+    // (web apps authenticate with their client secret). The original redirect_uri's code keeps its challenge.
+    const code = await this.codes.issue(manager, { applicationId: login.applicationId, userId: login.userId, redirectUri: target, codeChallenge: null, authTime: login.authTime }, now);
+    return withQuery(target, { code, state: login.state, [CONTINUE_PARAMETER]: `${this.continueUrl}?token=${token}` });
+  }
+}
+
+function unknownWalk(): ProblemException {
+  return new ProblemException(404, 'unknown_login_link', 'This sign-in continuation is not valid or has expired');
+}
