@@ -1,4 +1,6 @@
 import { DynamicModule, INestApplication } from '@nestjs/common';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { Clock, configureHttpApp, createHttpAdapter, platformOptions, SesameConfig } from '@sesame/common';
 import { AuthApiModule } from '../../apps/auth-api/src/auth-api.module';
@@ -19,6 +21,8 @@ export interface RunningApp {
 export interface StartOptions {
   env?: Record<string, string>;
   clock?: Clock;
+  /** Port to listen on (default: a random free port). */
+  port?: number;
   /** Further provider overrides. */
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
 }
@@ -36,7 +40,7 @@ export async function startApp(
   const app = moduleRef.createNestApplication(createHttpAdapter(config), { logger: false, ...platformOptions(config) });
   configureHttpApp(app, config);
   options.setup?.(app, config);
-  await app.listen(0, '127.0.0.1');
+  await app.listen(options.port ?? 0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   return { app, config, url, close: () => app.close() };
 }
@@ -62,12 +66,14 @@ export interface Stack {
 
 /**
  * The three apps of a login, in process, sharing this file's database and Redis prefix. The
- * worker links to the auth API under test and sends to `smtpUrl`.
+ * public base URL of all three is the auth API under test (so e-mailed links, the issuer and
+ * autologin continuations point at it), and the worker sends to `smtpUrl`.
  */
 export async function startStack(smtpUrl: string, options: StartOptions = {}): Promise<Stack> {
-  const management = await startManagementApi(options);
-  const auth = await startAuthApi(options);
-  const env = { ...options.env, SMTP_URL: smtpUrl, PUBLIC_BASE_URL: `${auth.url}/api`, MAIL_RETRY_DELAY_MS: '50', ...options.env };
+  const authPort = await freePort();
+  const env = { PUBLIC_BASE_URL: `http://127.0.0.1:${authPort}/api`, SMTP_URL: smtpUrl, MAIL_RETRY_DELAY_MS: '50', ...options.env };
+  const management = await startManagementApi({ ...options, env });
+  const auth = await startAuthApi({ ...options, env, port: authPort });
   const worker = await startMailWorker({ ...options, env });
   return {
     management,
@@ -79,4 +85,13 @@ export async function startStack(smtpUrl: string, options: StartOptions = {}): P
       await management.close();
     },
   };
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
