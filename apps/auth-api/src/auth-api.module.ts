@@ -1,8 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { ClockModule, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
+import { GlobalIpThrottlerGuard, ThrottlingModule } from '@sesame/throttler';
 import { DirectAuthModule } from './direct-auth/direct-auth.module';
 import { HealthController } from './health/health.controller';
 import { LoginPageModule } from './login-page/login-page.module';
@@ -15,9 +16,13 @@ export class AuthApiModule {
   static forRoot(config: SesameConfig): DynamicModule {
     return {
       module: AuthApiModule,
-      imports: [SesameConfigModule.forRoot(config), ClockModule, DatabaseModule, RedisModule, TerminusModule, DirectAuthModule, TokensModule, LoginPageModule],
+      imports: [SesameConfigModule.forRoot(config), ClockModule, DatabaseModule, RedisModule, TerminusModule, ThrottlingModule, DirectAuthModule, TokensModule, LoginPageModule],
       controllers: [HealthController],
-      providers: [RedisHealthIndicator, { provide: APP_FILTER, useClass: OAuthErrorFilter }],
+      providers: [
+        RedisHealthIndicator,
+        { provide: APP_GUARD, useExisting: GlobalIpThrottlerGuard },
+        { provide: APP_FILTER, useClass: OAuthErrorFilter },
+      ],
     };
   }
 }

@@ -1,5 +1,6 @@
-import { Controller, Get, Query, Redirect, UseFilters, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Query, Redirect, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { PageErrorFilter } from '../pages/page-error.filter';
 import { PageInterceptor } from '../pages/page.interceptor';
 import { AutologinService } from './autologin.service';
@@ -7,6 +8,8 @@ import { AutologinService } from './autologin.service';
 @ApiTags('Login link pages')
 @UseFilters(PageErrorFilter)
 @UseInterceptors(PageInterceptor)
+@UseGuards(EndpointThrottlerGuard)
+@EndpointLimit('ip')
 @Controller({ path: 'autologin', version: '1' })
 export class AutologinController {
   constructor(private readonly autologin: AutologinService) {}

@@ -13,6 +13,7 @@ import {
 } from '@nestjs/swagger';
 import { UuidParam } from '@sesame/common';
 import { ClientAuthGuard, ClientPrincipal, CurrentClient } from '@sesame/guards';
+import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { OAuthError } from '../oauth/oauth-error.dto';
 import { DirectAuthService } from './direct-auth.service';
 import { AuthenticateDirectDto } from './dto/authenticate-direct.dto';
@@ -22,7 +23,9 @@ import { LoginAttemptService } from './login-attempt.service';
 @ApiTags('Direct authentication')
 @ApiBasicAuth('client')
 @ApiUnauthorizedResponse({ type: OAuthError, description: '`invalid_client`: missing or wrong client credentials.' })
-@UseGuards(ClientAuthGuard)
+// Client authentication first, then the tenant's per-endpoint limit (not charged to the plan budget).
+@UseGuards(ClientAuthGuard, EndpointThrottlerGuard)
+@EndpointLimit('tenant')
 @Controller({ version: '1' })
 export class DirectAuthController {
   constructor(

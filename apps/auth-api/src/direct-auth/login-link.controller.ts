@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Post, Query, Redirect, UseFilters, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Redirect, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
+import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { PageErrorFilter } from '../pages/page-error.filter';
 import { PageInterceptor } from '../pages/page.interceptor';
 import { loginLinkPage } from './login-link.pages';
@@ -16,6 +17,8 @@ export class LoginLinkForm {
 @ApiTags('Login link pages')
 @UseFilters(PageErrorFilter)
 @UseInterceptors(PageInterceptor)
+@UseGuards(EndpointThrottlerGuard)
+@EndpointLimit('ip')
 @Controller({ path: 'login_link', version: '1' })
 export class LoginLinkController {
   constructor(private readonly links: LoginLinkService) {}

@@ -1,5 +1,6 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, Query, UseFilters, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Post, Query, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { PageErrorFilter } from '../pages/page-error.filter';
 import { PageInterceptor } from '../pages/page.interceptor';
 import { LoginPageService } from './login-page.service';
@@ -7,6 +8,8 @@ import { LoginPageService } from './login-page.service';
 @ApiTags('Hosted login page')
 @UseFilters(PageErrorFilter)
 @UseInterceptors(PageInterceptor)
+@UseGuards(EndpointThrottlerGuard)
+@EndpointLimit('ip')
 @Controller({ path: 'authorize', version: '1' })
 export class LoginPageController {
   constructor(private readonly loginPage: LoginPageService) {}

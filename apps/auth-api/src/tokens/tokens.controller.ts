@@ -10,6 +10,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { bearerToken, ClientAuthGuard, ClientAuthMethods, ClientPrincipal, CurrentClient } from '@sesame/guards';
+import { EndpointLimit, EndpointThrottlerGuard, SkipGlobalLimit } from '@sesame/throttler';
 import { OAuthError } from '../oauth/oauth-error.dto';
 import { AccessTokensService } from './access-tokens.service';
 import { IntrospectionResponse, TokenForm, TokenResponse, UserInfoResponse, VerifyForm } from './dto/token.dto';
@@ -26,7 +27,8 @@ export class TokensController {
 
   @Post('verify')
   @HttpCode(200)
-  @UseGuards(ClientAuthGuard)
+  @UseGuards(ClientAuthGuard, EndpointThrottlerGuard)
+  @EndpointLimit('tenant')
   @ClientAuthMethods('client_secret_basic', 'client_secret_post', 'none')
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
@@ -47,6 +49,9 @@ export class TokensController {
   }
 
   @Get('userinfo')
+  // Application backends call userinfo on every request of their users, from a few addresses, so a
+  // per-IP limit would throttle them; tokens have 256 bits, so there is nothing to brute-force.
+  @SkipGlobalLimit()
   @Header('Cache-Control', 'no-store')
   @ApiBearerAuth('accessToken')
   @ApiOperation({ summary: 'The user an access token belongs to' })
@@ -58,7 +63,8 @@ export class TokensController {
 
   @Post('revoke')
   @HttpCode(200)
-  @UseGuards(ClientAuthGuard)
+  @UseGuards(ClientAuthGuard, EndpointThrottlerGuard)
+  @EndpointLimit('tenant')
   @ClientAuthMethods('client_secret_basic', 'client_secret_post', 'none')
   @ApiBasicAuth('client')
   @ApiConsumes('application/x-www-form-urlencoded')
@@ -71,7 +77,8 @@ export class TokensController {
 
   @Post('introspect')
   @HttpCode(200)
-  @UseGuards(ClientAuthGuard)
+  @UseGuards(ClientAuthGuard, EndpointThrottlerGuard)
+  @EndpointLimit('tenant')
   @ClientAuthMethods('client_secret_basic', 'client_secret_post')
   @Header('Cache-Control', 'no-store')
   @ApiBasicAuth('client')
