@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { normalizeAll, normalizeWhitelistDomain, notFound, Page, PageQuery, toPage } from '@sesame/common';
 import { Organization } from '@sesame/entities';
-import { Principal, TenantScopedPrincipal } from '@sesame/guards';
+import { ApiKeyVerifier, Principal, TenantScopedPrincipal } from '@sesame/guards';
 import { requireTenantKey, requireTenantScope } from '../access/access';
 import { CreateOrganizationDto, OrganizationResponse, UpdateOrganizationDto } from './dto/organization.dto';
 import { OrganizationRepository } from './organization.repository';
 
 @Injectable()
 export class OrganizationsService {
-  constructor(private readonly organizations: OrganizationRepository) {}
+  constructor(
+    private readonly organizations: OrganizationRepository,
+    private readonly apiKeys: ApiKeyVerifier,
+  ) {}
 
   /**
    * The organization if the principal may reach it: a tenant key reaches its tenant's
@@ -54,6 +57,8 @@ export class OrganizationsService {
   async delete(principal: Principal, id: string): Promise<void> {
     const organization = await this.findReachable(principal, id);
     await this.organizations.delete(organization.tenantId, organization.id);
+    // Its keys went with it (ON DELETE CASCADE): they stop working at once on this instance too.
+    this.apiKeys.forgetOrganization(organization.id);
   }
 }
 

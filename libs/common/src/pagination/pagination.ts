@@ -46,12 +46,17 @@ export function encodeCursor(position: PagePosition): string {
   return Buffer.from(`${position.createdAt.toISOString()}|${position.id}`).toString('base64url');
 }
 
+// Exactly what encodeCursor writes: a four-digit-year ISO timestamp (within Postgres' range) and a UUID.
+const CURSOR_SHAPE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
 export function decodeCursor(cursor: string | undefined): PagePosition | null {
   if (cursor === undefined) return null;
-  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const date = new Date(createdAt ?? '');
-  if (Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/.test(id ?? '')) throw badRequest('invalid_cursor', 'cursor is not a cursor this API returned');
-  return { createdAt: date, id };
+  const match = CURSOR_SHAPE.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const date = new Date(match?.[1] ?? '');
+  if (!match || Number.isNaN(date.getTime()) || date.toISOString() !== match[1]) {
+    throw badRequest('invalid_cursor', 'cursor is not a cursor this API returned');
+  }
+  return { createdAt: date, id: match[2] };
 }
 
 /** Turns `limit + 1` fetched rows into a page: the extra row only tells that another page exists. */

@@ -35,11 +35,9 @@ export function validateCallbackUrl(input: string, type: ApplicationType): Norma
   if (scheme === 'http') {
     if (type === 'web' && isLoopbackHost(url.hostname)) return ok(url);
     if (type === 'desktop' && isLoopbackIp(url.hostname)) return ok(url);
-    return fail(
-      type === 'desktop'
-        ? 'must use https or http on a loopback IP (127.0.0.1 or [::1])'
-        : 'must use https (http is allowed only for loopback hosts)',
-    );
+    if (type === 'desktop') return fail('must use https or http on a loopback IP (127.0.0.1 or [::1])');
+    if (type === 'web') return fail('must use https (http is allowed only for loopback hosts)');
+    return fail('must use https or a reverse-domain custom scheme such as com.example.app:/callback');
   }
   if (type === 'android' || type === 'ios') {
     return REVERSE_DOMAIN_SCHEME.test(scheme) ? ok(url) : fail('a custom scheme must be a reverse domain name such as com.example.app');

@@ -53,7 +53,12 @@ function fail(reason: string): Normalized {
  * direct subdomain of a wildcard entry with the same scheme and port.
  */
 export function originMatchesWhitelist(origin: string, whitelist: readonly string[]): boolean {
-  return whitelist.some((entry) => entry === origin || matchesWildcard(origin, entry));
+  // A wildcard entry matches subdomains only, never the literal origin "https://*.example.com".
+  return whitelist.some((entry) => (entry === origin && !isWildcardEntry(entry)) || matchesWildcard(origin, entry));
+}
+
+function isWildcardEntry(entry: string): boolean {
+  return entry.includes(`//${WILDCARD_PREFIX}`);
 }
 
 function matchesWildcard(origin: string, entry: string): boolean {

@@ -53,6 +53,13 @@ export class ApiKeyVerifier {
     this.cache.delete(hash.toString('base64'));
   }
 
+  /** Drops every cached key of an organization from this instance's cache (the organization was deleted). */
+  forgetOrganization(organizationId: string): void {
+    for (const [cacheKey, entry] of this.cache) {
+      if (entry.principal?.kind === 'organization' && entry.principal.organizationId === organizationId) this.cache.delete(cacheKey);
+    }
+  }
+
   private async lookup(hash: Buffer, cacheKey: string, now: number): Promise<TenantScopedPrincipal | null> {
     const rows: { id: string; tenant_id: string; organization_id: string | null; plan: Plan }[] = await this.dataSource.query(
       `SELECT k.id, k.tenant_id, k.organization_id, t.plan

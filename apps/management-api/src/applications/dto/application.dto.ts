@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString } from 'class-validator';
-import { APPLICATION_TYPES, ApplicationType, NameField } from '@sesame/common';
+import { ArrayMaxSize, IsArray, IsIn, IsString } from 'class-validator';
+import { APPLICATION_TYPES, ApplicationType, NameField, Omittable } from '@sesame/common';
 import { Application } from '@sesame/entities';
 
 export const MAX_CALLBACK_URLS = 20;
@@ -24,7 +24,7 @@ export class CreateApplicationDto {
   type: ApplicationType;
 
   @ApiPropertyOptional(CALLBACK_URLS_DOC)
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayMaxSize(MAX_CALLBACK_URLS)
   @IsString({ each: true })
@@ -36,7 +36,7 @@ export class UpdateApplicationDto {
   name?: string;
 
   @ApiPropertyOptional(CALLBACK_URLS_DOC)
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayMaxSize(MAX_CALLBACK_URLS)
   @IsString({ each: true })

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { NameField } from '@sesame/common';
+import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
+import { NameField, Omittable } from '@sesame/common';
 import { Organization } from '@sesame/entities';
 
 export const MAX_WHITELIST_DOMAINS = 50;
@@ -20,19 +20,19 @@ export class CreateOrganizationDto {
   name: string;
 
   @ApiPropertyOptional(WHITELIST_DOC)
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayMaxSize(MAX_WHITELIST_DOMAINS)
   @IsString({ each: true })
   whitelistDomains?: string[];
 
   @ApiPropertyOptional({ default: false, description: 'After a login, also sign the user in on every whitelist domain.' })
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   autologin?: boolean;
 
   @ApiPropertyOptional(LINK_TTL_DOC)
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(60)
   @Max(86400)
@@ -44,19 +44,19 @@ export class UpdateOrganizationDto {
   name?: string;
 
   @ApiPropertyOptional(WHITELIST_DOC)
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayMaxSize(MAX_WHITELIST_DOMAINS)
   @IsString({ each: true })
   whitelistDomains?: string[];
 
   @ApiPropertyOptional({ description: 'After a login, also sign the user in on every whitelist domain.' })
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   autologin?: boolean;
 
   @ApiPropertyOptional(LINK_TTL_DOC)
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(60)
   @Max(86400)

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
-import { NameField, Plan, PLANS, WindowLimits } from '@sesame/common';
+import { IsIn } from 'class-validator';
+import { NameField, Omittable, Plan, PLANS, WindowLimits } from '@sesame/common';
 import { Tenant } from '@sesame/entities';
 import { CreatedApiKeyResponse } from '../../api-keys/dto/api-key.dto';
 
@@ -18,7 +18,7 @@ export class UpdateTenantDto {
   name?: string;
 
   @ApiPropertyOptional({ enum: PLANS, description: 'Only the platform key may change the plan.' })
-  @IsOptional()
+  @Omittable()
   @IsIn(PLANS)
   plan?: Plan;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
-import { NameField, PageQuery } from '@sesame/common';
+import { NameField, Omittable, PageQuery } from '@sesame/common';
 import { User } from '@sesame/entities';
 
 export class CreateUserDto {
@@ -13,7 +13,7 @@ export class CreateUserDto {
   name?: string;
 
   @ApiPropertyOptional({ default: false, description: 'A blocked user cannot log in and receives no login e-mails.' })
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   blocked?: boolean;
 }
@@ -23,7 +23,7 @@ export class UpdateUserDto {
   name?: string;
 
   @ApiPropertyOptional({ description: 'A blocked user cannot log in, receives no login e-mails, and their access tokens stop working.' })
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   blocked?: boolean;
 }
