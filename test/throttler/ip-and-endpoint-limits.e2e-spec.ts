@@ -59,14 +59,17 @@ class LoginController {
   }
 }
 
+/** A feature module that does not import ThrottlingModule itself, like the auth API's. */
+@Module({ controllers: [LoginController], providers: [HeaderClientGuard] })
+class LoginModule {}
+
 /** Wired like the auth API: the global per-IP guard on every route, endpoint limits by decorator. */
 @Module({})
 class TestAuthModule {
   static forRoot(config: SesameConfig) {
     return {
       module: TestAuthModule,
-      imports: [SesameConfigModule.forRoot(config), ClockModule, RedisModule, ThrottlingModule],
-      controllers: [LoginController],
+      imports: [SesameConfigModule.forRoot(config), ClockModule, RedisModule, ThrottlingModule, LoginModule],
       providers: [
         { provide: APP_GUARD, useExisting: GlobalIpThrottlerGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
