@@ -58,6 +58,10 @@ describe('plan limits: one budget per tenant, shared by all its keys', () => {
     expect(byOrganizationKey.body).toEqual(planLimitProblem('hour', 50, 3000, `/api/v2/organization/${organization.organizationId}`));
     expect((await readTenant(api.url, tenant.apiKey)).status).toBe(429);
 
+    // A refused request does no work: this organization is never created.
+    const refusedCreate = await request(api.url).post('/api/v2/organization').set('Authorization', `Bearer ${secondKey}`).send({ name: 'Refused organization' });
+    expect(refusedCreate.status).toBe(429);
+
     // Another tenant is unaffected.
     const other = await readTenant(api.url, otherTenant.apiKey);
     expect(other.status).toBe(200);
@@ -88,5 +92,9 @@ describe('plan limits: one budget per tenant, shared by all its keys', () => {
         day: { windowSeconds: 86400, limit: 1000, used: 55, remaining: 945, resetSeconds: 86400 - 3 * HOUR },
       },
     });
+
+    const organizations = await request(api.url).get('/api/v2/organization').set('Authorization', `Bearer ${tenant.apiKey}`).expect(200);
+    expect(organizations.body.data.map((org: { name: string }) => org.name)).not.toContain('Refused organization');
+    expect(organizations.body.data).toHaveLength(1);
   });
 });
