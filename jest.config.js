@@ -10,14 +10,18 @@ const swc = [
       keepClassNames: true,
       // Rewrites @sesame/* imports to relative paths, also in the global setup (which Jest runs outside its resolver).
       baseUrl: __dirname,
-      paths: { '@sesame/*': ['libs/*/src/index.ts'] },
+      paths: {
+        '@sesame/client': ['libs/client/src/index.ts'],
+        '@sesame/client-react-native': ['libs/client-react-native/src/index.ts'],
+        '@sesame/*': ['libs/*/src/index.ts'],
+      },
     },
     module: { type: 'commonjs' },
     sourceMaps: 'inline',
   },
 ];
 // ESM-only packages that Jest's CommonJS runtime must have compiled (Node's require(esm) is not used by Jest on Node 20).
-const esmPackages = ['@nestjs', 'file-type', 'load-esm', 'uid', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', 'jose', '@borewit', 'oauth4webapi', 'oidc-provider'];
+const esmPackages = ['@nestjs', 'file-type', 'load-esm', 'uid', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', 'jose', '@borewit', 'oauth4webapi', 'oidc-provider', '@fastify/static', 'content-disposition'];
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': swc },

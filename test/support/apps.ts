@@ -15,6 +15,8 @@ export interface RunningApp {
   config: SesameConfig;
   /** Base URL of the listening server, e.g. http://127.0.0.1:41234 */
   url: string;
+  /** On Fastify: every route registered, as "METHOD /path" (Express apps are read from their router instead). */
+  fastifyRoutes: string[];
   close(): Promise<void>;
 }
 
@@ -38,11 +40,12 @@ export async function startApp(
   if (options.override) builder = options.override(builder);
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication(createHttpAdapter(config), { logger: false, ...platformOptions(config) });
+  const fastifyRoutes = config.http.platform === 'fastify' ? recordFastifyRoutes(app) : [];
   configureHttpApp(app, config);
   options.setup?.(app, config);
   await app.listen(options.port ?? 0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-  return { app, config, url, close: () => app.close() };
+  return { app, config, url, fastifyRoutes, close: () => app.close() };
 }
 
 export function startManagementApi(options: StartOptions = {}): Promise<RunningApp> {
@@ -94,4 +97,13 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+function recordFastifyRoutes(app: INestApplication): string[] {
+  const routes: string[] = [];
+  const fastify = app.getHttpAdapter().getInstance() as { addHook(name: 'onRoute', hook: (route: { method: string | string[]; url: string }) => void): void };
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
+  });
+  return routes;
 }

@@ -1,7 +1,7 @@
 import { DynamicModule, INestApplication, NestApplicationOptions, Type, VersioningType } from '@nestjs/common';
 import { AbstractHttpAdapter, NestFactory } from '@nestjs/core';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SesameConfig } from '../config/sesame-config';
 import { createValidationPipe } from './validation';
 
@@ -41,9 +41,26 @@ export function configureHttpApp(app: INestApplication, config: SesameConfig): v
     express.disable('x-powered-by');
     express.useBodyParser('json', { limit: config.http.bodyLimitBytes });
     express.useBodyParser('urlencoded', { limit: config.http.bodyLimitBytes, extended: false });
+  } else {
+    // Express's JSON parser is strict (objects and arrays only); Fastify's accepts any JSON value.
+    // Parse the same way on both, so a bare string or number is a malformed body everywhere.
+    (app as NestFastifyApplication).useBodyParser('application/json', { bodyLimit: config.http.bodyLimitBytes }, (_request, body, done) => {
+      try {
+        done(null, parseStrictJson(body.toString('utf8')));
+      } catch (error) {
+        done(Object.assign(error as Error, { statusCode: 400, type: 'entity.parse.failed' }), undefined);
+      }
+    });
   }
   app.setGlobalPrefix(config.http.apiPrefix);
   app.enableVersioning({ type: VersioningType.URI });
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
+}
+
+/** JSON.parse limited to objects and arrays, as Express's strict body parser. */
+export function parseStrictJson(text: string): unknown {
+  const first = text.trimStart()[0];
+  if (first !== '{' && first !== '[') throw new SyntaxError('The request body must be a JSON object or array');
+  return JSON.parse(text);
 }
