@@ -1,0 +1,119 @@
+import { createSesameClient, InvalidStateError, ProviderError, RateLimitedError, SesameError, SesameUser } from '@sesame/client';
+import express, { NextFunction, Request, Response } from 'express';
+import { ExampleConfig } from './config';
+import { checkInboxPage, errorPage, homePage, profilePage, signInPage } from './pages';
+
+export type { ExampleConfig } from './config';
+
+type WithUser = Request & { user?: SesameUser | null };
+
+/**
+ * The example app: a sign-in form (direct authentication by e-mailed link), the callback, a page
+ * showing the user and sign-out, all through @sesame/client. Returns an Express app to listen with.
+ */
+export function createExampleApp(config: ExampleConfig): express.Express {
+  const appName = config.appName ?? 'Sesame example';
+  const logger = config.logger ?? console;
+  const sesame = createSesameClient({ baseUrl: config.sesameUrl, clientId: config.clientId, clientSecret: config.clientSecret, trustProxy: config.trustProxy });
+  const app = express();
+  app.disable('x-powered-by');
+  if (config.trustProxy) app.set('trust proxy', true);
+  app.use(express.urlencoded({ extended: false, limit: '10kb' }));
+  app.use(sameOriginPosts);
+  app.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+    res.setHeader('Referrer-Policy', 'same-origin');
+    next();
+  });
+  // Sets req.user to the signed-in user (or null) on every request.
+  app.use(sesame.middleware());
+
+  const send = (res: Response, page: { status: number; html: string }) => res.status(page.status).type('html').send(page.html);
+
+  app.get('/', (req: WithUser, res) => {
+    const returnTo = typeof req.query.return_to === 'string' ? req.query.return_to : undefined;
+    send(res, req.user ? homePage(appName, req.user) : signInPage(appName, { returnTo }));
+  });
+
+  app.get('/profile', (req: WithUser, res) => {
+    if (!req.user) return res.redirect(303, `/?return_to=${encodeURIComponent(req.originalUrl)}`);
+    send(res, profilePage(appName, req.user));
+  });
+
+  // The form posts here. The return address is the form's return_to parameter, else the Referer
+  // (the page with the form), else this origin: the library's fallback order.
+  app.post('/signin', async (req, res, next) => {
+    const email = typeof req.body?.email === 'string' ? req.body.email.trim() : '';
+    const returnTo = typeof req.query.return_to === 'string' ? req.query.return_to : undefined;
+    if (!email) return send(res, signInPage(appName, { returnTo, error: 'Enter your e-mail address.', status: 400 }));
+    try {
+      const attempt = await sesame.authenticateDirect(req, res, { email });
+      send(res, checkInboxPage(appName, email, attempt.sentence, attempt.allowedDate));
+    } catch (error) {
+      if (error instanceof RateLimitedError) {
+        const when = error.allowedDate ? `after ${error.allowedDate.toISOString().slice(11, 19)} UTC` : `in ${error.retryAfter ?? 60} seconds`;
+        return send(res, signInPage(appName, { returnTo, email, error: `Too many sign-in attempts for this address. Try again ${when}.`, status: 429 }));
+      }
+      if (error instanceof ProviderError && error.status !== null && error.status < 500) {
+        return send(res, signInPage(appName, { returnTo, email, error: error.errorDescription ?? error.error, status: 400 }));
+      }
+      next(error);
+    }
+  });
+
+  // Sesame sends the browser here with code and state (or error). The library checks the state,
+  // exchanges the code, sets the session cookie and redirects to the return address, or, on an
+  // autologin stop, on to the next domain.
+  app.get(
+    '/callback',
+    sesame.callbackHandler({
+      onAfterCallback: (_req, _res, user, context) => {
+        logger.log(`Signed in ${user.email}${context.autologin ? ' (autologin)' : ''}`);
+      },
+    }),
+  );
+
+  app.post('/signout', async (req, res) => {
+    try {
+      await sesame.logout(req, res);
+    } catch (error) {
+      // The session cookie is gone; the token could not be revoked at Sesame right now.
+      logger.error(`Sign-out: ${(error as Error).message}`);
+    }
+    res.redirect(303, '/');
+  });
+
+  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    if (error instanceof InvalidStateError) {
+      return send(res, errorPage(appName, 'This sign-in cannot continue', 'The link was opened in another browser than the one you signed in from, or the sign-in has expired. Start again here.', 400));
+    }
+    if (error instanceof ProviderError && error.status === null) {
+      const messages: Record<string, string> = {
+        login_link_expired: 'This sign-in link has expired.',
+        login_link_used: 'This sign-in link was already used.',
+        access_denied: 'Sign-in was refused.',
+      };
+      return send(res, errorPage(appName, 'Sign-in failed', messages[error.error] ?? error.errorDescription ?? error.error, 400));
+    }
+    if (error instanceof SesameError) {
+      logger.error(error);
+      return send(res, errorPage(appName, 'Sign-in failed', 'Sesame could not complete the sign-in. Try again in a moment.', 502));
+    }
+    logger.error(error);
+    send(res, errorPage(appName, 'Something went wrong', 'An unexpected error occurred.', 500));
+  });
+
+  return app;
+}
+
+/** Refuses form posts from other sites (a cheap CSRF guard: browsers send Origin on POST). */
+function sameOriginPosts(req: Request, res: Response, next: NextFunction): void {
+  const origin = req.headers.origin;
+  if (req.method === 'POST' && origin !== undefined && origin !== `${req.protocol}://${req.headers.host}`) {
+    res.status(403).type('text').send('Cross-site form posts are refused.');
+    return;
+  }
+  next();
+}

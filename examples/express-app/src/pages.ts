@@ -1,0 +1,110 @@
+import type { SesameUser } from '@sesame/client';
+
+/** HTML-escapes text for element content and attribute values. */
+export function escapeHtml(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+}
+
+const STYLE = `
+  :root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
+  body { margin: 0; background: #f4f5f7; color: #1d2330; }
+  header { background: #1d2330; color: #fff; padding: 0 1.5rem; height: 3.25rem; display: flex; justify-content: space-between; align-items: center; }
+  header a { color: #fff; text-decoration: none; font-weight: 600; }
+  header form { margin: 0; }
+  main { max-width: 34rem; margin: 2.5rem auto; background: #fff; border-radius: 12px; padding: 2rem; box-shadow: 0 1px 3px rgba(0,0,0,.08); }
+  h1 { font-size: 1.5rem; margin: 0 0 1rem; }
+  label { display: block; font-weight: 600; margin-bottom: .4rem; }
+  input[type=email] { width: 100%; box-sizing: border-box; font: inherit; padding: .6rem .7rem; border: 1px solid #c4c9d4; border-radius: 8px; }
+  button { font: inherit; font-weight: 600; padding: .6rem 1.1rem; border: 0; border-radius: 8px; background: #3657d6; color: #fff; cursor: pointer; margin-top: 1rem; }
+  header button { margin: 0; background: #fff; color: #1d2330; padding: .35rem .8rem; }
+  .phrase { font-size: 1.25rem; font-weight: 600; background: #eef1fb; border-radius: 8px; padding: .8rem 1rem; margin: 1rem 0; }
+  .error { background: #fdecec; color: #8a1c1c; border-radius: 8px; padding: .7rem 1rem; margin-bottom: 1rem; }
+  dl { display: grid; grid-template-columns: max-content 1fr; gap: .5rem 1rem; margin: 0; }
+  dt { font-weight: 600; color: #5a6274; }
+  dd { margin: 0; overflow-wrap: anywhere; }
+  .muted { color: #5a6274; font-size: .95rem; }
+`;
+
+function layout(appName: string, title: string, user: SesameUser | null, body: string, status = 200): { status: number; html: string } {
+  const account = user
+    ? `<form method="post" action="/signout"><span id="signed-in-as">${escapeHtml(user.email)}</span> <button type="submit" id="sign-out">Sign out</button></form>`
+    : '<span class="muted" style="color:#c9cfdb">Signed out</span>';
+  return {
+    status,
+    html: `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · ${escapeHtml(appName)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header><a href="/">${escapeHtml(appName)}</a>${account}</header>
+<main>
+${body}
+</main>
+</body>
+</html>`,
+  };
+}
+
+export function signInPage(appName: string, options: { returnTo?: string; email?: string; error?: string; status?: number } = {}) {
+  const action = options.returnTo ? `/signin?return_to=${encodeURIComponent(options.returnTo)}` : '/signin';
+  return layout(
+    appName,
+    'Sign in',
+    null,
+    `<h1>Sign in</h1>
+${options.error ? `<p class="error" id="error" role="alert">${escapeHtml(options.error)}</p>` : ''}
+<form method="post" action="${escapeHtml(action)}">
+<label for="email">E-mail address</label>
+<input type="email" id="email" name="email" autocomplete="email" required value="${escapeHtml(options.email ?? '')}">
+<button type="submit" id="send-link">Send me a sign-in link</button>
+</form>
+<p class="muted">We e-mail you a one-time link. No password needed.</p>`,
+    options.status,
+  );
+}
+
+export function checkInboxPage(appName: string, email: string, sentence: string, allowedDate: Date) {
+  return layout(
+    appName,
+    'Check your inbox',
+    null,
+    `<h1>Check your inbox</h1>
+<p>We sent a sign-in link to <strong id="email-sent-to">${escapeHtml(email)}</strong>. The page it opens shows this phrase:</p>
+<div class="phrase" id="sentence">${escapeHtml(sentence)}</div>
+<p class="muted">Open the link in this browser. You can ask for another link after <time id="allowed-date" datetime="${allowedDate.toISOString()}">${escapeHtml(clock(allowedDate))}</time>.</p>
+<p><a href="/">Use another address</a></p>`,
+  );
+}
+
+export function homePage(appName: string, user: SesameUser) {
+  return layout(
+    appName,
+    'Home',
+    user,
+    `<h1 id="welcome">Welcome${user.name ? `, ${escapeHtml(user.name)}` : ''}!</h1>
+<p>You are signed in as <strong id="user-email">${escapeHtml(user.email)}</strong>.</p>
+<dl>
+<dt>User id</dt><dd id="user-id">${escapeHtml(user.id)}</dd>
+<dt>E-mail verified</dt><dd id="user-verified">${user.emailVerified ? 'yes' : 'no'}</dd>
+<dt>Organization</dt><dd id="user-organization">${escapeHtml(user.organizationId)}</dd>
+<dt>Updated</dt><dd>${escapeHtml(user.updatedAt.toISOString())}</dd>
+</dl>
+<p><a href="/profile">Your profile (a page only signed-in users see)</a></p>`,
+  );
+}
+
+export function profilePage(appName: string, user: SesameUser) {
+  return layout(appName, 'Profile', user, `<h1>Profile</h1><p>This page is only for signed-in users.</p><pre id="profile">${escapeHtml(JSON.stringify(user, null, 2))}</pre>`);
+}
+
+export function errorPage(appName: string, title: string, message: string, status: number) {
+  return layout(appName, title, null, `<h1 id="error-title">${escapeHtml(title)}</h1><p class="error" id="error" role="alert">${escapeHtml(message)}</p><p><a href="/">Start again</a></p>`, status);
+}
+
+function clock(date: Date): string {
+  return `${date.toISOString().slice(11, 19)} UTC`;
+}

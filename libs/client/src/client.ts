@@ -1,0 +1,329 @@
+import { URL } from 'node:url';
+import { appendSetCookie, parseCookies, RequestLike, ResponseLike, serializeCookie } from './cookies';
+import { InvalidStateError, ProviderError, SesameError } from './errors';
+import { basicAuthorization, DEFAULT_RETRY, FetchFunction, providerError, RetryOptions, SesameHttp } from './http';
+import { decodeLoginCookie, encodeLoginCookie, MAX_PENDING_LOGINS, PendingLogin } from './login-cookie';
+import { currentUrl, resolveReturnTo, withoutCallbackParameters } from './request-url';
+import { createPkcePair, createSignedState, verifySignedState } from './state';
+import {
+  AuthenticateDirectConfig,
+  CallbackContext,
+  CallbackHooks,
+  CallbackResult,
+  LoginAttempt,
+  ReplacementResponse,
+  SesameUser,
+} from './types';
+
+export interface SesameClientOptions {
+  /** Sesame's public base URL with its API prefix, e.g. `https://auth.example.com/api` (the part before `/v1`). */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /**
+   * Path of the application's callback route (default `/callback`). The redirect_uri sent to Sesame
+   * is this path on the origin of the return address; register it as the application's callback URL.
+   */
+  callbackPath?: string;
+  cookies?: {
+    /** Name of the cookie holding the access token (default `sesame_session`). */
+    session?: string;
+    /** Name of the short-lived cookie holding the state and PKCE verifier of logins in progress (default `sesame_login`). */
+    login?: string;
+    /** Path of both cookies (default `/`). */
+    path?: string;
+    /** Domain attribute of both cookies (default: none, the current host only). */
+    domain?: string;
+  };
+  /**
+   * Seconds a started login stays usable in this browser: the login cookie's lifetime (default
+   * 1800). Keep it above the organization's link lifetime (default 600).
+   */
+  loginTimeoutSeconds?: number;
+  /** Oldest signed state accepted on an autologin stop, in seconds (default loginTimeoutSeconds + 600, the walk's own 10 minutes). */
+  stateMaxAgeSeconds?: number;
+  /** Read the scheme and host from X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them). */
+  trustProxy?: boolean;
+  /** The fetch to use (default: the global fetch of Node 18+). */
+  fetch?: FetchFunction;
+  /** Retries of requests answered with 429 (exponential backoff). */
+  retry?: Partial<RetryOptions>;
+  /** Waits between retries (default: a timer; tests pass their own). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+type Next = (error?: unknown) => void;
+
+/**
+ * Sesame client for Node servers with Express-style (or plain node:http) request and response
+ * objects: direct authentication by e-mailed link, the callback with state and PKCE checks and the
+ * code exchange, an access-token session cookie, the user, logout, and autologin stops.
+ */
+export class SesameClient {
+  private readonly baseUrl: string;
+  private readonly http: SesameHttp;
+  private readonly authorization: string;
+  private readonly callbackPath: string;
+  private readonly sessionCookie: string;
+  private readonly loginCookie: string;
+  private readonly cookiePath: string;
+  private readonly cookieDomain: string | undefined;
+  private readonly loginTimeout: number;
+  private readonly stateMaxAge: number;
+  private readonly trustProxy: boolean;
+
+  constructor(private readonly options: SesameClientOptions) {
+    if (!options.clientId || !options.clientSecret) throw new TypeError('clientId and clientSecret are required');
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    const fetchFunction = options.fetch ?? (globalThis.fetch as unknown as FetchFunction | undefined);
+    if (!fetchFunction) throw new TypeError('No fetch: use Node 18 or newer, or pass options.fetch');
+    this.http = new SesameHttp({ baseUrl: this.baseUrl, fetch: fetchFunction, retry: { ...DEFAULT_RETRY, ...options.retry }, sleep: options.sleep });
+    this.authorization = basicAuthorization(options.clientId, options.clientSecret);
+    this.callbackPath = options.callbackPath ?? '/callback';
+    if (!this.callbackPath.startsWith('/') || this.callbackPath.startsWith('//')) throw new TypeError('callbackPath must be a path starting with a single /');
+    this.sessionCookie = options.cookies?.session ?? 'sesame_session';
+    this.loginCookie = options.cookies?.login ?? 'sesame_login';
+    this.cookiePath = options.cookies?.path ?? '/';
+    this.cookieDomain = options.cookies?.domain;
+    this.loginTimeout = options.loginTimeoutSeconds ?? 1800;
+    this.stateMaxAge = options.stateMaxAgeSeconds ?? this.loginTimeout + 600;
+    this.trustProxy = options.trustProxy ?? false;
+  }
+
+  /**
+   * Starts a login by e-mailed link (POST /v1/authenticate_direct): creates the state (unless given)
+   * and a PKCE pair, keeps them in the login cookie, and returns the login attempt, whose sentence
+   * the app shows. Throws RateLimitedError (with allowedDate) when the address must wait, and
+   * ProviderError for Sesame's refusals (e.g. `invalid_request` for a redirect_uri outside the whitelist).
+   */
+  async authenticateDirect(req: RequestLike, res: ResponseLike, config: AuthenticateDirectConfig): Promise<LoginAttempt> {
+    if (typeof config?.email !== 'string' || config.email.trim() === '') throw new SesameError('invalid_request', 'email is required');
+    if (config.state !== undefined && (typeof config.state !== 'string' || config.state === '')) throw new SesameError('invalid_request', 'state must be a non-empty string');
+    const { url: target } = resolveReturnTo(req, config.returnTo, this.trustProxy);
+    const redirectUri = new URL(this.callbackPath, target.origin).href;
+    const state = config.state ?? createSignedState(this.options.clientSecret);
+    const { verifier, challenge } = createPkcePair();
+
+    const answer = await this.http.postJson(
+      '/v1/authenticate_direct',
+      {
+        email: config.email.trim(),
+        redirect_uri: redirectUri,
+        state,
+        ...(config.translations ? { translations: config.translations } : {}),
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      },
+      { authorization: this.authorization },
+    );
+    const body = answer.body as { loginAttemptId: string; token: string; sentence: string; allowedDate: string };
+
+    const now = Math.floor(Date.now() / 1000);
+    const pending = this.pendingLogins(req).filter((login) => login.state !== state);
+    const login: PendingLogin = { state, verifier, redirectUri, returnTo: target.href, createdAt: now };
+    this.writeLoginCookie(res, [login, ...pending].slice(0, MAX_PENDING_LOGINS));
+    return {
+      loginAttemptId: body.loginAttemptId,
+      token: body.token,
+      sentence: body.sentence,
+      allowedDate: new Date(body.allowedDate),
+      state,
+      redirectUri,
+      returnTo: target.href,
+    };
+  }
+
+  /**
+   * Handles the callback: reads code and state (or error and error_description), checks the state
+   * (onStateReceived, or the library's own check), exchanges the code, sets the session cookie,
+   * fetches the user and calls onAfterCallback. Then it answers: with the hook's replacement
+   * response, or by redirecting (303) to the return address, or on an autologin stop to the
+   * walk's continuation on Sesame. On failure it throws and leaves the response to the app.
+   */
+  async callback<Req extends RequestLike, Res extends ResponseLike>(req: Req, res: Res, hooks: CallbackHooks<Req, Res> = {}): Promise<CallbackResult> {
+    const url = currentUrl(req, this.trustProxy);
+    const query = url.searchParams;
+    const state = query.get('state');
+    const pending = this.pendingLogins(req);
+    const started = state === null ? undefined : pending.find((login) => login.state === state);
+
+    const error = query.get('error');
+    if (error !== null) {
+      // The login is over either way: forget it (only when the state proves it is this browser's).
+      if (started) this.writeLoginCookie(res, pending.filter((login) => login !== started));
+      throw new ProviderError(error, query.get('error_description'));
+    }
+    const code = query.get('code');
+    if (state === null || state === '') throw new InvalidStateError('missing_state');
+    if (code === null || code === '') throw new SesameError('invalid_request', 'The callback has neither code nor error');
+
+    const continueParameter = query.get('autologin_continue');
+    const autologin = continueParameter !== null;
+    const continueUrl = autologin ? this.checkedContinueUrl(continueParameter) : null;
+
+    if (hooks.onStateReceived) {
+      if (!(await hooks.onStateReceived(req, state))) throw new InvalidStateError('rejected');
+    } else if (autologin) {
+      // A stop of an autologin walk: this domain did not start the login, so it checks the signature.
+      if (!verifySignedState(this.options.clientSecret, state, this.stateMaxAge)) throw new InvalidStateError('bad_signature');
+    } else if (!started) {
+      throw new InvalidStateError('unknown_state');
+    }
+
+    // An autologin stop's code is bound to this callback URL and has no PKCE challenge; the domain
+    // that started the login exchanges with the redirect_uri and verifier it kept.
+    const own = autologin ? undefined : started;
+    const redirectUri = own?.redirectUri ?? withoutCallbackParameters(url);
+    const tokens = (
+      await this.http.postForm(
+        '/v1/verify',
+        { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: own?.verifier },
+        { authorization: this.authorization },
+      )
+    ).body as { access_token: string; expires_in: number; expires_at: string };
+    const user = await this.userForToken(tokens.access_token);
+    if (!user) throw new SesameError('invalid_token', 'Sesame did not accept the access token it just issued');
+
+    appendSetCookie(res, this.cookie(this.sessionCookie, tokens.access_token, tokens.expires_in));
+    if (own) this.writeLoginCookie(res, pending.filter((login) => login !== own));
+
+    const context: CallbackContext = { state, autologin, continueUrl, returnTo: autologin ? null : (own?.returnTo ?? new URL('/', url.origin).href) };
+    const replacement = await hooks.onAfterCallback?.(req, res, user, context);
+    if (replacement) send(res, replacement);
+    else if (!res.writableEnded) send(res, { status: 303, headers: { Location: continueUrl ?? context.returnTo!, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
+    return { user, state, autologin, expiresAt: new Date(tokens.expires_at) };
+  }
+
+  /** The signed-in user of a request (from its session cookie, through /v1/userinfo), or null. */
+  async getUser(req: RequestLike): Promise<SesameUser | null> {
+    const token = this.getAccessToken(req);
+    return token ? this.userForToken(token) : null;
+  }
+
+  /** The access token in the request's session cookie, for apps that call Sesame themselves. */
+  getAccessToken(req: RequestLike): string | null {
+    return parseCookies(req.headers.cookie).get(this.sessionCookie) || null;
+  }
+
+  /**
+   * Signs the user out: clears the session cookie, then revokes the access token at Sesame
+   * (POST /v1/revoke). Resolves with whether there was a token to revoke; throws if Sesame could
+   * not revoke it (the cookie is cleared all the same).
+   */
+  async logout(req: RequestLike, res: ResponseLike): Promise<{ revoked: boolean }> {
+    const token = this.getAccessToken(req);
+    appendSetCookie(res, this.cookie(this.sessionCookie, '', 0));
+    if (!token) return { revoked: false };
+    await this.http.postForm('/v1/revoke', { token, token_type_hint: 'access_token' }, { authorization: this.authorization });
+    return { revoked: true };
+  }
+
+  /**
+   * Express middleware that sets `req.user` (and `res.locals.user`) to the signed-in user or null,
+   * and clears a session cookie whose token Sesame no longer accepts.
+   */
+  middleware<Req extends RequestLike, Res extends ResponseLike>(options: { property?: string } = {}): (req: Req, res: Res, next: Next) => void {
+    const property = options.property ?? 'user';
+    return (req, res, next) => {
+      const token = this.getAccessToken(req);
+      const lookup = token ? this.userForToken(token) : Promise.resolve(null);
+      lookup.then(
+        (user) => {
+          if (token && !user) appendSetCookie(res, this.cookie(this.sessionCookie, '', 0));
+          (req as unknown as Record<string, unknown>)[property] = user;
+          const locals = (res as unknown as { locals?: Record<string, unknown> }).locals;
+          if (locals && typeof locals === 'object') locals[property] = user;
+          next();
+        },
+        (error: unknown) => next(error),
+      );
+    };
+  }
+
+  /** An Express route handler for the callback: `app.get('/callback', sesame.callbackHandler(hooks))`. Errors go to next(). */
+  callbackHandler<Req extends RequestLike, Res extends ResponseLike>(hooks: CallbackHooks<Req, Res> = {}): (req: Req, res: Res, next: Next) => void {
+    return (req, res, next) => {
+      this.callback(req, res, hooks).then(
+        () => undefined,
+        (error: unknown) => next(error),
+      );
+    };
+  }
+
+  /** True when `state` is a state this application signed, recent enough for an autologin stop: for onStateReceived hooks that add their own checks. */
+  verifyState(state: string): boolean {
+    return verifySignedState(this.options.clientSecret, state, this.stateMaxAge);
+  }
+
+  private async userForToken(token: string): Promise<SesameUser | null> {
+    const answer = await this.http.sendRaw('/v1/userinfo', { method: 'GET', headers: { authorization: `Bearer ${token}` } });
+    if (answer.status === 401) return null;
+    if (answer.status >= 400) throw providerError(answer);
+    const info = answer.body as { sub: string; email: string; email_verified: boolean; name: string | null; organization_id: string; updated_at: number };
+    return {
+      id: info.sub,
+      email: info.email,
+      emailVerified: info.email_verified,
+      name: info.name ?? null,
+      organizationId: info.organization_id,
+      updatedAt: new Date(info.updated_at * 1000),
+    };
+  }
+
+  /** The continuation of an autologin walk, only if it is Sesame's own /v1/autologin (never an open redirect). */
+  private checkedContinueUrl(value: string): string {
+    const expected = `${this.baseUrl}/v1/autologin`;
+    let url: URL | null;
+    try {
+      url = new URL(value);
+    } catch {
+      url = null;
+    }
+    if (!url || !value.startsWith(expected) || `${url.origin}${url.pathname}` !== expected || url.username || url.password) {
+      throw new SesameError('invalid_request', `autologin_continue must start with ${expected}`);
+    }
+    return url.href;
+  }
+
+  private pendingLogins(req: RequestLike): PendingLogin[] {
+    return decodeLoginCookie(this.options.clientSecret, parseCookies(req.headers.cookie).get(this.loginCookie), this.loginTimeout);
+  }
+
+  private writeLoginCookie(res: ResponseLike, logins: PendingLogin[]): void {
+    appendSetCookie(
+      res,
+      logins.length === 0 ? this.cookie(this.loginCookie, '', 0) : this.cookie(this.loginCookie, encodeLoginCookie(this.options.clientSecret, logins), this.loginTimeout),
+    );
+  }
+
+  private cookie(name: string, value: string, maxAge: number): string {
+    return serializeCookie(name, value, { maxAge, path: this.cookiePath, domain: this.cookieDomain });
+  }
+}
+
+/** Creates a client; see SesameClientOptions. */
+export function createSesameClient(options: SesameClientOptions): SesameClient {
+  return new SesameClient(options);
+}
+
+function normalizeBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`baseUrl must be an absolute URL, e.g. https://auth.example.com/api: ${value}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError('baseUrl must be an http(s) URL');
+  url.search = '';
+  url.hash = '';
+  return url.href.replace(/\/+$/, '');
+}
+
+function send(res: ResponseLike, response: ReplacementResponse): void {
+  res.statusCode = response.status ?? 200;
+  for (const [name, value] of Object.entries(response.headers ?? {})) {
+    if (name.toLowerCase() === 'set-cookie') for (const cookie of Array.isArray(value) ? value : [String(value)]) appendSetCookie(res, cookie);
+    else res.setHeader(name, value as string | number | readonly string[]);
+  }
+  res.end(response.body ?? '');
+}

@@ -1,0 +1,22 @@
+/**
+ * @sesame/client: Sesame for Node servers with Express-style (or node:http) requests and responses.
+ * This file is the package's only public surface.
+ */
+export { SesameClient, createSesameClient } from './client';
+export type { SesameClientOptions } from './client';
+export { redirectResponse } from './types';
+export type {
+  AuthenticateDirectConfig,
+  CallbackContext,
+  CallbackHooks,
+  CallbackResult,
+  EmailTranslations,
+  LoginAttempt,
+  ReplacementResponse,
+  SesameUser,
+} from './types';
+export type { RequestLike, ResponseLike } from './cookies';
+export { SesameError, RateLimitedError, InvalidStateError, ProviderError } from './errors';
+export type { InvalidStateReason } from './errors';
+export type { FetchFunction, FetchResponse, RetryOptions } from './http';
+export { createSignedState, verifySignedState } from './state';

@@ -1,0 +1,58 @@
+import { Buffer } from 'node:buffer';
+import { createHmac } from 'node:crypto';
+import { safeEqual } from './state';
+
+/** A login started in this browser and not finished yet. */
+export interface PendingLogin {
+  /** The state sent to Sesame. */
+  state: string;
+  /** The PKCE code verifier. */
+  verifier: string;
+  /** The redirect_uri sent to Sesame: the code must be exchanged with exactly this string. */
+  redirectUri: string;
+  /** Where the user goes once signed in. */
+  returnTo: string;
+  /** Seconds since the epoch. */
+  createdAt: number;
+}
+
+/** Logins kept at most: a user who asks for a second link can still use the first. */
+export const MAX_PENDING_LOGINS = 3;
+
+type Stored = [state: string, verifier: string, redirectUri: string, returnTo: string, createdAt: number];
+
+/**
+ * The value of the login cookie: the pending logins as base64url JSON, and an HMAC of it keyed with
+ * the client secret, so that a cookie the application did not write (for instance one planted
+ * with another return address) is ignored.
+ */
+export function encodeLoginCookie(secret: string, logins: PendingLogin[]): string {
+  const stored: Stored[] = logins.map((login) => [login.state, login.verifier, login.redirectUri, login.returnTo, login.createdAt]);
+  const payload = Buffer.from(JSON.stringify(stored)).toString('base64url');
+  return `${payload}.${sign(secret, payload)}`;
+}
+
+/** The pending logins of a cookie value; none for a missing, malformed or forged one, and none older than `maxAgeSeconds`. */
+export function decodeLoginCookie(secret: string, value: string | undefined, maxAgeSeconds: number, now: number = Date.now()): PendingLogin[] {
+  if (!value) return [];
+  const dot = value.lastIndexOf('.');
+  if (dot < 0) return [];
+  const payload = value.slice(0, dot);
+  if (!safeEqual(value.slice(dot + 1), sign(secret, payload))) return [];
+  let stored: unknown;
+  try {
+    stored = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(stored)) return [];
+  const nowSeconds = Math.floor(now / 1000);
+  return stored
+    .filter((entry): entry is Stored => Array.isArray(entry) && entry.length === 5 && entry.slice(0, 4).every((part) => typeof part === 'string') && typeof entry[4] === 'number')
+    .map(([state, verifier, redirectUri, returnTo, createdAt]) => ({ state, verifier, redirectUri, returnTo, createdAt }))
+    .filter((login) => nowSeconds - login.createdAt <= maxAgeSeconds);
+}
+
+function sign(secret: string, payload: string): string {
+  return createHmac('sha256', secret).update(`sesame-login-cookie:${payload}`).digest('base64url');
+}
