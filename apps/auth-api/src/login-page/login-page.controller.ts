@@ -1,9 +1,31 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, Query, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Body, Controller, Get, Headers, HttpCode, Post, Query, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { PageErrorFilter } from '../pages/page-error.filter';
 import { PageInterceptor } from '../pages/page.interceptor';
 import { LoginPageService } from './login-page.service';
+
+/** The request's parameters: the query of GET, and the hidden fields of the form that POST receives. */
+const PARAMETERS: { name: string; required: boolean; description: string; enum?: string[] }[] = [
+  { name: 'response_type', required: true, enum: ['code'], description: 'Always `code`.' },
+  { name: 'client_id', required: true, description: 'The application’s client ID.' },
+  {
+    name: 'redirect_uri',
+    required: true,
+    description:
+      'Web apps: an origin on the organization’s whitelist (and one of the registered callback URLs, if any). Android/iOS: exactly a registered callback URL (custom scheme or https). Desktop: a registered loopback callback, on any port.',
+  },
+  { name: 'state', required: true, description: 'Returned unchanged to redirect_uri (at most 1024 characters).' },
+  { name: 'code_challenge', required: false, description: 'PKCE S256 challenge, BASE64URL(SHA-256(code_verifier)). Required for native apps.' },
+  { name: 'code_challenge_method', required: false, enum: ['S256'], description: 'Required with code_challenge.' },
+  { name: 'ui_locales', required: false, description: 'Space-separated language tags; the first of en, de, fr, es is used (else Accept-Language, else English).' },
+  { name: 'login_hint', required: false, description: 'Pre-fills the e-mail address.' },
+];
+
+const OPTIONAL_HEADERS = applyDecorators(
+  ApiHeader({ name: 'cookie', required: false, description: 'The form’s CSRF cookie (`sesame_csrf`), set by GET.' }),
+  ApiHeader({ name: 'accept-language', required: false, description: 'Used when ui_locales names no supported language.' }),
+);
 
 @ApiTags('Hosted login page')
 @UseFilters(PageErrorFilter)
@@ -22,6 +44,7 @@ export class LoginPageController {
       'An unknown client or unacceptable redirect_uri shows an error page; other errors redirect to redirect_uri with error, error_description and state.',
   })
   @ApiProduces('text/html')
+  @applyDecorators(...PARAMETERS.map(({ name, required, description, enum: values }) => ApiQuery({ name, required, description, enum: values })), OPTIONAL_HEADERS)
   @ApiOkResponse({ description: 'The sign-in form.' })
   @ApiResponse({ status: 302, description: 'Error sent back to the application.' })
   @ApiResponse({ status: 400, description: 'Unknown client or redirect_uri: error page, no redirect.' })
@@ -33,6 +56,19 @@ export class LoginPageController {
   @HttpCode(200)
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiProduces('text/html')
+  @ApiBody({
+    description: 'The form of GET /v1/authorize: its hidden fields (the request’s parameters and the CSRF value) and the e-mail address.',
+    schema: {
+      type: 'object',
+      required: ['response_type', 'client_id', 'redirect_uri', 'state', 'csrf', 'email'],
+      properties: {
+        ...Object.fromEntries(PARAMETERS.filter(({ name }) => name !== 'login_hint').map(({ name, description, enum: values }) => [name, { type: 'string', description, ...(values ? { enum: values } : {}) }])),
+        csrf: { type: 'string', description: 'The CSRF value of the form; must match the `sesame_csrf` cookie.' },
+        email: { type: 'string', format: 'email', description: 'Where the login link is sent.' },
+      },
+    },
+  })
+  @OPTIONAL_HEADERS
   @ApiOperation({ summary: 'Submits the e-mail address: sends a login link and shows the "check your inbox" page' })
   @ApiOkResponse({ description: 'Check your inbox, with the sentence.' })
   @ApiResponse({ status: 400, description: 'Invalid e-mail: the form again, with the error.' })

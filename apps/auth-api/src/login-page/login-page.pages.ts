@@ -43,12 +43,13 @@ export interface SentView {
 /** After the form: where the link went and the phrase the link page will show. */
 export function checkInbox(view: SentView): RenderedPage {
   const strings = PAGE_STRINGS[view.locale];
+  const [beforeEmail, afterEmail = ''] = strings.sentBody.split('{email}');
   const body = html`<h1>${strings.sentHeading}</h1>
-<p>${fill(strings.sentBody, { email: view.email })}</p>
+<p>${beforeEmail}<strong>${view.email}</strong>${afterEmail}</p>
 <div class="phrase" id="sentence">${view.sentence}</div>
 <p>${fill(strings.sentExpiry, { minutes: view.minutes })}</p>
 <p class="fine">${fill(strings.sentAgain, { time: clockTime(view.allowedDate) })}</p>`;
-  return renderPage({ title: strings.sentHeading, brand: view.context.organization.name, body }, [], view.locale);
+  return renderPage({ title: strings.sentHeading, brand: view.context.organization.name, icon: 'mail', body }, [], view.locale);
 }
 
 export function clockTime(date: Date): string {

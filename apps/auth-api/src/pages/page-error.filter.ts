@@ -47,7 +47,7 @@ export class PageErrorFilter implements ExceptionFilter {
       title: problem.status >= 500 ? 'Something went wrong' : 'This request cannot be completed',
       text: problem.status >= 500 ? 'Please try again in a moment.' : problem.detail,
     };
-    const page = renderPage({ title: message.title, body: html`<h1>${message.title}</h1><p>${message.text}</p>` });
+    const page = renderPage({ title: message.title, icon: 'alert', body: html`<h1>${message.title}</h1><p>${message.text}</p>` });
     for (const [name, value] of Object.entries(problem.headers)) adapter.setHeader(response, name, value);
     setPageHeaders(adapter, response, page.contentSecurityPolicy);
     adapter.setHeader(response, 'Content-Type', 'text/html; charset=utf-8');

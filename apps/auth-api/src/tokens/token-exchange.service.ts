@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { badRequest, Clock, randomSecret, SESAME_CONFIG, SesameConfig, sha256 } from '@sesame/common';
+import { badRequest, Clock, ProblemException, randomSecret, SESAME_CONFIG, SesameConfig, sha256 } from '@sesame/common';
 import { ClientPrincipal } from '@sesame/guards';
 import { DataSource, EntityManager } from 'typeorm';
 import { TokenResponse, VerifyForm } from './dto/token.dto';
@@ -38,7 +38,9 @@ export class TokenExchangeService {
     const issued = await this.dataSource.transaction(async (manager) => {
       const code = await this.claim(manager, codeHash, client.applicationId, now);
       if (!code) return null;
-      this.checkGrant(client, code, form);
+      // Refused grants return (not throw) their error, so that the claim commits: the code is used up.
+      const refusal = this.refusal(client, code, form);
+      if (refusal) return { refusal };
       const accessToken = randomSecret();
       const expiresAt = new Date(now.getTime() + this.config.auth.accessTokenTtlSeconds * 1000);
       await manager.query(
@@ -49,6 +51,7 @@ export class TokenExchangeService {
       return { code, accessToken, expiresAt };
     });
     if (!issued) throw await this.refuseUnclaimed(codeHash, now);
+    if ('refusal' in issued) throw issued.refusal;
 
     const idToken = await this.idTokens.issue(
       {
@@ -88,16 +91,18 @@ export class TokenExchangeService {
     return rows[0] ?? null;
   }
 
-  private checkGrant(client: ClientPrincipal, code: ClaimedCode, form: VerifyForm): void {
-    if (form.redirect_uri !== code.redirect_uri) throw invalidGrant('redirect_uri does not match the one the login was started with');
+  /** Why a claimed code grants nothing to this request, or null when it grants tokens. */
+  private refusal(client: ClientPrincipal, code: ClaimedCode, form: VerifyForm): ProblemException | null {
+    if (form.redirect_uri !== code.redirect_uri) return invalidGrant('redirect_uri does not match the one the login was started with');
     if (code.code_challenge === null) {
       // Downgrade protection: a verifier for a code issued without a challenge is refused.
-      if (form.code_verifier !== undefined) throw invalidGrant('code_verifier sent for a login started without code_challenge');
-      if (client.method === 'none') throw invalidGrant('Clients without a secret must use PKCE');
+      if (form.code_verifier !== undefined) return invalidGrant('code_verifier sent for a login started without code_challenge');
+      if (client.method === 'none') return invalidGrant('Clients without a secret must use PKCE');
     } else if (form.code_verifier === undefined || !verifierMatches(form.code_verifier, code.code_challenge)) {
-      throw invalidGrant('code_verifier does not match the code_challenge');
+      return invalidGrant('code_verifier does not match the code_challenge');
     }
-    if (code.blocked) throw invalidGrant('The user is blocked');
+    if (code.blocked) return invalidGrant('The user is blocked');
+    return null;
   }
 
   /** Why a code could not be claimed. A second use also revokes the tokens issued from it (RFC 6749 §4.1.2). */

@@ -70,6 +70,8 @@ export class TokensController {
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiOperation({ summary: 'Revoke an access token (RFC 7009); unknown tokens are answered the same way' })
   @ApiOkResponse({ description: 'Revoked, or nothing to revoke.' })
+  @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request` (no token, not a form, several client authentication methods).' })
+  @ApiUnauthorizedResponse({ type: OAuthError, description: '`invalid_client`.' })
   async revoke(@CurrentClient() client: ClientPrincipal, @Headers('content-type') contentType: string | undefined, @Body() form: TokenForm): Promise<void> {
     requireForm(contentType);
     await this.tokens.revoke(client, form.token);
@@ -85,6 +87,8 @@ export class TokensController {
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiOperation({ summary: "Check an access token (RFC 7662): only tokens of the calling application's organization are active" })
   @ApiOkResponse({ type: IntrospectionResponse })
+  @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request` (no token, not a form, several client authentication methods).' })
+  @ApiUnauthorizedResponse({ type: OAuthError, description: '`invalid_client` (introspection needs the client secret).' })
   introspect(@CurrentClient() client: ClientPrincipal, @Headers('content-type') contentType: string | undefined, @Body() form: TokenForm) {
     requireForm(contentType);
     return this.tokens.introspect(client, form.token);
