@@ -122,14 +122,7 @@ describe('hosted login in Chromium (desktop app, loopback redirect)', () => {
     expect(consoleProblems).toEqual([]);
   });
 
-  // KNOWN BUG (reported, not in this suite's files): the login-link page's Content-Security-Policy
-  // allows form-action to `new URL(redirect_uri).origin`, which is "null" for a private-use scheme,
-  // so Chromium blocks the redirect after Continue and an Android/iOS user never gets back to the
-  // app. The fix is in apps/auth-api/src/direct-auth/login-link.service.ts: pass the redirect_uri
-  // itself as the form target (pages/layout.ts turns `com.example.notes:/…` into the scheme source
-  // `com.example.notes:`). Marked `failing` so the suite stays green until then; once fixed, this
-  // reports an unexpected pass: make it a plain `it`.
-  it.failing('android app with a custom-scheme redirect: Continue hands com.example.notes:/oauth/callback?code&state to the app', async () => {
+  it('android app with a custom-scheme redirect: Continue hands com.example.notes:/oauth/callback?code&state to the app', async () => {
     const { page } = browser;
     const { challenge } = pkcePair();
     const authorize = new URL(`${gateway.issuer}/authorize`);

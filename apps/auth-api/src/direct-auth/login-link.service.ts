@@ -67,7 +67,7 @@ export class LoginLinkService {
       sentence: row.sentence,
       email: row.email,
       // With autologin the first redirect may go to any of the organization's domains.
-      formTargets: [new URL(row.redirect_uri).origin, ...(row.autologin ? row.whitelist_domains.filter((origin) => !origin.includes('*')) : [])],
+      formTargets: [row.redirect_uri, ...(row.autologin ? row.whitelist_domains.filter((origin) => !origin.includes('*')) : [])],
     };
   }
 
