@@ -95,19 +95,19 @@ describe('Node client on node:http against Sesame', () => {
     expect(jar.has('sesame_session')).toBe(true);
     expect(jar.has('sesame_login')).toBe(false);
 
-    expect((await (await jar.fetch(`${origin}/flow/me`)).json()).user).toMatchObject({ email, organizationId: fixture.organizationId });
-    expect(await (await jar.fetch(`${origin}/flow/signout`, { method: 'POST' })).json()).toEqual({ revoked: true });
-    expect((await (await jar.fetch(`${origin}/flow/me`)).json()).user).toBeNull();
+    expect((await json<{ user: unknown }>(jar.fetch(`${origin}/flow/me`))).user).toMatchObject({ email, organizationId: fixture.organizationId });
+    expect(await json(jar.fetch(`${origin}/flow/signout`, { method: 'POST' }))).toEqual({ revoked: true });
+    expect((await json<{ user: unknown }>(jar.fetch(`${origin}/flow/me`))).user).toBeNull();
   });
 
   it('reports Sesame’s allowedDate refusal as a RateLimitedError with allowedDate, without retrying', async () => {
     const { sleeps } = await newApp('early');
     const email = uniqueEmail('too-early');
     const first = await new CookieJar().fetch(`${origin}/early/signin?email=${encodeURIComponent(email)}`, { method: 'POST' });
-    const { allowedDate } = await first.json();
+    const { allowedDate } = (await first.json()) as { allowedDate: string };
     const second = await new CookieJar().fetch(`${origin}/early/signin?email=${encodeURIComponent(email)}`, { method: 'POST' });
     expect(second.status).toBe(429);
-    const body = await second.json();
+    const body = (await second.json()) as { retryAfter: number };
     expect(body).toMatchObject({ name: 'RateLimitedError', code: 'rate_limited', allowedDate });
     expect(body.retryAfter).toBeGreaterThan(0);
     expect(sleeps).toEqual([]);
@@ -133,6 +133,11 @@ describe('Node client on node:http against Sesame', () => {
     for (const ms of sleeps) expect(ms).toBeGreaterThanOrEqual(1000);
   });
 });
+
+/** The JSON body of an answer. */
+async function json<T = unknown>(answer: Promise<Response>): Promise<T> {
+  return (await (await answer).json()) as T;
+}
 
 /** Keeps the cookies an origin sets, as a browser would (no expiry or path handling beyond Max-Age=0). */
 class CookieJar {
