@@ -64,7 +64,7 @@ const toolingBoundaries = {
 };
 
 export default defineConfig(
-  globalIgnores(['dist/', 'node_modules/', '.data/', 'coverage/', 'test-artifacts/', 'bench/results/']),
+  globalIgnores(['**/dist/', '**/node_modules/', '.data/', 'coverage/', 'test-artifacts/', 'bench/results/']),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
