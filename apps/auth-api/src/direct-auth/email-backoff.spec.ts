@@ -6,9 +6,8 @@ describe('nextThrottle', () => {
   it('doubles the wait from 15 seconds with each attempt, up to 15 minutes', () => {
     let state = nextThrottle(null, at(0));
     const waits = [(state.allowedDate.getTime() - at(0).getTime()) / 1000];
-    let now = 0;
     for (let k = 2; k <= 9; k++) {
-      now = (state.allowedDate.getTime() - at(0).getTime()) / 1000;
+      const now = (state.allowedDate.getTime() - at(0).getTime()) / 1000;
       state = nextThrottle(state, at(now));
       waits.push((state.allowedDate.getTime() - at(now).getTime()) / 1000);
     }

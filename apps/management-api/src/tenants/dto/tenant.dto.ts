@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { NameField, Omittable, Plan, PLANS, WindowLimits } from '@sesame/common';
 import { Tenant } from '@sesame/entities';
