@@ -15,14 +15,8 @@ const CALLBACK_URLS_DOC: ApiPropertyOptions = {
     'Web apps without callback URLs accept any redirect_uri on a whitelist domain.',
 };
 
-export class CreateApplicationDto {
-  @NameField({ required: true, example: 'Acme web shop' })
-  name: string;
-
-  @ApiProperty({ enum: APPLICATION_TYPES, description: 'web apps get a client secret; android, ios and desktop apps use PKCE instead.' })
-  @IsIn(APPLICATION_TYPES)
-  type: ApplicationType;
-
+/** Callback URLs, which creation and update both accept. */
+class CallbackUrlsDto {
   @ApiPropertyOptional(CALLBACK_URLS_DOC)
   @Omittable()
   @IsArray()
@@ -31,16 +25,18 @@ export class CreateApplicationDto {
   callbackUrls?: string[];
 }
 
-export class UpdateApplicationDto {
+export class CreateApplicationDto extends CallbackUrlsDto {
+  @NameField({ required: true, example: 'Acme web shop' })
+  name: string;
+
+  @ApiProperty({ enum: APPLICATION_TYPES, description: 'web apps get a client secret; android, ios and desktop apps use PKCE instead.' })
+  @IsIn(APPLICATION_TYPES)
+  type: ApplicationType;
+}
+
+export class UpdateApplicationDto extends CallbackUrlsDto {
   @NameField({ required: false, example: 'Acme web shop' })
   name?: string;
-
-  @ApiPropertyOptional(CALLBACK_URLS_DOC)
-  @Omittable()
-  @IsArray()
-  @ArrayMaxSize(MAX_CALLBACK_URLS)
-  @IsString({ each: true })
-  callbackUrls?: string[];
 }
 
 export class ApplicationSummary {

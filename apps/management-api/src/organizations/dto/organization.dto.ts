@@ -15,10 +15,8 @@ const WHITELIST_DOC: ApiPropertyOptions = {
 };
 const LINK_TTL_DOC: ApiPropertyOptions = { minimum: 60, maximum: 86400, default: 600, description: 'Lifetime of e-mailed login links, in seconds.' };
 
-export class CreateOrganizationDto {
-  @NameField({ required: true, example: 'Acme Europe' })
-  name: string;
-
+/** The settings creation and update both accept, each optional. */
+class OrganizationSettingsDto {
   @ApiPropertyOptional(WHITELIST_DOC)
   @Omittable()
   @IsArray()
@@ -26,7 +24,7 @@ export class CreateOrganizationDto {
   @IsString({ each: true })
   whitelistDomains?: string[];
 
-  @ApiPropertyOptional({ default: false, description: 'After a login, also sign the user in on every whitelist domain.' })
+  @ApiPropertyOptional({ description: 'After a login, also sign the user in on every whitelist domain (default false).' })
   @Omittable()
   @IsBoolean()
   autologin?: boolean;
@@ -39,28 +37,14 @@ export class CreateOrganizationDto {
   linkTtlSeconds?: number;
 }
 
-export class UpdateOrganizationDto {
+export class CreateOrganizationDto extends OrganizationSettingsDto {
+  @NameField({ required: true, example: 'Acme Europe' })
+  name: string;
+}
+
+export class UpdateOrganizationDto extends OrganizationSettingsDto {
   @NameField({ required: false, example: 'Acme Europe' })
   name?: string;
-
-  @ApiPropertyOptional(WHITELIST_DOC)
-  @Omittable()
-  @IsArray()
-  @ArrayMaxSize(MAX_WHITELIST_DOMAINS)
-  @IsString({ each: true })
-  whitelistDomains?: string[];
-
-  @ApiPropertyOptional({ description: 'After a login, also sign the user in on every whitelist domain.' })
-  @Omittable()
-  @IsBoolean()
-  autologin?: boolean;
-
-  @ApiPropertyOptional(LINK_TTL_DOC)
-  @Omittable()
-  @IsInt()
-  @Min(60)
-  @Max(86400)
-  linkTtlSeconds?: number;
 }
 
 export class OrganizationResponse {
