@@ -47,8 +47,10 @@ export class LoginLinkTemplates {
   }
 }
 
+/** One pass with a replacer function: the values go in literally ("$&" in a name, or a placeholder in it, stays as it is). */
 function fill(template: string, message: LoginLinkMessage): string {
-  return template.replaceAll('{organization}', message.organization).replaceAll('{minutes}', String(message.minutes));
+  const values: Record<string, string> = { organization: message.organization, minutes: String(message.minutes) };
+  return template.replace(/\{(organization|minutes)\}/g, (_, name: string) => values[name]);
 }
 
 function compile(file: string): Handlebars.TemplateDelegate {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Equals, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { Equals, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 
 const PLAIN_TEXT = /^[^\u0000-\u001f\u007f]*$/;
 const TRANSLATION_MAX = 300;
@@ -60,7 +60,9 @@ export class AuthenticateDirectDto {
   translations?: TranslationsDto;
 
   @ApiPropertyOptional({ example: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', description: 'PKCE S256 challenge: BASE64URL(SHA-256(code_verifier)).' })
-  @IsOptional()
+  // Required as soon as a method is given: a method without a challenge would silently mean "no PKCE".
+  @ValidateIf((dto: AuthenticateDirectDto) => dto.code_challenge !== undefined || dto.code_challenge_method !== undefined)
+  @IsDefined({ message: 'code_challenge is required when code_challenge_method is given' })
   @Matches(/^[A-Za-z0-9_-]{43}$/, { message: 'code_challenge must be a base64url SHA-256 digest (43 characters)' })
   code_challenge?: string;
 

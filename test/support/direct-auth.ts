@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import { getQueueToken } from '@nestjs/bull';
+import { MAIL_QUEUE } from '@sesame/queue';
+import type { Queue } from 'bull';
+import { Client } from 'pg';
+import request, { Response } from 'supertest';
+import { RunningApp } from './apps';
+import { ApplicationFixture } from './fixtures';
+import { linkIn, ReceivedMail } from './smtp-sink';
+
+export const V1 = '/api/v1';
+
+/**
+ * For stacks on a ManualClock: the mail sweeper works on the whole database, which every test
+ * file shares, so a sweep with a clock far from real time would expire (or re-queue) other
+ * files' attempts. An interval longer than any test file keeps it from ever running.
+ */
+export const NO_SWEEPS: Record<string, string> = { MAIL_SWEEP_INTERVAL_SECONDS: '3600' };
+
+/** `Authorization: Basic base64(client_id:client_secret)` of a fixture application. */
+export function basic(app: Pick<ApplicationFixture, 'clientId' | 'clientSecret'>, secret: string | null = app.clientSecret): string {
+  return `Basic ${Buffer.from(`${app.clientId}:${secret ?? ''}`).toString('base64')}`;
+}
+
+/** POST /v1/authenticate_direct with the application's Basic credentials. */
+export function authenticateDirect(authUrl: string, app: ApplicationFixture, body: Record<string, unknown>): request.Test {
+  return request(authUrl).post(`${V1}/authenticate_direct`).set('Authorization', basic(app)).send(body);
+}
+
+/** GET /v1/login_attempt/{id} as `app`. */
+export function loginAttemptStatus(authUrl: string, app: ApplicationFixture, loginAttemptId: string): request.Test {
+  return request(authUrl).get(`${V1}/login_attempt/${loginAttemptId}`).set('Authorization', basic(app));
+}
+
+/** POST /v1/login_link with the form the link page submits. */
+export function useLink(authUrl: string, token: string): request.Test {
+  return request(authUrl).post(`${V1}/login_link`).type('form').send({ token });
+}
+
+/** The link token of a received login e-mail. */
+export function tokenIn(mail: ReceivedMail): string {
+  return new URL(linkIn(mail)).searchParams.get('token')!;
+}
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** Asserts an RFC 6749 §5.2 error answer exactly: status, JSON and the body's two members. */
+export function expectOAuthError(response: Response, status: number, error: string, description?: string | RegExp): void {
+  expect({ status: response.status, contentType: response.headers['content-type'], keys: Object.keys(response.body).sort(), error: response.body.error }).toEqual({
+    status,
+    contentType: expect.stringMatching(/^application\/json/),
+    keys: ['error', 'error_description'],
+    error,
+  });
+  expect(typeof response.body.error_description).toBe('string');
+  if (typeof description === 'string') expect(response.body.error_description).toBe(description);
+  else if (description) expect(response.body.error_description).toMatch(description);
+}
+
+/** Runs one query against the run's database (what the API does not show: attempts, codes, throttles). */
+export async function query<T = Record<string, unknown>>(sql: string, parameters: unknown[] = []): Promise<T[]> {
+  const client = new Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query(sql, parameters)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+export interface AttemptRow {
+  id: string;
+  email: string;
+  status: string;
+  state: string;
+  redirect_uri: string;
+  code_challenge: string | null;
+  mail_suppressed: boolean;
+  mail_queued_at: Date | null;
+  mail_sent_at: Date | null;
+  expires_at: Date;
+  used_at: Date | null;
+  link_token_encrypted: string | null;
+  token_hash: Buffer;
+  sentence: string;
+}
+
+export function attemptsOf(applicationId: string, email?: string): Promise<AttemptRow[]> {
+  return email === undefined
+    ? query<AttemptRow>('SELECT * FROM login_attempt WHERE application_id = $1 ORDER BY created_at', [applicationId])
+    : query<AttemptRow>('SELECT * FROM login_attempt WHERE application_id = $1 AND email = $2 ORDER BY created_at', [applicationId, email]);
+}
+
+/** The Bull `mail` queue of a running app (auth-api produces on it, mail-worker consumes it). */
+export function mailQueueOf(app: RunningApp): Queue {
+  return app.app.get<Queue>(getQueueToken(MAIL_QUEUE));
+}
+
+/** Resolves when every Redis connection the app's mail queue has opened is ready again (after Redis came back). */
+export async function mailQueueConnected(app: RunningApp): Promise<void> {
+  const clients = (mailQueueOf(app) as unknown as { clients: { status: string; once(event: 'ready', listener: () => void): void }[] }).clients;
+  await Promise.all(clients.map((client) => (client.status === 'ready' ? undefined : new Promise<void>((resolve) => client.once('ready', () => resolve())))));
+}
+
+/** The unique address of a test, so tests never share an e-mail backoff. */
+let addresses = 0;
+export function uniqueEmail(label = 'user'): string {
+  return `${label}-${process.pid}-${++addresses}@example.com`;
+}
