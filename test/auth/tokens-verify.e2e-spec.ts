@@ -139,11 +139,15 @@ describe('POST /v1/verify', () => {
       expectInvalidClient(await verify(stack.auth.url, { client_id: web.clientId, code: issued.code, redirect_uri: issued.redirectUri, code_verifier: issued.verifier }));
     });
 
-    it('invalid_client for a native app that presents a client secret (it has none)', async () => {
+    it('unauthorized_client for a native app that presents a client secret (it has none), and the code still works', async () => {
       const issued = await nativeCode(stack, smtp, desktop, 'http://127.0.0.1:49153/callback');
       const form = { code: issued.code, redirect_uri: issued.redirectUri, code_verifier: issued.verifier };
-      expectInvalidClient(await verify(stack.auth.url, { ...form, client_id: desktop.clientId, client_secret: 'anything' }));
-      expectInvalidClient(await verify(stack.auth.url, form, basicAuth({ clientId: desktop.clientId, clientSecret: 'anything' })));
+      for (const response of [
+        await verify(stack.auth.url, { ...form, client_id: desktop.clientId, client_secret: 'anything' }),
+        await verify(stack.auth.url, form, basicAuth({ clientId: desktop.clientId, clientSecret: 'anything' })),
+      ]) {
+        expect([response.status, response.body.error]).toEqual([400, 'unauthorized_client']);
+      }
       await exchangeNative(stack, desktop, issued);
     });
   });

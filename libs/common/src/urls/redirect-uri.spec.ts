@@ -167,6 +167,12 @@ describe('allowedRedirect', () => {
   });
 });
 
+describe('allowedRedirect and the parameters the service adds', () => {
+  it.each(['code', 'state', 'error', 'error_description', 'autologin_continue'])('refuses a redirect_uri that already carries %s', (name) => {
+    expect(allowed(webOpen, `https://app.example.com/cb?${name}=x`)).toBeNull();
+  });
+});
+
 describe('withQuery', () => {
   it('appends the parameters, encoded, and keeps the existing query', () => {
     expect(withQuery('https://app.example.com/cb?tenant=a', { code: 'abc', state: 'a b&c=d/é?' })).toBe(

@@ -22,11 +22,14 @@ export interface RedirectTarget {
  */
 export function allowedRedirect(target: RedirectTarget, raw: string): URL | null {
   const url = parseAbsolute(raw);
-  if (!url) return null;
+  if (!url || RESPONSE_PARAMETERS.some((name) => url.searchParams.has(name))) return null;
   if (target.type === 'web') return webRedirectAllowed(target, url) ? url : null;
   if (target.callbackUrls.includes(url.href)) return url;
   return target.type === 'desktop' && target.callbackUrls.some((callback) => sameLoopbackCallback(callback, url)) ? url : null;
 }
+
+/** Parameters the service adds to the redirect: a redirect_uri that already has them would be ambiguous. */
+const RESPONSE_PARAMETERS = ['code', 'state', 'error', 'error_description', 'autologin_continue'];
 
 function parseAbsolute(raw: string): URL | null {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > 2000 || /[\s\\#]/.test(raw)) return null;

@@ -117,12 +117,19 @@ describe('ClientAuthGuard', () => {
       ['the client_id in another case', { authorization: basic(`WEB-CLIENT:${WEB_SECRET}`) }],
       ['an unknown client_id', { authorization: basic(`nobody:${WEB_SECRET}`) }],
       ['an empty client_id', { authorization: basic(`:${WEB_SECRET}`) }],
-      ['a native application with an empty secret', { authorization: basic('android-client:') }],
-      ['a native application with any secret', { authorization: basic('android-client:anything') }],
       ['a Bearer header', { authorization: `Bearer ${WEB_SECRET}` }],
       ['a malformed Basic header', { authorization: 'Basic' }],
     ])('%s is 401 invalid_client with the Basic challenge', async (_, headers) => {
       expectInvalidClient(await outcome({ headers }));
+    });
+
+    it.each([
+      ['an empty secret', basic('android-client:')],
+      ['any secret', basic('android-client:anything')],
+    ])('a native application with %s is 400 unauthorized_client: it has no secret', async (_, authorization) => {
+      const result = await outcome({ headers: { authorization } });
+      expect(result).toBeInstanceOf(ProblemException);
+      expect([(result as ProblemException).status, (result as ProblemException).code]).toEqual([400, 'unauthorized_client']);
     });
 
     it('client_secret in the body (client_secret_post) is not accepted', async () => {

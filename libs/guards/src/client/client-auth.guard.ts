@@ -24,7 +24,8 @@ export function invalidClient(detail = 'Client authentication failed'): ProblemE
  *   skip the encoding work too;
  * - `client_secret_post`: client_id and client_secret in the form body (less secure);
  * - `none`: client_id alone, for native apps, which prove possession with PKCE instead.
- * Using two methods at once is `invalid_request`; anything else wrong is 401 `invalid_client`.
+ * Using two methods at once is `invalid_request`; a secret for a native app is
+ * `unauthorized_client`; anything else wrong is 401 `invalid_client`.
  */
 @Injectable()
 export class ClientAuthGuard implements CanActivate {
@@ -42,6 +43,10 @@ export class ClientAuthGuard implements CanActivate {
     if (!allowed.includes(presented.method)) throw invalidClient(presented.method === 'none' && !presented.clientId ? 'Client authentication is required' : undefined);
 
     const client = presented.clientId ? await this.clients.find(presented.clientId) : null;
+    if (client && client.type !== 'web' && presented.method !== 'none') {
+      // Tell the developer what is wrong: native apps have no secret to authenticate with.
+      throw badRequest('unauthorized_client', 'Native applications have no client secret: send client_id alone and use PKCE');
+    }
     if (!client || !this.accepts(client, presented)) throw invalidClient();
     request.client = { ...client, method: presented.method };
     return true;
@@ -49,7 +54,7 @@ export class ClientAuthGuard implements CanActivate {
 
   private accepts(client: RegisteredClient, presented: PresentedCredentials): boolean {
     if (presented.method === 'none') return client.type !== 'web';
-    return client.type === 'web' && this.clients.secretMatches(client, presented.clientSecret ?? '');
+    return this.clients.secretMatches(client, presented.clientSecret ?? '');
   }
 }
 
