@@ -206,7 +206,7 @@ const AUTHENTICATED: Caller[] = ['platform', 'tenant', 'org', 'siblingOrg', 'oth
 const UNAUTHENTICATED: Caller[] = ['none', 'malformed', 'unknown', 'revokedTenantKey', 'revokedOrgKey'];
 
 /** Routes that need no key: health and the API documentation. */
-const PUBLIC_ROUTES = ['GET /api/health', 'GET /api/v2/openapi.json', 'GET /api/v2/openapi.yaml'];
+const PUBLIC_ROUTES = ['GET /api/health', 'GET /api/metrics', 'GET /api/v2/openapi.json', 'GET /api/v2/openapi.yaml'];
 
 let api: RunningApp;
 const URL_OF = (_: World) => api.url;

@@ -158,9 +158,12 @@ function routesOf(app: RunningApp): string[] {
   if (app.config.http.platform === 'fastify') return [...new Set(app.fastifyRoutes)];
   const instance = app.app.getHttpAdapter().getInstance() as { router?: { stack: RouterLayer[] }; _router?: { stack: RouterLayer[] } };
   const stack = (instance.router ?? instance._router)?.stack ?? [];
-  return stack
-    .filter((layer) => layer.route)
-    .flatMap((layer) => Object.keys(layer.route!.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path}`));
+  return (
+    stack
+      // Nest mounts middleware (the request logger) as catch-all routes (`/api{/*splat}`): not routes of the app.
+      .filter((layer) => layer.route && !/\{\/\*\w+\}$/.test(layer.route.path))
+      .flatMap((layer) => Object.keys(layer.route!.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path}`))
+  );
 }
 
 interface RouterLayer {

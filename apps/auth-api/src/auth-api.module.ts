@@ -1,9 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { ClockModule, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
+import { ClockModule, HttpMetricsGuard, LoggingModule, MetricsModule, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
-import { GlobalIpThrottlerGuard, ThrottlingModule } from '@sesame/throttler';
+import { GlobalIpThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesame/throttler';
 import { DirectAuthModule } from './direct-auth/direct-auth.module';
 import { HealthController } from './health/health.controller';
 import { LoginPageModule } from './login-page/login-page.module';
@@ -16,10 +16,24 @@ export class AuthApiModule {
   static forRoot(config: SesameConfig): DynamicModule {
     return {
       module: AuthApiModule,
-      imports: [SesameConfigModule.forRoot(config), ClockModule, DatabaseModule, RedisModule, TerminusModule, ThrottlingModule, DirectAuthModule, TokensModule, LoginPageModule],
+      imports: [
+        SesameConfigModule.forRoot(config),
+        LoggingModule.forRoot(config, { app: 'auth-api' }),
+        MetricsModule.forRoot({ app: 'auth-api', endpointDecorators: [SkipGlobalLimit()] }),
+        ClockModule,
+        DatabaseModule,
+        RedisModule,
+        TerminusModule,
+        ThrottlingModule,
+        DirectAuthModule,
+        TokensModule,
+        LoginPageModule,
+      ],
       controllers: [HealthController],
       providers: [
         RedisHealthIndicator,
+        // First, so that requests a later guard refuses are still labelled with their route.
+        { provide: APP_GUARD, useExisting: HttpMetricsGuard },
         { provide: APP_GUARD, useExisting: GlobalIpThrottlerGuard },
         { provide: APP_FILTER, useClass: OAuthErrorFilter },
       ],

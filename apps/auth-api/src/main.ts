@@ -1,13 +1,21 @@
 import 'reflect-metadata';
-import { createHttpApp, loadConfig } from '@sesame/common';
+import { Logger } from '@nestjs/common';
+import { createHttpApp, loadConfig, useAppLogger } from '@sesame/common';
 import { AuthApiModule } from './auth-api.module';
 import { setupAuthOpenApi } from './openapi';
 
+/**
+ * Logs are JSON lines on standard output (buffered until pino takes over). On SIGTERM the app stops
+ * accepting connections, finishes the requests (and, in the worker, the mail job) in progress,
+ * closes Postgres and Redis and exits 0.
+ */
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
-  const app = await createHttpApp(AuthApiModule.forRoot(config), config);
+  const app = await createHttpApp(AuthApiModule.forRoot(config), config, { bufferLogs: true });
+  useAppLogger(app);
   setupAuthOpenApi(app, config);
   await app.listen(config.http.ports.auth, config.http.host);
+  new Logger('Main').log(`Listening on http://${config.http.host}:${config.http.ports.auth}`);
 }
 
 void bootstrap();

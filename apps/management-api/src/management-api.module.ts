@@ -1,14 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { ClockModule, ProblemFilter, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
+import { ClockModule, HttpMetricsGuard, LoggingModule, MetricsModule, ProblemFilter, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
-import { ApiKeyAuthModule, ApiKeyGuard } from '@sesame/guards';
-import { GlobalIpThrottlerGuard, PlanThrottlerGuard, ThrottlingModule } from '@sesame/throttler';
+import { ApiKeyAuthModule, ApiKeyGuard, Public } from '@sesame/guards';
+import { GlobalIpThrottlerGuard, PlanThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesame/throttler';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { ApplicationsModule } from './applications/applications.module';
 import { HealthController } from './health/health.controller';
 import { OrganizationsModule } from './organizations/organizations.module';
+import { QueuesModule } from './queues/queues.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { UsageModule } from './usage/usage.module';
 import { UsersModule } from './users/users.module';
@@ -21,6 +22,8 @@ export class ManagementApiModule {
       module: ManagementApiModule,
       imports: [
         SesameConfigModule.forRoot(config),
+        LoggingModule.forRoot(config, { app: 'management-api' }),
+        MetricsModule.forRoot({ app: 'management-api', endpointDecorators: [Public(), SkipGlobalLimit()] }),
         ClockModule,
         DatabaseModule,
         RedisModule,
@@ -34,11 +37,13 @@ export class ManagementApiModule {
         OrganizationsModule,
         UsersModule,
         ApplicationsModule,
+        QueuesModule,
       ],
       controllers: [HealthController],
       providers: [
         RedisHealthIndicator,
-        // In this order: the per-IP global limit before any key lookup, then the key, then the tenant's plan limits.
+        // In this order: route labelling for the metrics, the per-IP global limit before any key lookup, then the key, then the tenant's plan limits.
+        { provide: APP_GUARD, useExisting: HttpMetricsGuard },
         { provide: APP_GUARD, useExisting: GlobalIpThrottlerGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_GUARD, useExisting: PlanThrottlerGuard },

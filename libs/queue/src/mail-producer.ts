@@ -1,6 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Inject, Injectable } from '@nestjs/common';
-import { SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { SESAME_CONFIG, SesameConfig, SesameMetrics } from '@sesame/common';
 import type { Queue } from 'bull';
 import { LOGIN_LINK_JOB, LoginLinkJob, MAIL_QUEUE } from './mail-queue';
 
@@ -16,6 +16,7 @@ export class MailProducer {
   constructor(
     @InjectQueue(MAIL_QUEUE) private readonly queue: Queue<LoginLinkJob>,
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
+    @Optional() private readonly metrics?: SesameMetrics,
   ) {}
 
   /**
@@ -27,6 +28,7 @@ export class MailProducer {
   async enqueueLoginLink(loginAttemptId: string, requestId: string | null = null): Promise<void> {
     const job: LoginLinkJob = { version: 1, loginAttemptId, requestId };
     await withTimeout(this.queue.add(LOGIN_LINK_JOB, job, { jobId: loginAttemptId }), this.config.mail.enqueueTimeoutMs);
+    this.metrics?.mailJobsQueued.inc();
   }
 }
 

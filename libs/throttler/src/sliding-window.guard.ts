@@ -1,4 +1,4 @@
-import { ExecutionContext, Logger } from '@nestjs/common';
+import { ExecutionContext, Inject, Logger, Optional } from '@nestjs/common';
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
@@ -9,8 +9,8 @@ import {
   ThrottlerOptions,
   ThrottlerStorage,
 } from '@nestjs/throttler';
-import { Clock, ProblemException, WindowName, WINDOWS } from '@sesame/common';
-import { ThrottledRequest } from './caller';
+import { Clock, ProblemException, SesameMetrics, WindowName, WINDOWS } from '@sesame/common';
+import { callerTenant, ThrottledRequest } from './caller';
 import { HitResult, isSlidingWindowStore, LimitScope, rateLimitHeaders, retryAfterMs, SlidingWindowStore, tightestWindow, toSeconds, WindowSpec, WindowState } from './rate-limit';
 
 // @nestjs/throttler's metadata keys (its decorators write them; its index does not export them).
@@ -56,6 +56,8 @@ export abstract class SlidingWindowGuard extends ThrottlerGuard {
   protected abstract readonly group: string;
   protected abstract readonly scope: LimitScope;
   protected readonly log = new Logger('Throttler');
+  /** Counts refusals (sesame_rate_limited_total) when the app has MetricsModule. */
+  @Optional() @Inject(SesameMetrics) protected readonly metrics?: SesameMetrics;
   private store: SlidingWindowStore;
 
   constructor(
@@ -101,7 +103,10 @@ export abstract class SlidingWindowGuard extends ThrottlerGuard {
       this.log.warn(`Rate limits unavailable: ${error instanceof Error ? error.message : String(error)}`);
       throw rateLimiterUnavailable();
     }
-    if (!result.allowed) throw this.refusal(context, result);
+    if (!result.allowed) {
+      this.metrics?.rateLimited.inc({ scope: this.scope, plan: callerTenant(request)?.plan ?? 'none' });
+      throw this.refusal(context, result);
+    }
     this.report(request, res, result.windows);
     return true;
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Optional, Post, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -11,7 +11,7 @@ import {
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { UuidParam } from '@sesame/common';
+import { RequestId, SesameMetrics, UuidParam } from '@sesame/common';
 import { ClientAuthGuard, ClientPrincipal, CurrentClient } from '@sesame/guards';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { OAuthError } from '../oauth/oauth-error.dto';
@@ -31,6 +31,7 @@ export class DirectAuthController {
   constructor(
     private readonly directAuth: DirectAuthService,
     private readonly attempts: LoginAttemptService,
+    @Optional() private readonly metrics?: SesameMetrics,
   ) {}
 
   @Post('authenticate_direct')
@@ -46,8 +47,10 @@ export class DirectAuthController {
   @ApiForbiddenResponse({ type: OAuthError, description: '`plan_not_supported`: the tenant is not on Pro or Enterprise.' })
   @ApiTooManyRequestsResponse({ type: TooEarlyResponse, description: 'Before allowedDate for this address (with Retry-After); nothing is sent.' })
   @ApiServiceUnavailableResponse({ type: OAuthError, description: '`temporarily_unavailable`: the mail queue is unreachable; nothing was recorded.' })
-  authenticateDirect(@CurrentClient() client: ClientPrincipal, @Body() body: AuthenticateDirectDto) {
-    return this.directAuth.authenticate(client, body, null);
+  async authenticateDirect(@CurrentClient() client: ClientPrincipal, @Body() body: AuthenticateDirectDto, @RequestId() requestId: string | null) {
+    const attempt = await this.directAuth.authenticate(client, body, requestId);
+    this.metrics?.loginsStarted.inc({ flow: 'direct' });
+    return attempt;
   }
 
   @Get('login_attempt/:loginAttemptId')

@@ -1,6 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, notFound, ProblemException, randomSecret, SecretBox, sha256 } from '@sesame/common';
+import { Clock, notFound, ProblemException, randomSecret, SecretBox, SesameMetrics, sha256 } from '@sesame/common';
 import { LoginAttemptStatus, Translations } from '@sesame/entities';
 import { MailProducer, QueueUnavailableError } from '@sesame/queue';
 import { DataSource, EntityManager } from 'typeorm';
@@ -43,6 +43,7 @@ export class LoginAttemptService {
     private readonly clock: Clock,
     private readonly box: SecretBox,
     private readonly mail: MailProducer,
+    @Optional() private readonly metrics?: SesameMetrics,
   ) {}
 
   /**
@@ -54,12 +55,16 @@ export class LoginAttemptService {
   async start(request: LoginRequest): Promise<StartedAttempt> {
     const now = this.clock.now();
     const token = randomSecret();
-    const { attempt, previous } = await this.dataSource.transaction((manager) => this.record(manager, request, token, now));
+    const { attempt, previous } = await this.dataSource.transaction((manager) => this.record(manager, request, token, now)).catch((error: unknown) => {
+      if (error instanceof ProblemException && error.code === 'too_early') this.metrics?.loginsFailed.inc({ reason: 'too_early' });
+      throw error;
+    });
     try {
       await this.mail.enqueueLoginLink(attempt.loginAttemptId, request.requestId);
     } catch (error) {
       if (!(error instanceof QueueUnavailableError)) throw error;
       await this.withdraw(attempt.loginAttemptId, request, previous);
+      this.metrics?.loginsFailed.inc({ reason: 'queue_unavailable' });
       throw new ProblemException(503, 'temporarily_unavailable', 'The login e-mail cannot be queued right now; try again shortly', {
         headers: { 'Retry-After': '5' },
       });

@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, ProblemException, sha256, withQuery } from '@sesame/common';
+import { Clock, LoginFailureReason, ProblemException, SesameMetrics, sha256, withQuery } from '@sesame/common';
 import { LoginAttemptStatus } from '@sesame/entities';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthorizationCodeService } from '../tokens/authorization-code.service';
@@ -32,6 +32,12 @@ interface AttemptRow {
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
+/** Where a used link sends the browser, and why the login failed if it did. */
+interface LinkOutcome {
+  url: string;
+  failure?: LoginFailureReason;
+}
+
 export function unknownLink(): ProblemException {
   return new ProblemException(404, 'unknown_login_link', 'This login link is not valid');
 }
@@ -44,6 +50,7 @@ export class LoginLinkService {
     private readonly clock: Clock,
     private readonly codes: AuthorizationCodeService,
     private readonly autologin: AutologinService,
+    @Optional() private readonly metrics?: SesameMetrics,
   ) {}
 
   /** Read-only: mail scanners open every link, so looking must never consume it. */
@@ -77,10 +84,13 @@ export class LoginLinkService {
    * Returns where to send the browser; failures also go back to the application, with an error.
    */
   async use(token: unknown): Promise<string> {
-    if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) throw unknownLink();
+    if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) {
+      this.metrics?.loginsFailed.inc({ reason: 'unknown_link' });
+      throw unknownLink();
+    }
     const hash = sha256(token);
     const now = this.clock.now();
-    return this.dataSource.transaction(async (manager) => {
+    const outcome = await this.dataSource.transaction(async (manager) => {
       // The conditional UPDATE is the claim: of concurrent requests exactly one gets the row back.
       // (Wrapped in a CTE because TypeORM reshapes the result of a bare UPDATE.)
       const claimed: AttemptRow[] = await manager.query(
@@ -93,10 +103,17 @@ export class LoginLinkService {
       );
       const attempt = claimed[0];
       return attempt ? this.complete(manager, attempt, now) : this.refuse(manager, hash);
+    }).catch((error: unknown) => {
+      if (error instanceof ProblemException && error.code === 'unknown_login_link') this.metrics?.loginsFailed.inc({ reason: 'unknown_link' });
+      throw error;
     });
+    // Counted once the transaction has committed.
+    if (outcome.failure) this.metrics?.loginsFailed.inc({ reason: outcome.failure });
+    else this.metrics?.loginsCompleted.inc();
+    return outcome.url;
   }
 
-  private async complete(manager: EntityManager, attempt: AttemptRow, now: Date): Promise<string> {
+  private async complete(manager: EntityManager, attempt: AttemptRow, now: Date): Promise<LinkOutcome> {
     const users: { id: string }[] = await manager.query(
       `INSERT INTO "user" (organization_id, email, email_verified, last_login_at) VALUES ($1, $2, true, $3)
        ON CONFLICT (organization_id, email) DO UPDATE SET email_verified = true, last_login_at = $3, updated_at = $3
@@ -105,7 +122,7 @@ export class LoginLinkService {
       [attempt.organization_id, attempt.email, now],
     );
     const user = users[0];
-    if (!user) return errorRedirect(attempt, 'access_denied', 'This account is blocked');
+    if (!user) return { url: errorRedirect(attempt, 'access_denied', 'This account is blocked'), failure: 'access_denied' };
     await manager.query('DELETE FROM email_throttle WHERE organization_id = $1 AND email = $2', [attempt.organization_id, attempt.email]);
     const login: CompletedLogin = {
       attemptId: attempt.id,
@@ -117,18 +134,18 @@ export class LoginLinkService {
       authTime: now,
     };
     const walk = await this.autologin.begin(manager, login, now);
-    if (walk) return walk;
+    if (walk) return { url: walk };
     const code = await this.codes.issue(manager, login, now);
-    return withQuery(attempt.redirect_uri, { code, state: attempt.state });
+    return { url: withQuery(attempt.redirect_uri, { code, state: attempt.state }) };
   }
 
-  private async refuse(manager: EntityManager, hash: Buffer): Promise<string> {
+  private async refuse(manager: EntityManager, hash: Buffer): Promise<LinkOutcome> {
     const rows: AttemptRow[] = await manager.query('SELECT state, redirect_uri, status, expires_at FROM login_attempt WHERE token_hash = $1', [hash]);
     const attempt = rows[0];
     if (!attempt) throw unknownLink();
     return this.linkState(attempt) === 'used'
-      ? errorRedirect(attempt, 'login_link_used', 'This login link has already been used')
-      : errorRedirect(attempt, 'login_link_expired', 'This login link has expired');
+      ? { url: errorRedirect(attempt, 'login_link_used', 'This login link has already been used'), failure: 'login_link_used' }
+      : { url: errorRedirect(attempt, 'login_link_expired', 'This login link has expired'), failure: 'login_link_expired' };
   }
 
   private linkState(row: Pick<AttemptRow, 'status' | 'expires_at'>): LinkState {

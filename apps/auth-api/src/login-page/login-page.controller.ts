@@ -1,5 +1,6 @@
-import { applyDecorators, Body, Controller, Get, Headers, HttpCode, Post, Query, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, Headers, HttpCode, Optional, Post, Query, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { RequestId, SesameMetrics } from '@sesame/common';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { PageErrorFilter } from '../pages/page-error.filter';
 import { PageInterceptor } from '../pages/page.interceptor';
@@ -34,7 +35,10 @@ const OPTIONAL_HEADERS = applyDecorators(
 @EndpointLimit('ip')
 @Controller({ path: 'authorize', version: '1' })
 export class LoginPageController {
-  constructor(private readonly loginPage: LoginPageService) {}
+  constructor(
+    private readonly loginPage: LoginPageService,
+    @Optional() private readonly metrics?: SesameMetrics,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -48,8 +52,8 @@ export class LoginPageController {
   @ApiOkResponse({ description: 'The sign-in form.' })
   @ApiResponse({ status: 302, description: 'Error sent back to the application.' })
   @ApiResponse({ status: 400, description: 'Unknown client or redirect_uri: error page, no redirect.' })
-  show(@Query() query: Record<string, unknown>, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
-    return this.loginPage.show(query, { cookieHeader: cookie, acceptLanguage, requestId: null });
+  show(@Query() query: Record<string, unknown>, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
+    return this.loginPage.show(query, { cookieHeader: cookie, acceptLanguage, requestId });
   }
 
   @Post()
@@ -74,7 +78,9 @@ export class LoginPageController {
   @ApiResponse({ status: 400, description: 'Invalid e-mail: the form again, with the error.' })
   @ApiResponse({ status: 403, description: 'Missing or wrong CSRF token.' })
   @ApiResponse({ status: 429, description: 'Before allowedDate for this address: the form again, with the time.' })
-  submit(@Body() form: Record<string, unknown>, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
-    return this.loginPage.submit(form, { cookieHeader: cookie, acceptLanguage, requestId: null });
+  async submit(@Body() form: Record<string, unknown>, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
+    const page = await this.loginPage.submit(form, { cookieHeader: cookie, acceptLanguage, requestId });
+    this.metrics?.loginsStarted.inc({ flow: 'hosted' });
+    return page;
   }
 }

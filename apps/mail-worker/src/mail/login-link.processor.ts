@@ -1,24 +1,50 @@
-import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
-import { Logger } from '@nestjs/common';
+import { InjectQueue, OnQueueFailed, Process, Processor } from '@nestjs/bull';
+import { BeforeApplicationShutdown, Logger, Optional } from '@nestjs/common';
+import { LogContext, SesameMetrics } from '@sesame/common';
 import { LOGIN_LINK_JOB, LoginLinkJob, MAIL_QUEUE } from '@sesame/queue';
-import type { Job } from 'bull';
+import type { Job, Queue } from 'bull';
 import { DeliveryOutcome, LoginLinkMailer } from './login-link.mailer';
 
 /** Consumes `login-link` jobs; a failure is retried by Bull with exponential backoff, and the last failure is kept. */
 @Processor(MAIL_QUEUE)
-export class LoginLinkProcessor {
+export class LoginLinkProcessor implements BeforeApplicationShutdown {
   private readonly logger = new Logger(LoginLinkProcessor.name);
 
-  constructor(private readonly mailer: LoginLinkMailer) {}
+  constructor(
+    private readonly mailer: LoginLinkMailer,
+    @InjectQueue(MAIL_QUEUE) private readonly queue: Queue<LoginLinkJob>,
+    @Optional() private readonly metrics?: SesameMetrics,
+    @Optional() private readonly logContext?: LogContext,
+  ) {}
 
+  /** Every line logged while a job runs carries the requestId of the HTTP request that queued it. */
   @Process(LOGIN_LINK_JOB)
   handle(job: Job<LoginLinkJob>): Promise<DeliveryOutcome> {
-    return this.mailer.deliver(job.data.loginAttemptId);
+    return this.inJobContext(job, async () => {
+      const outcome = await this.mailer.deliver(job.data.loginAttemptId);
+      (outcome === 'sent' ? this.metrics?.mailJobsSent : this.metrics?.mailJobsSkipped)?.inc();
+      this.logger.log(`Login link job for attempt ${job.data.loginAttemptId}: ${outcome} (try ${job.attemptsMade + 1})`);
+      return outcome;
+    });
   }
 
   @OnQueueFailed()
   onFailed(job: Job<LoginLinkJob>, error: Error): void {
     const final = job.attemptsMade >= (job.opts.attempts ?? 1);
-    this.logger.warn(`Login link e-mail for attempt ${job.data.loginAttemptId} failed (${job.attemptsMade}${final ? ', giving up' : ', will retry'}): ${error.message}`);
+    (final ? this.metrics?.mailJobsFailed : this.metrics?.mailJobsRetried)?.inc();
+    this.inJobContext(job, () =>
+      this.logger.warn(`Login link e-mail for attempt ${job.data.loginAttemptId} failed (${job.attemptsMade}${final ? ', giving up' : ', will retry'}): ${error.message}`),
+    );
+  }
+
+  /** On SIGTERM: take no new job and wait for the one in progress (Bull's close waits for it), before Postgres and Redis close. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.logger.log('Stopping: no new mail jobs; finishing the current one');
+    await this.queue.close();
+  }
+
+  private inJobContext<T>(job: Job<LoginLinkJob>, work: () => T): T {
+    const fields = { requestId: job.data.requestId, jobId: String(job.id), loginAttemptId: job.data.loginAttemptId };
+    return this.logContext ? this.logContext.run(fields, work) : work();
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { MailProducer } from '@sesame/queue';
@@ -14,7 +14,7 @@ const GRACE_SECONDS = 30;
  * It also retires expired attempts, which frees their sentences and erases their sealed tokens.
  */
 @Injectable()
-export class MailSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class MailSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(MailSweeper.name);
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
@@ -31,7 +31,8 @@ export class MailSweeper implements OnApplicationBootstrap, OnApplicationShutdow
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before Postgres and Redis close: no new sweep, and the one under way finishes. */
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
   }

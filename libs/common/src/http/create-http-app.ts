@@ -55,7 +55,8 @@ export function configureHttpApp(app: INestApplication, config: SesameConfig): v
   app.setGlobalPrefix(config.http.apiPrefix);
   app.enableVersioning({ type: VersioningType.URI });
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
+  // On SIGTERM/SIGINT: close everything, then exit 0 (Nest would otherwise re-raise the signal).
+  app.enableShutdownHooks([], { useProcessExit: true });
 }
 
 /** JSON.parse limited to objects and arrays, as Express's strict body parser. */

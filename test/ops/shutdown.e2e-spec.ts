@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { ClientRequest, IncomingMessage, request as httpRequest } from 'node:http';
+import { Client } from 'pg';
+import request from 'supertest';
+import { createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { SmtpSink } from '../support/smtp-sink';
+import { TEST_PLATFORM_API_KEY } from '../support/test-env';
+import { AppProcess, startAppProcess } from './support/app-process';
+import { HoldingSmtpSink } from './support/holding-smtp';
+import { scrape, value } from './support/metrics';
+
+/** A request whose body is sent in two parts, so that it is in flight for as long as the test wants. */
+function splitRequest(url: string, path: string, headers: Record<string, string>, body: string) {
+  const { hostname, port } = new URL(url);
+  const bytes = Buffer.from(body);
+  let req!: ClientRequest;
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    req = httpRequest(
+      { host: hostname, port, path, method: 'POST', agent: false, headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(bytes.length), Connection: 'close' } },
+      (res: IncomingMessage) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      },
+    );
+    req.on('error', reject);
+  });
+  req.flushHeaders();
+  req.write(bytes.subarray(0, 5));
+  return { response, finish: () => req.end(bytes.subarray(5)) };
+}
+
+describe('graceful shutdown (SIGTERM)', () => {
+  describe('the mail worker, during a mail job', () => {
+    const smtp = new HoldingSmtpSink();
+    let management: AppProcess;
+    let auth: AppProcess;
+    let worker: AppProcess;
+    let database: Client;
+
+    beforeAll(async () => {
+      await smtp.start();
+      database = new Client({ connectionString: process.env.DATABASE_URL });
+      await database.connect();
+      const env = { SMTP_URL: smtp.url, LOG_LEVEL: 'info' };
+      [management, auth, worker] = await Promise.all([startAppProcess('management-api', env), startAppProcess('auth-api', env), startAppProcess('mail-worker', env)]);
+    }, 60_000);
+    afterAll(async () => {
+      await Promise.all([management, auth, worker].filter(Boolean).map((app) => app.stop()));
+      await database.end();
+      await smtp.stop();
+    }, 30_000);
+
+    it('finishes the job: the mail is delivered exactly once, recorded as sent, nothing is left in the queue, and the worker exits 0', async () => {
+      const app = await createApplication(management.url, await createOrganization(management.url, await createTenant(management.url, 'pro')));
+      const email = `ops-sigterm-${randomBytes(4).toString('hex')}@example.com`;
+      const held = smtp.hold();
+      const started = await request(auth.url)
+        .post('/api/v1/authenticate_direct')
+        .auth(app.clientId, app.clientSecret!)
+        .send({ email, redirect_uri: 'http://localhost:4000/callback', state: 's' })
+        .expect(200);
+
+      await held; // The worker has sent the message and waits for the server's answer.
+      worker.kill('SIGTERM');
+      await worker.waitForLog((line) => line.msg === 'Stopping: no new mail jobs; finishing the current one', 10_000, 'the stopping line');
+      expect(worker.running).toBe(true);
+      smtp.release();
+
+      expect(await worker.exited).toEqual({ code: 0, signal: null });
+      expect(smtp.to(email)).toHaveLength(1);
+      const { rows } = await database.query('SELECT mail_sent_at FROM login_attempt WHERE id = $1', [started.body.loginAttemptId]);
+      expect(rows[0].mail_sent_at).toBeInstanceOf(Date);
+      // A job cut off mid-way would be left active (stalled) and sent again by the next worker.
+      const depth = await scrape(management.url);
+      for (const state of ['waiting', 'active', 'delayed', 'failed']) expect([state, value(depth, `sesame_queue_jobs{queue="mail",state="${state}"}`)]).toEqual([state, 0]);
+      expect(worker.output.lines.join('\n')).toContain('Sent login link e-mail');
+      expect(await worker.healthCheck()).toBe(1);
+    });
+  });
+
+  describe.each(['express', 'fastify'])('the HTTP apps on %s, with a request in flight', (platform) => {
+    const smtp = new SmtpSink();
+    beforeAll(() => smtp.start());
+    afterAll(() => smtp.stop());
+
+    async function inFlight(app: AppProcess, path: string, headers: Record<string, string>, body: object) {
+      const requestId = `ops-inflight-${randomBytes(4).toString('hex')}`;
+      const call = splitRequest(app.url, path, { ...headers, 'X-Request-Id': requestId }, JSON.stringify(body));
+      await app.waitForLog((line) => line.requestId === requestId && line.msg === 'request received', 10_000, 'the request to arrive');
+      app.kill('SIGTERM');
+      await app.waitForLog((line) => String(line.msg).startsWith('Shutting down'), 10_000, 'the shutdown line');
+      call.finish();
+      return { response: await call.response, exit: await app.exited };
+    }
+
+    it('management-api answers it (the tenant is created), closes, and exits 0', async () => {
+      const app = await startAppProcess('management-api', { HTTP_PLATFORM: platform });
+      const name = `Created during shutdown ${randomBytes(3).toString('hex')}`;
+      const { response, exit } = await inFlight(app, '/api/v2/tenant', { Authorization: `Bearer ${TEST_PLATFORM_API_KEY}` }, { name, plan: 'free' });
+      expect(response.status).toBe(201);
+      expect(JSON.parse(response.body).tenant.name).toBe(name);
+      expect(exit).toEqual({ code: 0, signal: null });
+    }, 30_000);
+
+    it('auth-api answers it (the login e-mail is queued), closes, and exits 0', async () => {
+      const management = await startAppProcess('management-api', { HTTP_PLATFORM: platform });
+      const client = await createApplication(management.url, await createOrganization(management.url, await createTenant(management.url, 'pro')));
+      await management.stop();
+      const auth = await startAppProcess('auth-api', { HTTP_PLATFORM: platform });
+      const basic = `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
+      const email = `ops-inflight-${randomBytes(4).toString('hex')}@example.com`;
+      const { response, exit } = await inFlight(auth, '/api/v1/authenticate_direct', { Authorization: basic }, { email, redirect_uri: 'http://localhost:4000/callback', state: 's' });
+      expect(response.status).toBe(200);
+      expect(exit).toEqual({ code: 0, signal: null });
+      // The job it queued is delivered by a worker started afterwards.
+      const worker = await startAppProcess('mail-worker', { HTTP_PLATFORM: platform, SMTP_URL: smtp.url });
+      expect((await smtp.next(email)).to).toBe(email);
+      expect(await worker.stop()).toEqual({ code: 0, signal: null });
+    }, 40_000);
+  });
+});
