@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 
@@ -8,21 +8,56 @@ export interface Spawned {
   stop(): Promise<void>;
 }
 
-/** Starts a process, keeping its output for error messages; stop() ends it by its pid. */
+/** How much of a process's output is kept for error messages (servers may log on every request). */
+const KEPT_OUTPUT = 64 * 1024;
+
+/** Starts a process, keeping the end of its output for error messages; stop() ends it by its pid. */
 export function start(command: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > 2 * KEPT_OUTPUT) output = output.slice(-KEPT_OUTPUT);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const exited = once(child, 'exit');
   return {
     process: child,
-    output: () => output,
+    output: () => output.slice(-KEPT_OUTPUT),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
+      clearTimeout(timer);
     },
   };
+}
+
+let tasksetWorks: boolean | undefined;
+
+/** Whether `taskset` (util-linux) is installed and may pin processes here. */
+export function tasksetAvailable(): boolean {
+  if (tasksetWorks === undefined) {
+    const probe = spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' });
+    tasksetWorks = probe.status === 0;
+  }
+  return tasksetWorks;
+}
+
+/**
+ * The command line that runs `command` on one CPU (`taskset -c <cpu>`, which execs the command,
+ * so the pid stays the command's), or unpinned when cpu is null or taskset is missing.
+ */
+export function pinned(cpu: number | null, command: string, args: string[]): [string, string[]] {
+  if (cpu === null || !tasksetAvailable()) return [command, args];
+  return ['taskset', ['-c', String(cpu), command, ...args]];
+}
+
+/** start(), on one CPU when cpu is not null. */
+export function startPinned(cpu: number | null, command: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
+  const [pinnedCommand, pinnedArgs] = pinned(cpu, command, args);
+  return start(pinnedCommand, pinnedArgs, env);
 }
 
 export async function freePort(): Promise<number> {
@@ -46,8 +81,8 @@ export async function waitUntilUp(url: string, spawned: Spawned, deadlineMs = 30
 }
 
 /** Runs a process to its end and returns its standard output. */
-export async function runToEnd(command: string, args: string[], timeoutMs: number): Promise<string> {
-  const spawned = start(command, args, process.env);
+export async function runToEnd(command: string, args: string[], timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const spawned = start(command, args, env);
   const timer = setTimeout(() => spawned.process.kill('SIGKILL'), timeoutMs);
   let stdout = '';
   spawned.process.stdout!.on('data', (chunk) => (stdout += chunk));

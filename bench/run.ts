@@ -1,29 +1,70 @@
 /**
- * Benchmarks: `npm run bench -- <scenario>` builds the project and runs one scenario.
- * Every scenario starts its servers as separate processes, drives them with autocannon (another
- * process), runs for a bounded time and stops everything it started.
+ * Benchmarks: `npm run bench` builds the project and runs every hot-path scenario (userinfo,
+ * verify, organization, mail) in one run, printing one table; `npm run bench -- <scenario>`
+ * runs one (or several, comma-separated). Every scenario starts its servers as separate
+ * processes, drives them from another process, runs for a bounded time and stops everything it
+ * started. See docs/benchmarks.md.
  */
+import { runProfile } from './profile';
+import { ALL_SCENARIOS, runSuite, SuiteScenario } from './suite';
 import { runThrottlerBench } from './throttler';
 
 const SCENARIOS: Record<string, { describe: string; run: () => Promise<void> }> = {
+  all: {
+    describe: 'every hot-path scenario below, in one run and one table (the default)',
+    run: () => runSuite(ALL_SCENARIOS),
+  },
+  userinfo: {
+    describe: 'GET /v1/userinfo with valid tokens: Sesame (Express, Fastify) vs oidc-provider vs a bare node:http floor',
+    run: () => runSuite(['userinfo']),
+  },
+  verify: {
+    describe: 'POST /v1/verify, one fresh PKCE code per request, Basic auth: Sesame vs oidc-provider vs floor',
+    run: () => runSuite(['verify']),
+  },
+  organization: {
+    describe: 'GET /v2/organization/{id} through the API-key guard and the tenant throttler: Sesame vs floor',
+    run: () => runSuite(['organization']),
+  },
+  mail: {
+    describe: 'POST /v1/authenticate_direct to the mail arriving at an SMTP sink: p50/p99 latency, lost mail',
+    run: () => runSuite(['mail']),
+  },
+  profile: {
+    describe: 'CPU profile of auth-api (Express) under userinfo and verify load: top self-time functions and packages',
+    run: runProfile,
+  },
   throttler: {
     describe: 'latency added by the rate limiter on a real management endpoint, limiter on vs off',
     run: runThrottlerBench,
   },
 };
 
+function usage(): string {
+  return `Usage: npm run bench [-- <scenario>[,<scenario>…]]\n\nScenarios:\n${Object.entries(SCENARIOS)
+    .map(([key, value]) => `  ${key.padEnd(13)} ${value.describe}`)
+    .join('\n')}\n\nKnobs (environment): see bench/settings.ts and docs/benchmarks.md.\n`;
+}
+
 async function main(): Promise<void> {
-  const name = process.argv[2];
-  const scenario = name ? SCENARIOS[name] : undefined;
-  if (!scenario) {
-    process.stderr.write(
-      `Usage: npm run bench -- <scenario>\n\nScenarios:\n${Object.entries(SCENARIOS)
-        .map(([key, value]) => `  ${key.padEnd(12)} ${value.describe}`)
-        .join('\n')}\n`,
-    );
-    process.exit(name ? 1 : 0);
+  const name = process.argv[2] ?? 'all';
+  if (name === '--help' || name === '-h' || name === 'list') {
+    process.stdout.write(usage());
+    return;
   }
-  await scenario.run();
+  const names = name.split(',').map((part) => part.trim());
+  const suite = names.filter((part): part is SuiteScenario => (ALL_SCENARIOS as string[]).includes(part));
+  const unknown = names.filter((part) => !SCENARIOS[part]);
+  if (unknown.length) {
+    process.stderr.write(`Unknown scenario ${unknown.join(', ')}\n\n${usage()}`);
+    process.exit(1);
+  }
+  if (names.length > 1) {
+    if (suite.length !== names.length) throw new Error('Only the hot-path scenarios (userinfo, verify, organization, mail) can be combined');
+    await runSuite(suite);
+    return;
+  }
+  await SCENARIOS[name].run();
 }
 
 main().catch((error: unknown) => {

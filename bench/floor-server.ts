@@ -1,0 +1,304 @@
+/**
+ * The floor: a bare node:http server doing the same essential work as Sesame on the three
+ * measured routes, without the framework, so that Sesame/floor says what Nest, TypeORM, the
+ * guards and the pipes cost. Same Postgres tables and SQL, same pg pool size, same hashing,
+ * same Redis Lua script (SLIDING_WINDOW_SCRIPT from @sesame/throttler, with the same buckets and
+ * windows), same ES256 + JWE work; no validation framework, no DI, no routing library.
+ *
+ * GET  /api/v1/userinfo            SHA-256(token) → the userinfo query (token joined to user)
+ * POST /api/v1/verify              global per-IP limit (Lua) → Basic → application by client_id,
+ *                                  SHA-256 secret compare → tenant endpoint limit (Lua) → form →
+ *                                  transaction: claim the code (conditional UPDATE … RETURNING),
+ *                                  PKCE S256, insert the access token → ES256 id_token in a JWE
+ *                                  (dir, A256GCM, key = SHA-256(client secret))
+ * GET  /api/v2/organization/{id}   global per-IP limit (Lua) → Bearer API key → SHA-256 → key
+ *                                  lookup (cached 5 s, like ApiKeyVerifier) → plan limit (Lua,
+ *                                  minute/hour/day) → organization query
+ *
+ * Environment: FLOOR_PORT, HOST, DATABASE_URL, DATABASE_POOL_SIZE, REDIS_URL, REDIS_PREFIX,
+ * PLAN_LIMITS, ENDPOINT_LIMITS, GLOBAL_RATE_LIMIT (JSON as for Sesame; only the pro plan is
+ * read), PUBLIC_BASE_URL.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { SLIDING_WINDOW_SCRIPT } from '@sesame/throttler';
+import Redis from 'ioredis';
+import { CompactEncrypt, CryptoKey, generateKeyPair, SignJWT } from 'jose';
+import { Pool } from 'pg';
+
+const env = process.env;
+const port = Number(env.FLOOR_PORT ?? 3010);
+const pool = new Pool({ connectionString: env.DATABASE_URL, max: Number(env.DATABASE_POOL_SIZE ?? 10), statement_timeout: 10_000, application_name: 'sesame-floor' });
+const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+redis.defineCommand('slidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW_SCRIPT });
+const throttlePrefix = `${env.REDIS_PREFIX ?? 'floor'}:throttle:`;
+const issuer = `${(env.PUBLIC_BASE_URL ?? 'http://localhost:3000/api').replace(/\/+$/, '')}/v1`;
+
+const MINUTE = 60_000;
+const planLimits = { minute: 10, hour: 100, day: 1000, ...((JSON.parse(env.PLAN_LIMITS ?? '{}') as Record<string, Record<string, number>>).pro ?? {}) };
+const endpointLimit = (JSON.parse(env.ENDPOINT_LIMITS ?? '{}') as Record<string, number>).pro ?? 120;
+const globalLimit = Number(env.GLOBAL_RATE_LIMIT ?? 600);
+const PLAN_WINDOWS = [MINUTE, planLimits.minute, 60 * MINUTE, planLimits.hour, 24 * 60 * MINUTE, planLimits.day];
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+const API_KEY_SHAPE = /^sk_[A-Za-z0-9_-]{43}$/;
+const VERIFIER_SHAPE = /^[A-Za-z0-9\-._~]{43,128}$/;
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ACCESS_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+const ID_TOKEN_TTL_SECONDS = 3600;
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest();
+
+type ScriptRedis = Redis & { slidingWindow(key: string, now: number, consume: '1', member: string, n: number, ...windows: number[]): Promise<number[]> };
+const instance = randomBytes(6).toString('base64url');
+let sequence = 0;
+
+/** One hit on a bucket with the throttler's script; true when allowed. */
+async function hit(bucket: string, windows: number[]): Promise<boolean> {
+  const now = Date.now();
+  const reply = await (redis as ScriptRedis).slidingWindow(throttlePrefix + bucket, now, '1', `${now}:${instance}:${++sequence}`, windows.length / 2, ...windows);
+  return reply[0] === 1;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(String(body.error ?? body.code));
+  }
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  const json = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json), 'cache-control': 'no-store' });
+  response.end(json);
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      body += chunk;
+      if (body.length > 100 * 1024) reject(new HttpError(413, { error: 'invalid_request' }));
+    });
+    request.on('end', () => resolve(body));
+    request.on('error', reject);
+  });
+}
+
+function bearer(request: IncomingMessage): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
+}
+
+async function userinfo(request: IncomingMessage): Promise<unknown> {
+  const token = bearer(request);
+  if (!token || !TOKEN_SHAPE.test(token)) throw new HttpError(401, { error: 'invalid_token' });
+  const { rows } = await pool.query(
+    `SELECT u.id AS user_id, u.email, u.email_verified, u.name, u.organization_id, u.updated_at
+       FROM access_token t JOIN "user" u ON u.id = t.user_id
+      WHERE t.hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND NOT u.blocked`,
+    [sha256(token), new Date()],
+  );
+  const row = rows[0] as { user_id: string; email: string; email_verified: boolean; name: string | null; organization_id: string; updated_at: Date } | undefined;
+  if (!row) throw new HttpError(401, { error: 'invalid_token' });
+  return {
+    sub: row.user_id,
+    email: row.email,
+    email_verified: row.email_verified,
+    name: row.name,
+    organization_id: row.organization_id,
+    updated_at: Math.floor(row.updated_at.getTime() / 1000),
+  };
+}
+
+interface Client {
+  applicationId: string;
+  clientId: string;
+  tenantId: string;
+  secretHash: Buffer;
+}
+
+async function authenticateClient(request: IncomingMessage): Promise<Client> {
+  const match = /^Basic\s+([A-Za-z0-9+/=_-]*)\s*$/i.exec(request.headers.authorization ?? '');
+  const decoded = match ? Buffer.from(match[1], 'base64').toString('utf8') : '';
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new HttpError(401, { error: 'invalid_client' });
+  const clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+  const secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+  const { rows } = await pool.query(
+    `SELECT a.id, a.type, a.organization_id, o.tenant_id, t.plan, a.client_secret_hash
+       FROM application a
+       JOIN organization o ON o.id = a.organization_id
+       JOIN tenant t ON t.id = o.tenant_id
+      WHERE a.client_id = $1`,
+    [clientId],
+  );
+  const row = rows[0] as { id: string; type: string; tenant_id: string; client_secret_hash: Buffer | null } | undefined;
+  const presented = sha256(secret);
+  if (!row || row.type !== 'web' || !row.client_secret_hash || !timingSafeEqual(presented, row.client_secret_hash)) {
+    throw new HttpError(401, { error: 'invalid_client' });
+  }
+  return { applicationId: row.id, clientId, tenantId: row.tenant_id, secretHash: row.client_secret_hash };
+}
+
+let signingKey: { kid: string; privateKey: CryptoKey };
+
+async function verify(request: IncomingMessage): Promise<unknown> {
+  if (!(await hit('{ip:127.0.0.1}:global', [MINUTE, globalLimit]))) throw new HttpError(429, { error: 'rate_limited' });
+  const client = await authenticateClient(request);
+  if (!(await hit(`{tenant:${client.tenantId}}:endpoint:TokensController.verify`, [MINUTE, endpointLimit]))) throw new HttpError(429, { error: 'rate_limited' });
+  const form = new URLSearchParams(await readBody(request));
+  const code = form.get('code') ?? '';
+  const verifier = form.get('code_verifier') ?? '';
+  const redirectUri = form.get('redirect_uri');
+  const codeHash = sha256(code);
+  const now = new Date();
+  const accessToken = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_TTL_SECONDS * 1000);
+
+  const connection = await pool.connect();
+  let claimed: { user_id: string; redirect_uri: string; code_challenge: string | null; auth_time: Date; email: string; email_verified: boolean; organization_id: string; blocked: boolean } | undefined;
+  try {
+    await connection.query('BEGIN');
+    const { rows } = await connection.query(
+      `WITH claimed AS (
+         UPDATE authorization_code SET used_at = $3
+          WHERE hash = $1 AND application_id = $2 AND used_at IS NULL AND expires_at > $3
+          RETURNING user_id, redirect_uri, code_challenge, auth_time)
+       SELECT c.*, u.email, u.email_verified, u.organization_id, u.blocked
+         FROM claimed c JOIN "user" u ON u.id = c.user_id`,
+      [codeHash, client.applicationId, now],
+    );
+    claimed = rows[0];
+    const challenge = VERIFIER_SHAPE.test(verifier) ? createHash('sha256').update(verifier).digest('base64url') : null;
+    const granted = claimed && claimed.redirect_uri === redirectUri && claimed.code_challenge !== null && challenge === claimed.code_challenge && !claimed.blocked;
+    if (granted) {
+      await connection.query(
+        `INSERT INTO access_token (hash, application_id, user_id, organization_id, code_hash, expires_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [sha256(accessToken), client.applicationId, claimed!.user_id, claimed!.organization_id, codeHash, expiresAt, now],
+      );
+    }
+    await connection.query('COMMIT');
+    if (!granted) throw new HttpError(400, { error: 'invalid_grant' });
+  } catch (error) {
+    if (!(error instanceof HttpError)) await connection.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    connection.release();
+  }
+
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  const jwt = await new SignJWT({
+    email: claimed!.email,
+    email_verified: claimed!.email_verified,
+    org_id: claimed!.organization_id,
+    auth_time: Math.floor(claimed!.auth_time.getTime() / 1000),
+  })
+    .setProtectedHeader({ alg: 'ES256', kid: signingKey.kid, typ: 'JWT' })
+    .setIssuer(issuer)
+    .setSubject(claimed!.user_id)
+    .setAudience(client.clientId)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + ID_TOKEN_TTL_SECONDS)
+    .sign(signingKey.privateKey);
+  const idToken = await new CompactEncrypt(new TextEncoder().encode(jwt))
+    .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', cty: 'JWT' })
+    .encrypt(new Uint8Array(client.secretHash));
+  return { access_token: accessToken, id_token: idToken, expires_in: ACCESS_TOKEN_TTL_SECONDS, expires_at: expiresAt.toISOString(), token_type: 'Bearer' };
+}
+
+interface Principal {
+  tenantId: string;
+  organizationId: string | null;
+}
+
+const keyCache = new Map<string, { principal: Principal | null; expiresAt: number }>();
+
+async function apiKeyPrincipal(request: IncomingMessage): Promise<Principal> {
+  const key = bearer(request);
+  if (!key || !API_KEY_SHAPE.test(key)) throw new HttpError(401, { code: 'invalid_api_key' });
+  const hash = sha256(key);
+  const cacheKey = hash.toString('base64');
+  const now = Date.now();
+  let entry = keyCache.get(cacheKey);
+  if (!entry || entry.expiresAt <= now) {
+    const { rows } = await pool.query(
+      `SELECT k.id, k.tenant_id, k.organization_id, t.plan
+         FROM api_key k JOIN tenant t ON t.id = k.tenant_id
+        WHERE k.hash = $1 AND k.revoked_at IS NULL`,
+      [hash],
+    );
+    const row = rows[0] as { tenant_id: string; organization_id: string | null } | undefined;
+    entry = { principal: row ? { tenantId: row.tenant_id, organizationId: row.organization_id } : null, expiresAt: now + 5000 };
+    keyCache.set(cacheKey, entry);
+  }
+  if (!entry.principal) throw new HttpError(401, { code: 'invalid_api_key' });
+  return entry.principal;
+}
+
+async function organization(request: IncomingMessage, id: string): Promise<unknown> {
+  if (!(await hit('{ip:127.0.0.1}:global', [MINUTE, globalLimit]))) throw new HttpError(429, { code: 'rate_limited' });
+  const principal = await apiKeyPrincipal(request);
+  if (!(await hit(`{tenant:${principal.tenantId}}:plan`, PLAN_WINDOWS))) throw new HttpError(429, { code: 'rate_limited' });
+  if (!UUID_SHAPE.test(id) || (principal.organizationId !== null && principal.organizationId !== id)) throw new HttpError(404, { code: 'not_found' });
+  const { rows } = await pool.query(
+    `SELECT id, tenant_id, name, whitelist_domains, autologin, link_ttl_seconds, created_at, updated_at
+       FROM organization WHERE tenant_id = $1 AND id = $2 LIMIT 1`,
+    [principal.tenantId, id],
+  );
+  const row = rows[0] as
+    | { id: string; tenant_id: string; name: string; whitelist_domains: string[]; autologin: boolean; link_ttl_seconds: number; created_at: Date; updated_at: Date }
+    | undefined;
+  if (!row) throw new HttpError(404, { code: 'not_found' });
+  return {
+    id: row.id,
+    name: row.name,
+    tenantId: row.tenant_id,
+    whitelistDomains: row.whitelist_domains,
+    autologin: row.autologin,
+    linkTtlSeconds: row.link_ttl_seconds,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+const ORGANIZATION_PATH = '/api/v2/organization/';
+
+async function route(request: IncomingMessage): Promise<unknown> {
+  const path = (request.url ?? '/').split('?')[0];
+  if (request.method === 'GET' && path === '/api/v1/userinfo') return userinfo(request);
+  if (request.method === 'POST' && path === '/api/v1/verify') return verify(request);
+  if (request.method === 'GET' && path.startsWith(ORGANIZATION_PATH)) return organization(request, path.slice(ORGANIZATION_PATH.length));
+  if (request.method === 'GET' && path === '/api/health') return { status: 'ok' };
+  throw new HttpError(404, { code: 'not_found' });
+}
+
+async function main(): Promise<void> {
+  const { privateKey } = await generateKeyPair('ES256');
+  signingKey = { kid: randomBytes(8).toString('hex'), privateKey };
+  const server = createServer((request, response) => {
+    route(request).then(
+      (body) => send(response, 200, body),
+      (error: unknown) => {
+        if (error instanceof HttpError) return send(response, error.status, error.body);
+        process.stderr.write(`floor: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+        send(response, 500, { error: 'server_error' });
+      },
+    );
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(port, env.HOST ?? '127.0.0.1', () => process.stdout.write(`floor listening on ${port}\n`));
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    void Promise.allSettled([pool.end(), redis.quit()]).then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+void main();
