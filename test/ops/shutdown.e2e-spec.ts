@@ -92,7 +92,10 @@ describe('graceful shutdown (SIGTERM)', () => {
       app.kill('SIGTERM');
       await app.waitForLog((line) => String(line.msg).startsWith('Shutting down'), 10_000, 'the shutdown line');
       call.finish();
-      return { response: await call.response, exit: await app.exited };
+      const result = { response: await call.response, exit: await app.exited };
+      // The request's own log line carries the id on either platform.
+      expect(app.logs().filter((line) => line.requestId === requestId).map((line) => line.msg)).toEqual(expect.arrayContaining(['request received', 'request completed']));
+      return result;
     }
 
     it('management-api answers it (the tenant is created), closes, and exits 0', async () => {

@@ -2,7 +2,9 @@ import { DynamicModule, INestApplication, NestApplicationOptions, Type, Versioni
 import { AbstractHttpAdapter, NestFactory } from '@nestjs/core';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomUUID } from 'node:crypto';
 import { SesameConfig } from '../config/sesame-config';
+import { requestIdOf } from '../logging/request-id';
 import { createValidationPipe } from './validation';
 
 type EntryModule = Type<unknown> | DynamicModule;
@@ -25,6 +27,8 @@ export function createHttpAdapter(config: SesameConfig): AbstractHttpAdapter {
     trustProxy: config.http.trustProxy as boolean | string[],
     bodyLimit: config.http.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },
+    // Fastify's request id is the one LoggingModule gave the request on arrival (X-Request-Id), so logs agree.
+    genReqId: (request: unknown) => requestIdOf(request) ?? randomUUID(),
   });
 }
 
