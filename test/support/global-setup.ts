@@ -34,5 +34,8 @@ export default async function globalSetup(): Promise<void> {
     GLOBAL_RATE_LIMIT: '1000000',
     ENDPOINT_LIMITS: JSON.stringify({ free: 100000, basic: 100000, pro: 100000, enterprise: 100000 }),
     PAGE_RATE_LIMIT: '100000',
+    // Suites check revocation, blocking and rotation at once; test/auth/caches.e2e-spec.ts covers the caches' windows.
+    ACCESS_TOKEN_CACHE_SECONDS: '0',
+    CLIENT_CACHE_SECONDS: '0',
   });
 }

@@ -31,3 +31,4 @@ export * from './logging/logging.module';
 export * from './metrics/sesame-metrics';
 export * from './metrics/http-metrics';
 export * from './metrics/metrics.module';
+export * from './cache/ttl-cache';

@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, sha256 } from '@sesame/common';
+import { Clock, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
 import { ClientPrincipal } from '@sesame/guards';
 import { DataSource } from 'typeorm';
 import { IntrospectionResponse, UserInfoResponse } from './dto/token.dto';
@@ -8,6 +8,7 @@ import { IdTokenService } from './id-token.service';
 import { invalidToken } from './oauth-errors';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+const INVALID = 'The access token is invalid, expired or revoked';
 
 interface ActiveTokenRow {
   user_id: string;
@@ -16,16 +17,29 @@ interface ActiveTokenRow {
   name: string | null;
   organization_id: string;
   updated_at: Date;
+  expires_at: Date;
 }
 
-/** Reading, checking and revoking access tokens. */
+const MAX_CACHED_TOKENS = 100_000;
+
+/**
+ * Reading, checking and revoking access tokens. userinfo answers are cached in process for
+ * ACCESS_TOKEN_CACHE_SECONDS (default 5): a token revoked here stops working at once, one revoked
+ * through another instance, or whose user was blocked or deleted, within that time.
+ */
 @Injectable()
 export class AccessTokensService {
+  private readonly userInfoCache = new TtlCache<string, UserInfoResponse>(MAX_CACHED_TOKENS);
+  private readonly cacheMs: number;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly idTokens: IdTokenService,
-  ) {}
+    @Inject(SESAME_CONFIG) config: SesameConfig,
+  ) {
+    this.cacheMs = config.auth.accessTokenCacheSeconds * 1000;
+  }
 
   /**
    * GET /v1/userinfo, the hottest path: one lookup by the token's hash (primary key) joined to
@@ -33,17 +47,22 @@ export class AccessTokensService {
    */
   async userInfo(token: string | undefined): Promise<UserInfoResponse> {
     if (token === undefined) throw invalidToken(null);
-    const rows: ActiveTokenRow[] = TOKEN_SHAPE.test(token)
-      ? await this.dataSource.query(
-          `SELECT u.id AS user_id, u.email, u.email_verified, u.name, u.organization_id, u.updated_at
-             FROM access_token t JOIN "user" u ON u.id = t.user_id
-            WHERE t.hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND NOT u.blocked`,
-          [sha256(token), this.clock.now()],
-        )
-      : [];
+    if (!TOKEN_SHAPE.test(token)) throw invalidToken(INVALID);
+    const hash = sha256(token);
+    const cacheKey = hash.toString('base64');
+    const now = this.clock.now();
+    const cached = this.userInfoCache.get(cacheKey, now.getTime());
+    if (cached) return cached;
+
+    const rows: ActiveTokenRow[] = await this.dataSource.query(
+      `SELECT u.id AS user_id, u.email, u.email_verified, u.name, u.organization_id, u.updated_at, t.expires_at
+         FROM access_token t JOIN "user" u ON u.id = t.user_id
+        WHERE t.hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND NOT u.blocked`,
+      [hash, now],
+    );
     const row = rows[0];
-    if (!row) throw invalidToken('The access token is invalid, expired or revoked');
-    return {
+    if (!row) throw invalidToken(INVALID);
+    const info: UserInfoResponse = {
       sub: row.user_id,
       email: row.email,
       email_verified: row.email_verified,
@@ -51,6 +70,8 @@ export class AccessTokensService {
       organization_id: row.organization_id,
       updated_at: Math.floor(row.updated_at.getTime() / 1000),
     };
+    if (this.cacheMs > 0) this.userInfoCache.set(cacheKey, info, Math.min(now.getTime() + this.cacheMs, row.expires_at.getTime()));
+    return info;
   }
 
   /**
@@ -59,11 +80,23 @@ export class AccessTokensService {
    */
   async revoke(client: ClientPrincipal, token: string): Promise<void> {
     if (!TOKEN_SHAPE.test(token)) return;
+    const hash = sha256(token);
     await this.dataSource.query('UPDATE access_token SET revoked_at = $3 WHERE hash = $1 AND application_id = $2 AND revoked_at IS NULL', [
-      sha256(token),
+      hash,
       client.applicationId,
       this.clock.now(),
     ]);
+    this.userInfoCache.delete(hash.toString('base64'));
+  }
+
+  /** Revokes the tokens issued from a code (it was used twice), here and in this instance's cache. */
+  async revokeIssuedFrom(codeHash: Buffer, now: Date): Promise<void> {
+    const revoked: { hash: Buffer }[] = await this.dataSource.query(
+      `WITH revoked AS (UPDATE access_token SET revoked_at = $2 WHERE code_hash = $1 AND revoked_at IS NULL RETURNING hash)
+       SELECT hash FROM revoked`,
+      [codeHash, now],
+    );
+    for (const { hash } of revoked) this.userInfoCache.delete(hash.toString('base64'));
   }
 
   /** RFC 7662: only tokens of the calling client's organization are reported active. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SESAME_CONFIG, SesameConfig } from '@sesame/common';
-import { CompactEncrypt, SignJWT } from 'jose';
+import { encryptDirA256Gcm, signEs256 } from './compact-jose';
 import { ID_TOKEN_ALGORITHM, SigningKeysService } from './signing-keys.service';
 
 export interface IdTokenSubject {
@@ -40,22 +40,21 @@ export class IdTokenService {
   async issue(subject: IdTokenSubject, audience: IdTokenAudience, now: Date): Promise<string> {
     const key = await this.keys.signingKey();
     const issuedAt = Math.floor(now.getTime() / 1000);
-    const jwt = await new SignJWT({
-      email: subject.email,
-      email_verified: subject.emailVerified,
-      org_id: subject.organizationId,
-      auth_time: Math.floor(subject.authTime.getTime() / 1000),
-    })
-      .setProtectedHeader({ alg: ID_TOKEN_ALGORITHM, kid: key.kid, typ: 'JWT' })
-      .setIssuer(this.issuer)
-      .setSubject(subject.userId)
-      .setAudience(audience.clientId)
-      .setIssuedAt(issuedAt)
-      .setExpirationTime(issuedAt + this.config.auth.idTokenTtlSeconds)
-      .sign(key.privateKey);
-    if (!audience.clientSecretHash) return jwt;
-    return new CompactEncrypt(new TextEncoder().encode(jwt))
-      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', cty: 'JWT' })
-      .encrypt(new Uint8Array(audience.clientSecretHash));
+    const jwt = signEs256(
+      { alg: ID_TOKEN_ALGORITHM, kid: key.kid, typ: 'JWT' },
+      {
+        iss: this.issuer,
+        sub: subject.userId,
+        aud: audience.clientId,
+        iat: issuedAt,
+        exp: issuedAt + this.config.auth.idTokenTtlSeconds,
+        auth_time: Math.floor(subject.authTime.getTime() / 1000),
+        email: subject.email,
+        email_verified: subject.emailVerified,
+        org_id: subject.organizationId,
+      },
+      key.privateKey,
+    );
+    return audience.clientSecretHash ? encryptDirA256Gcm(jwt, audience.clientSecretHash, { cty: 'JWT' }) : jwt;
   }
 }

@@ -1,21 +1,20 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, SecretBox, SESAME_CONFIG, SesameConfig } from '@sesame/common';
-import { exportJWK, exportPKCS8, generateKeyPair, importPKCS8, JWK } from 'jose';
-import { randomUUID } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, JsonWebKey, KeyObject, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 
 export const ID_TOKEN_ALGORITHM = 'ES256';
 
 export interface ActiveSigningKey {
   kid: string;
-  privateKey: Awaited<ReturnType<typeof importPKCS8>>;
+  privateKey: KeyObject;
 }
 
 interface KeyRow {
   kid: string;
   private_key_encrypted: string;
-  public_jwk: JWK;
+  public_jwk: JsonWebKey;
   retired_at: Date | null;
 }
 
@@ -50,7 +49,7 @@ export class SigningKeysService {
   }
 
   /** The public keys a client may meet in an id_token that has not expired yet. */
-  async publicKeys(): Promise<JWK[]> {
+  async publicKeys(): Promise<JsonWebKey[]> {
     await this.signingKey(); // makes sure a first key exists
     const publishedSince = new Date(this.clock.now().getTime() - (this.config.auth.idTokenTtlSeconds + 300) * 1000);
     const rows: KeyRow[] = await this.dataSource.query(
@@ -77,7 +76,7 @@ export class SigningKeysService {
     const row = rows[0];
     if (!row) return null;
     const pem = this.box.decrypt(row.private_key_encrypted, row.kid);
-    return { kid: row.kid, privateKey: await importPKCS8(pem, ID_TOKEN_ALGORITHM) };
+    return { kid: row.kid, privateKey: createPrivateKey(pem) };
   }
 
   private async generateFirst(): Promise<ActiveSigningKey> {
@@ -96,9 +95,9 @@ export class SigningKeysService {
 
   private async insertNewKey(query: (sql: string, params: unknown[]) => Promise<unknown>): Promise<string> {
     const kid = randomUUID();
-    const { privateKey, publicKey } = await generateKeyPair(ID_TOKEN_ALGORITHM, { extractable: true });
-    const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ID_TOKEN_ALGORITHM, use: 'sig' };
-    const sealed = this.box.encrypt(await exportPKCS8(privateKey), kid);
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const publicJwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: ID_TOKEN_ALGORITHM, use: 'sig' };
+    const sealed = this.box.encrypt(privateKey.export({ format: 'pem', type: 'pkcs8' }) as string, kid);
     await query('INSERT INTO signing_key (kid, algorithm, private_key_encrypted, public_jwk, created_at) VALUES ($1, $2, $3, $4, $5)', [
       kid,
       ID_TOKEN_ALGORITHM,

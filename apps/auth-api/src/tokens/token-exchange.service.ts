@@ -2,13 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { badRequest, Clock, ProblemException, randomSecret, SESAME_CONFIG, SesameConfig, sha256 } from '@sesame/common';
 import { ClientPrincipal } from '@sesame/guards';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { TokenResponse, VerifyForm } from './dto/token.dto';
+import { AccessTokensService } from './access-tokens.service';
 import { IdTokenService } from './id-token.service';
 import { invalidGrant } from './oauth-errors';
 import { verifierMatches } from './pkce';
 
-interface ClaimedCode {
+interface CodeGrant {
   user_id: string;
   redirect_uri: string;
   code_challenge: string | null;
@@ -25,6 +26,7 @@ export class TokenExchangeService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly idTokens: IdTokenService,
+    private readonly accessTokens: AccessTokensService,
     private readonly clock: Clock,
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
   ) {}
@@ -35,64 +37,66 @@ export class TokenExchangeService {
     }
     const now = this.clock.now();
     const codeHash = sha256(form.code);
-    const issued = await this.dataSource.transaction(async (manager) => {
-      const code = await this.claim(manager, codeHash, client.applicationId, now);
-      if (!code) return null;
-      // Refused grants return (not throw) their error, so that the claim commits: the code is used up.
-      const refusal = this.refusal(client, code, form);
-      if (refusal) return { refusal };
-      const accessToken = randomSecret();
-      const expiresAt = new Date(now.getTime() + this.config.auth.accessTokenTtlSeconds * 1000);
-      await manager.query(
-        `INSERT INTO access_token (hash, application_id, user_id, organization_id, code_hash, expires_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [sha256(accessToken), client.applicationId, code.user_id, code.organization_id, codeHash, expiresAt, now],
-      );
-      return { code, accessToken, expiresAt };
-    });
-    if (!issued) throw await this.refuseUnclaimed(codeHash, now);
-    if ('refusal' in issued) throw issued.refusal;
+    const code = await this.findUsable(codeHash, client.applicationId, now);
+    if (!code) throw await this.refuseUnusable(codeHash, now);
+    const refusal = this.refusal(client, code, form);
+    if (refusal) {
+      // A refused attempt uses the code up, so a wrong verifier or redirect_uri cannot be retried.
+      await this.dataSource.query('UPDATE authorization_code SET used_at = $2 WHERE hash = $1 AND used_at IS NULL', [codeHash, now]);
+      throw refusal;
+    }
 
+    const accessToken = randomSecret();
+    const expiresAt = new Date(now.getTime() + this.config.auth.accessTokenTtlSeconds * 1000);
+    if (!(await this.claimAndIssue(codeHash, client.applicationId, code, sha256(accessToken), expiresAt, now))) {
+      throw await this.refuseUnusable(codeHash, now); // another request used the code meanwhile
+    }
     const idToken = await this.idTokens.issue(
-      {
-        userId: issued.code.user_id,
-        email: issued.code.email,
-        emailVerified: issued.code.email_verified,
-        organizationId: issued.code.organization_id,
-        authTime: issued.code.auth_time,
-      },
+      { userId: code.user_id, email: code.email, emailVerified: code.email_verified, organizationId: code.organization_id, authTime: code.auth_time },
       { clientId: client.clientId, clientSecretHash: client.clientSecretHash },
       now,
     );
     return {
-      access_token: issued.accessToken,
+      access_token: accessToken,
       id_token: idToken,
       expires_in: this.config.auth.accessTokenTtlSeconds,
-      expires_at: issued.expiresAt.toISOString(),
+      expires_at: expiresAt.toISOString(),
       token_type: 'Bearer',
     };
   }
 
-  /**
-   * Marks the code used with one conditional UPDATE: of concurrent redemptions exactly one gets
-   * it. A code is consumed even when the checks after this fail, so a wrong verifier cannot be
-   * retried. Another application's code, an unknown or expired one yields nothing.
-   */
-  private async claim(manager: EntityManager, codeHash: Buffer, applicationId: string, now: Date): Promise<ClaimedCode | null> {
-    const rows: ClaimedCode[] = await manager.query(
-      `WITH claimed AS (
-         UPDATE authorization_code SET used_at = $3
-          WHERE hash = $1 AND application_id = $2 AND used_at IS NULL AND expires_at > $3
-          RETURNING user_id, redirect_uri, code_challenge, auth_time)
-       SELECT c.*, u.email, u.email_verified, u.organization_id, u.blocked
-         FROM claimed c JOIN "user" u ON u.id = c.user_id`,
+  /** The unused, unexpired code of this application, with its user; another application's code is not found. */
+  private async findUsable(codeHash: Buffer, applicationId: string, now: Date): Promise<CodeGrant | null> {
+    const rows: CodeGrant[] = await this.dataSource.query(
+      `SELECT c.user_id, c.redirect_uri, c.code_challenge, c.auth_time, u.email, u.email_verified, u.organization_id, u.blocked
+         FROM authorization_code c JOIN "user" u ON u.id = c.user_id
+        WHERE c.hash = $1 AND c.application_id = $2 AND c.used_at IS NULL AND c.expires_at > $3`,
       [codeHash, applicationId, now],
     );
     return rows[0] ?? null;
   }
 
-  /** Why a claimed code grants nothing to this request, or null when it grants tokens. */
-  private refusal(client: ClientPrincipal, code: ClaimedCode, form: VerifyForm): ProblemException | null {
+  /**
+   * Marks the code used and stores the access token in one statement (one round trip, one
+   * commit). The conditional UPDATE is the claim: of concurrent redemptions exactly one gets the
+   * row, and only that one inserts a token. False when the code was used meanwhile.
+   */
+  private async claimAndIssue(codeHash: Buffer, applicationId: string, code: CodeGrant, tokenHash: Buffer, expiresAt: Date, now: Date): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH claimed AS (
+         UPDATE authorization_code SET used_at = $3
+          WHERE hash = $1 AND application_id = $2 AND used_at IS NULL AND expires_at > $3
+          RETURNING hash)
+       INSERT INTO access_token (hash, application_id, user_id, organization_id, code_hash, expires_at, created_at)
+       SELECT $4, $2, $5, $6, claimed.hash, $7, $3 FROM claimed
+       RETURNING 1`,
+      [codeHash, applicationId, now, tokenHash, code.user_id, code.organization_id, expiresAt],
+    );
+    return rows.length === 1;
+  }
+
+  /** Why a code grants nothing to this request, or null when it grants tokens. */
+  private refusal(client: ClientPrincipal, code: CodeGrant, form: VerifyForm): ProblemException | null {
     if (form.redirect_uri !== code.redirect_uri) return invalidGrant('redirect_uri does not match the one the login was started with');
     if (code.code_challenge === null) {
       // Downgrade protection: a verifier for a code issued without a challenge is refused.
@@ -105,11 +109,11 @@ export class TokenExchangeService {
     return null;
   }
 
-  /** Why a code could not be claimed. A second use also revokes the tokens issued from it (RFC 6749 §4.1.2). */
-  private async refuseUnclaimed(codeHash: Buffer, now: Date) {
+  /** Why a code cannot be used. A second use also revokes the tokens issued from it (RFC 6749 §4.1.2). */
+  private async refuseUnusable(codeHash: Buffer, now: Date) {
     const rows: { used_at: Date | null }[] = await this.dataSource.query('SELECT used_at FROM authorization_code WHERE hash = $1', [codeHash]);
     if (rows[0]?.used_at) {
-      await this.dataSource.query('UPDATE access_token SET revoked_at = $2 WHERE code_hash = $1 AND revoked_at IS NULL', [codeHash, now]);
+      await this.accessTokens.revokeIssuedFrom(codeHash, now);
       return invalidGrant('The code has already been used; tokens issued from it are revoked');
     }
     return invalidGrant('The code is invalid, expired, or was issued to another client');

@@ -35,7 +35,7 @@ describe('parseEnvironment', () => {
       expect(config.apiKeys).toEqual({ cacheSeconds: 5 });
       expect(config.mail.smtpUrl).toBe('smtp://127.0.0.1:1025');
       expect(config.mail.from).toBe('Sesame <no-reply@sesame.localhost>');
-      expect(config.auth).toEqual({ codeTtlSeconds: 300, accessTokenTtlSeconds: 30 * 24 * 3600, idTokenTtlSeconds: 3600, accessTokenCacheSeconds: 5 });
+      expect(config.auth).toEqual({ codeTtlSeconds: 300, accessTokenTtlSeconds: 30 * 24 * 3600, idTokenTtlSeconds: 3600, accessTokenCacheSeconds: 5, clientCacheSeconds: 5 });
       expect(config.log).toEqual({ level: 'info' });
     });
 

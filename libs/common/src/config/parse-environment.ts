@@ -75,6 +75,7 @@ export function parseEnvironment(env: Env): SesameConfig {
       accessTokenTtlSeconds: read.integer('ACCESS_TOKEN_TTL_SECONDS', 30 * 24 * 3600, 60, 365 * 24 * 3600),
       idTokenTtlSeconds: read.integer('ID_TOKEN_TTL_SECONDS', 3600, 60, 24 * 3600),
       accessTokenCacheSeconds: read.integer('ACCESS_TOKEN_CACHE_SECONDS', 5, 0, 60),
+      clientCacheSeconds: read.integer('CLIENT_CACHE_SECONDS', 5, 0, 60),
     },
     log: {
       level: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),

@@ -47,6 +47,8 @@ export interface SesameConfig {
     accessTokenTtlSeconds: number;
     idTokenTtlSeconds: number;
     accessTokenCacheSeconds: number;
+    /** How long an application looked up by client_id is reused (a rotated secret keeps working that long on other instances). */
+    clientCacheSeconds: number;
   };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
 }

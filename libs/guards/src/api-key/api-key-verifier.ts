@@ -1,14 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Plan, SESAME_CONFIG, SesameConfig, digestsEqual, sha256 } from '@sesame/common';
+import { Clock, Plan, SESAME_CONFIG, SesameConfig, TtlCache, digestsEqual, sha256 } from '@sesame/common';
 import { DataSource } from 'typeorm';
 import { looksLikeApiKey } from './api-key-format';
 import { Principal, TenantScopedPrincipal } from './principal';
-
-interface CacheEntry {
-  principal: TenantScopedPrincipal | null;
-  expiresAt: number;
-}
 
 const MAX_CACHE_ENTRIES = 10_000;
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -21,7 +16,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 @Injectable()
 export class ApiKeyVerifier {
   private readonly logger = new Logger(ApiKeyVerifier.name);
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly cache = new TtlCache<string, TenantScopedPrincipal | null>(MAX_CACHE_ENTRIES);
   private readonly lastUsedWrites = new Map<string, number>();
   private readonly platformKeyHash: Buffer | null;
   private readonly cacheMs: number;
@@ -42,8 +37,8 @@ export class ApiKeyVerifier {
 
     const cacheKey = hash.toString('base64');
     const now = this.clock.now().getTime();
-    const cached = this.cache.get(cacheKey);
-    const principal = cached && cached.expiresAt > now ? cached.principal : await this.lookup(hash, cacheKey, now);
+    const cached = this.cache.get(cacheKey, now);
+    const principal = cached !== undefined ? cached : await this.lookup(hash, cacheKey, now);
     if (principal) this.touch(principal.apiKeyId, now);
     return principal;
   }
@@ -55,9 +50,7 @@ export class ApiKeyVerifier {
 
   /** Drops every cached key of an organization from this instance's cache (the organization was deleted). */
   forgetOrganization(organizationId: string): void {
-    for (const [cacheKey, entry] of this.cache) {
-      if (entry.principal?.kind === 'organization' && entry.principal.organizationId === organizationId) this.cache.delete(cacheKey);
-    }
+    this.cache.deleteWhere((principal) => principal?.kind === 'organization' && principal.organizationId === organizationId);
   }
 
   private async lookup(hash: Buffer, cacheKey: string, now: number): Promise<TenantScopedPrincipal | null> {
@@ -73,13 +66,8 @@ export class ApiKeyVerifier {
       : row.organization_id
         ? { kind: 'organization', tenantId: row.tenant_id, organizationId: row.organization_id, plan: row.plan, apiKeyId: row.id }
         : { kind: 'tenant', tenantId: row.tenant_id, plan: row.plan, apiKeyId: row.id };
-    if (this.cacheMs > 0) this.remember(cacheKey, { principal, expiresAt: now + this.cacheMs });
+    if (this.cacheMs > 0) this.cache.set(cacheKey, principal, now + this.cacheMs);
     return principal;
-  }
-
-  private remember(cacheKey: string, entry: CacheEntry): void {
-    if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(cacheKey, entry);
   }
 
   /** Records last use at most once a minute per key and instance, off the request's path. */

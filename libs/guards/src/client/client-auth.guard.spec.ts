@@ -69,7 +69,7 @@ describe('parseBasic', () => {
 describe('ClientAuthGuard', () => {
   const verifier = {
     find: jest.fn(async (clientId: string) => CLIENTS.find((client) => client.clientId === clientId) ?? null),
-    secretMatches: jest.fn((client: RegisteredClient, secret: string) => new ClientVerifier(undefined as never).secretMatches(client, secret)),
+    secretMatches: jest.fn((client: RegisteredClient, secret: string) => new ClientVerifier(undefined as never, undefined as never, { auth: { clientCacheSeconds: 0 } } as never).secretMatches(client, secret)),
   } as unknown as ClientVerifier;
   const reflector = (methods?: ClientAuthMethod[]) => ({ getAllAndOverride: () => methods }) as unknown as Reflector;
   const contextFor = (request: RequestWithClient) =>
@@ -187,7 +187,7 @@ describe('ClientAuthGuard', () => {
   });
 
   describe('ClientVerifier.secretMatches', () => {
-    const verifierOnly = new ClientVerifier(undefined as never);
+    const verifierOnly = new ClientVerifier(undefined as never, undefined as never, { auth: { clientCacheSeconds: 0 } } as never);
 
     it('compares SHA-256 digests, so any secret is compared in constant time over 32 bytes', () => {
       expect(verifierOnly.secretMatches(web, WEB_SECRET)).toBe(true);

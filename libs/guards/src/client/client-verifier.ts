@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ApplicationType, digestsEqual, Plan, sha256 } from '@sesame/common';
+import { ApplicationType, Clock, digestsEqual, Plan, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
 import { DataSource } from 'typeorm';
 
 export interface RegisteredClient {
@@ -13,13 +13,37 @@ export interface RegisteredClient {
   clientSecretHash: Buffer | null;
 }
 
-/** Finds applications by client_id and checks client secrets in constant time. */
+const MAX_CACHED_CLIENTS = 10_000;
+
+/**
+ * Finds applications by client_id and checks client secrets in constant time. Lookups are reused
+ * for CLIENT_CACHE_SECONDS (default 5): a rotated secret, a deleted application or a plan change
+ * reaches the other instances within that time.
+ */
 @Injectable()
 export class ClientVerifier {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly cache = new TtlCache<string, RegisteredClient | null>(MAX_CACHED_CLIENTS);
+  private readonly cacheMs: number;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    @Inject(SESAME_CONFIG) config: SesameConfig,
+  ) {
+    this.cacheMs = config.auth.clientCacheSeconds * 1000;
+  }
 
   async find(clientId: string): Promise<RegisteredClient | null> {
     if (clientId.length === 0 || clientId.length > 64) return null;
+    const now = this.clock.now().getTime();
+    const cached = this.cache.get(clientId, now);
+    if (cached !== undefined) return cached;
+    const client = await this.lookup(clientId);
+    if (this.cacheMs > 0) this.cache.set(clientId, client, now + this.cacheMs);
+    return client;
+  }
+
+  private async lookup(clientId: string): Promise<RegisteredClient | null> {
     const rows: { id: string; type: ApplicationType; organization_id: string; tenant_id: string; plan: Plan; client_secret_hash: Buffer | null }[] =
       await this.dataSource.query(
         `SELECT a.id, a.type, a.organization_id, o.tenant_id, t.plan, a.client_secret_hash

@@ -1,0 +1,82 @@
+import { ManualClock } from '@sesame/common';
+import request from 'supertest';
+import { startStack, Stack } from '../support/apps';
+import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { basicAuth, loginByLink, uniqueEmail } from '../support/login';
+import { SmtpSink } from '../support/smtp-sink';
+
+const REDIRECT_URI = 'http://localhost:4000/callback';
+
+/** The short-lived caches on the hot paths, with their production defaults (5 s), on a manual clock. */
+describe('userinfo and client caches', () => {
+  const smtp = new SmtpSink();
+  const clock = new ManualClock();
+  let stack: Stack;
+  let app: ApplicationFixture;
+
+  beforeAll(async () => {
+    await smtp.start();
+    stack = await startStack(smtp.url, {
+      clock,
+      env: { ACCESS_TOKEN_CACHE_SECONDS: '5', CLIENT_CACHE_SECONDS: '5', MAIL_SWEEP_INTERVAL_SECONDS: '3600' },
+    });
+    const tenant = await createTenant(stack.management.url, 'pro');
+    const organization = await createOrganization(stack.management.url, tenant, { whitelistDomains: ['http://localhost:4000'] });
+    app = await createApplication(stack.management.url, organization, { type: 'web' });
+  });
+
+  afterAll(async () => {
+    await stack.close();
+    await smtp.stop();
+  });
+
+  async function tokenFor(email: string): Promise<{ accessToken: string; userId: string }> {
+    clock.advance(3600); // past any earlier allowedDate
+    const callback = await loginByLink(stack, smtp, app, { email, redirectUri: REDIRECT_URI });
+    const tokens = await request(stack.auth.url)
+      .post('/api/v1/verify')
+      .set('Authorization', basicAuth(app))
+      .type('form')
+      .send({ code: callback.searchParams.get('code'), redirect_uri: REDIRECT_URI })
+      .expect(200);
+    const user = await userInfo(tokens.body.access_token).expect(200);
+    return { accessToken: tokens.body.access_token, userId: user.body.sub };
+  }
+
+  const userInfo = (token: string) => request(stack.auth.url).get('/api/v1/userinfo').set('Authorization', `Bearer ${token}`);
+
+  it('a revoked token stops working at once on the instance that revoked it', async () => {
+    const { accessToken } = await tokenFor(uniqueEmail('revoke'));
+    await request(stack.auth.url).post('/api/v1/revoke').set('Authorization', basicAuth(app)).type('form').send({ token: accessToken }).expect(200);
+    await userInfo(accessToken).expect(401);
+  });
+
+  it('a blocked user keeps a cached answer for at most the cache time, then gets 401', async () => {
+    const { accessToken, userId } = await tokenFor(uniqueEmail('block'));
+    await request(stack.management.url)
+      .post(`/api/v2/organization/${app.organizationId}/user/${userId}`)
+      .set('Authorization', `Bearer ${app.apiKey}`)
+      .send({ blocked: true })
+      .expect(200);
+    clock.advance(4.9);
+    await userInfo(accessToken).expect(200);
+    clock.advance(0.2);
+    await userInfo(accessToken).expect(401);
+  });
+
+  it('a rotated client secret works for at most the cache time, then is invalid_client', async () => {
+    const status = (secret: string) =>
+      request(stack.auth.url).get('/api/v1/login_attempt/00000000-0000-4000-8000-000000000000').set('Authorization', basicAuth({ clientId: app.clientId, clientSecret: secret }));
+    await status(app.clientSecret!).expect(404); // looked up, and cached
+    const rotated = await request(stack.management.url)
+      .post(`/api/v2/organization/${app.organizationId}/application/${app.applicationId}/rotate_secret`)
+      .set('Authorization', `Bearer ${app.apiKey}`)
+      .expect(200);
+    clock.advance(4.9);
+    await status(app.clientSecret!).expect(404); // cached: the old secret still authenticates
+    clock.advance(0.2);
+    await status(app.clientSecret!).expect(401);
+    await status(rotated.body.clientSecret).expect(404);
+    app = { ...app, clientSecret: rotated.body.clientSecret };
+  });
+});
