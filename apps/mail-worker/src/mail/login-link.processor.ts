@@ -5,6 +5,9 @@ import { LOGIN_LINK_JOB, LoginLinkJob, MAIL_QUEUE } from '@sesame/queue';
 import type { Job, Queue } from 'bull';
 import { DeliveryOutcome, LoginLinkMailer } from './login-link.mailer';
 
+/** How many e-mails one worker sends at once (they wait mostly on the SMTP server). */
+const CONCURRENCY = 4;
+
 /** Consumes `login-link` jobs; a failure is retried by Bull with exponential backoff, and the last failure is kept. */
 @Processor(MAIL_QUEUE)
 export class LoginLinkProcessor implements BeforeApplicationShutdown {
@@ -18,7 +21,7 @@ export class LoginLinkProcessor implements BeforeApplicationShutdown {
   ) {}
 
   /** Every line logged while a job runs carries the requestId of the HTTP request that queued it. */
-  @Process(LOGIN_LINK_JOB)
+  @Process({ name: LOGIN_LINK_JOB, concurrency: CONCURRENCY })
   handle(job: Job<LoginLinkJob>): Promise<DeliveryOutcome> {
     return this.inJobContext(job, async () => {
       const outcome = await this.mailer.deliver(job.data.loginAttemptId);
@@ -37,7 +40,7 @@ export class LoginLinkProcessor implements BeforeApplicationShutdown {
     );
   }
 
-  /** On SIGTERM: take no new job and wait for the one in progress (Bull's close waits for it), before Postgres and Redis close. */
+  /** On SIGTERM: take no new job and wait for the ones in progress (Bull's close waits for it), before Postgres and Redis close. */
   async beforeApplicationShutdown(): Promise<void> {
     this.logger.log('Stopping: no new mail jobs; finishing the current one');
     await this.queue.close();
