@@ -43,6 +43,8 @@ export function configureHttpApp(app: INestApplication, config: SesameConfig): v
     const express = app as NestExpressApplication;
     express.set('trust proxy', config.http.trustProxy);
     express.disable('x-powered-by');
+    // API answers are not cached (no-store), so hashing every body for an ETag is wasted work.
+    express.set('etag', false);
     express.useBodyParser('json', { limit: config.http.bodyLimitBytes });
     express.useBodyParser('urlencoded', { limit: config.http.bodyLimitBytes, extended: false });
   } else {
