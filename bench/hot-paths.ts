@@ -62,7 +62,7 @@ export interface HotScenarioOptions {
 export async function runHotScenario(ctx: BenchContext, scenario: HotScenario, options: HotScenarioOptions = {}): Promise<Measurement[]> {
   const only = options.only ?? (() => true);
   const s = ctx.settings;
-  const targets = (await targetsOf(ctx, scenario)).filter(only);
+  const targets = (await targetsOf(ctx, scenario)).filter((target) => s.servers.includes(target.server) && only(target));
   const measurements: Measurement[] = [];
   log(`${scenario}: ${targets.map(label).join(', ')} × c=${s.connections.join('/')}, ${s.warmupSeconds} s warm-up + ${s.durationSeconds} s each`);
   for (let round = 1; round <= s.rounds; round++) {

@@ -6,6 +6,7 @@
  * BENCH_CONNECTIONS [10,50]     autocannon connection counts
  * BENCH_ROUNDS [1]              rounds per scenario (servers in alternating order); the report averages them
  * BENCH_PLATFORMS [express,fastify]  HTTP_PLATFORM values Sesame runs with (peer and floor have none)
+ * BENCH_SERVERS [sesame,peer,floor]  which servers to measure (e.g. sesame alone while iterating)
  * BENCH_PIN [1]                 0: do not pin; otherwise servers on BENCH_SERVER_CPU, autocannon on BENCH_LOAD_CPU
  * BENCH_SERVER_CPU [0], BENCH_LOAD_CPU [1]
  * BENCH_USERINFO_TOKENS [1000]  distinct users and access tokens the userinfo requests cycle through
@@ -26,6 +27,7 @@ export interface BenchSettings {
   connections: number[];
   rounds: number;
   platforms: ('express' | 'fastify')[];
+  servers: ('sesame' | 'peer' | 'floor')[];
   serverCpu: number | null;
   loadCpu: number | null;
   userinfoTokens: number;
@@ -60,6 +62,10 @@ export function benchSettings(): BenchSettings {
   if (platforms.length === 0 || platforms.some((p) => p !== 'express' && p !== 'fastify')) {
     throw new Error('BENCH_PLATFORMS must list express and/or fastify');
   }
+  const servers = list('BENCH_SERVERS', 'sesame,peer,floor');
+  if (servers.length === 0 || servers.some((server) => !['sesame', 'peer', 'floor'].includes(server))) {
+    throw new Error('BENCH_SERVERS must list sesame, peer and/or floor');
+  }
   const pin = process.env.BENCH_PIN !== '0';
   return {
     durationSeconds: integer('BENCH_DURATION', 8, 1, 300),
@@ -67,6 +73,7 @@ export function benchSettings(): BenchSettings {
     connections,
     rounds: integer('BENCH_ROUNDS', 1, 1, 20),
     platforms: platforms as BenchSettings['platforms'],
+    servers: servers as BenchSettings['servers'],
     serverCpu: pin ? integer('BENCH_SERVER_CPU', 0, 0, 1023) : null,
     loadCpu: pin ? integer('BENCH_LOAD_CPU', 1, 0, 1023) : null,
     userinfoTokens: integer('BENCH_USERINFO_TOKENS', 1000, 1, 1_000_000),
