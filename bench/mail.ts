@@ -24,7 +24,7 @@ export interface MailResult {
   deliveryMs: Percentiles;
   /** From the login_attempt rows: attempt recorded → job queued, and job queued → mail sent (SMTP done). */
   stagesMs: { queued: Percentiles; sent: Percentiles };
-  /** The part of each delivery spent waiting for the sink's greeting (smtp-server's fixed 100 ms per connection). */
+  /** The part of each delivery spent waiting for the sink's greeting (smtp-server's fixed 100 ms per new connection; 0 on a reused one). */
   sinkGreetingMs: Percentiles;
 }
 
@@ -40,15 +40,18 @@ const WARMUP_MAILS = 5;
 
 /**
  * The SMTP sink. smtp-server waits a fixed 100 ms after accepting a connection before it greets
- * ("early talker" detection), so each new SMTP connection pays that wait in the sink; it is
- * measured per message (accept → greeting) and reported, so that it can be told apart.
+ * ("early talker" detection), so each new SMTP connection pays that wait in the sink. The wait
+ * (accept → greeting) is recorded per connection, and the part of it that falls within a
+ * message's own request → arrival time is reported for that message (a message sent on a
+ * connection opened earlier, a pooled one, waited for none of it).
  */
 class Sink {
   private readonly arrivals = new Map<string, number>();
-  private readonly greetingDelays = new Map<string, number>();
+  /** Per address: the accept → greeting interval of the connection its mail came on, if it was that connection's first mail. */
+  private readonly greetingWaits = new Map<string, { from: number; to: number } | null>();
   private readonly waiters = new Map<string, (at: number) => void>();
   private readonly accepted = new Map<number, number>();
-  private readonly greeted = new Map<string, number>();
+  private readonly greeted = new Map<string, { from: number; to: number; used: boolean }>();
   private readonly server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -58,17 +61,19 @@ class Sink {
     onConnect: (session, callback) => {
       const acceptedAt = this.accepted.get(session.remotePort);
       this.accepted.delete(session.remotePort);
-      if (acceptedAt !== undefined) this.greeted.set(session.id, performance.now() - acceptedAt);
+      if (acceptedAt !== undefined) this.greeted.set(session.id, { from: acceptedAt, to: performance.now(), used: false });
       callback();
     },
     onData: (stream, session, callback) => {
       stream.on('data', () => undefined);
       stream.on('end', () => {
         const at = performance.now();
-        const delay = this.greeted.get(session.id) ?? 0;
+        const connection = this.greeted.get(session.id);
+        const wait = connection && !connection.used ? { from: connection.from, to: connection.to } : null;
+        if (connection) connection.used = true;
         for (const recipient of session.envelope.rcptTo) {
           const address = recipient.address.toLowerCase();
-          this.greetingDelays.set(address, delay);
+          this.greetingWaits.set(address, wait);
           this.arrived(address, at);
         }
         callback();
@@ -83,9 +88,10 @@ class Sink {
     this.server.server.on('connection', (socket: Socket) => this.accepted.set(socket.remotePort ?? 0, performance.now()));
   }
 
-  /** How long the sink made the connection that brought this address's mail wait for its greeting. */
-  greetingDelay(address: string): number | undefined {
-    return this.greetingDelays.get(address);
+  /** How much of [sent, arrived] the mail to this address spent waiting for the sink's greeting. */
+  greetingWait(address: string, sent: number, arrived: number): number {
+    const wait = this.greetingWaits.get(address);
+    return wait ? Math.max(0, Math.min(wait.to, arrived) - Math.max(wait.from, sent)) : 0;
   }
 
   async start(): Promise<string> {
@@ -174,7 +180,7 @@ export async function runMailScenario(ctx: BenchContext): Promise<MailResult> {
         send(email).then(async (answer) => {
           if (answer.status !== 200) return { status: answer.status, httpMs: answer.httpMs, deliveryMs: null };
           const at = await sink.arrival(email, s.mail.graceSeconds * 1000 + s.mail.count * (1000 / s.mail.rate));
-          return { status: answer.status, httpMs: answer.httpMs, deliveryMs: at === null ? null : at - answer.sent, greetingMs: sink.greetingDelay(email) };
+          return { status: answer.status, httpMs: answer.httpMs, deliveryMs: at === null ? null : at - answer.sent, greetingMs: at === null ? undefined : sink.greetingWait(email, answer.sent, at) };
         }),
       );
     }
