@@ -29,12 +29,14 @@ export interface ProfileSummary {
   onBehalfOf: { name: string; selfMs: number; share: number }[];
 }
 
-const SCENARIOS: HotScenario[] = ['userinfo', 'verify'];
+/** BENCH_PROFILE_SCENARIOS [userinfo,verify] and BENCH_PROFILE_PLATFORM [express] choose what to profile. */
+const SCENARIOS = (process.env.BENCH_PROFILE_SCENARIOS ?? 'userinfo,verify').split(',') as HotScenario[];
+const PLATFORM = (process.env.BENCH_PROFILE_PLATFORM ?? 'express') as 'express' | 'fastify';
 
 export async function runProfile(): Promise<void> {
   const base = benchSettings();
   const connections = Math.max(...base.connections);
-  const settings = { ...base, platforms: ['express' as const], connections: [connections], durationSeconds: Number(process.env.BENCH_PROFILE_DURATION ?? 10) };
+  const settings = { ...base, platforms: [PLATFORM], connections: [connections], durationSeconds: Number(process.env.BENCH_PROFILE_DURATION ?? 10) };
   const directory = join(RESULTS, 'profiles', new Date().toISOString().replace(/[:.]/g, '-'));
   mkdirSync(directory, { recursive: true });
   const ctx = new BenchContext(settings);
@@ -147,7 +149,7 @@ function packageOf(url: string, functionName: string): string {
 export function renderSummary(summary: ProfileSummary): string {
   const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
   const rows = [
-    `### ${summary.scenario} (auth-api, Express): ${summary.busyMs.toFixed(0)} ms busy of ${summary.totalMs.toFixed(0)} ms profiled`,
+    `### ${summary.scenario} (${PLATFORM}): ${summary.busyMs.toFixed(0)} ms busy of ${summary.totalMs.toFixed(0)} ms profiled`,
     '',
     '| self time | share of busy | function | where |',
     '| ---: | ---: | --- | --- |',

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
 import { ClientPrincipal } from '@sesame/guards';
+import { prepared, queryPrepared } from '@sesame/entities';
 import { DataSource } from 'typeorm';
 import { IntrospectionResponse, UserInfoResponse } from './dto/token.dto';
 import { IdTokenService } from './id-token.service';
@@ -21,6 +22,14 @@ interface ActiveTokenRow {
 }
 
 const MAX_CACHED_TOKENS = 100_000;
+
+/** userinfo's one lookup: the token by its hash (primary key) joined to its user (primary key). */
+const FIND_ACTIVE_TOKEN = prepared(
+  'find-active-token',
+  `SELECT u.id AS user_id, u.email, u.email_verified, u.name, u.organization_id, u.updated_at, t.expires_at
+     FROM access_token t JOIN "user" u ON u.id = t.user_id
+    WHERE t.hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND NOT u.blocked`,
+);
 
 /**
  * Reading, checking and revoking access tokens. userinfo answers are cached in process for
@@ -54,12 +63,7 @@ export class AccessTokensService {
     const cached = this.userInfoCache.get(cacheKey, now.getTime());
     if (cached) return cached;
 
-    const rows: ActiveTokenRow[] = await this.dataSource.query(
-      `SELECT u.id AS user_id, u.email, u.email_verified, u.name, u.organization_id, u.updated_at, t.expires_at
-         FROM access_token t JOIN "user" u ON u.id = t.user_id
-        WHERE t.hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND NOT u.blocked`,
-      [hash, now],
-    );
+    const rows = await queryPrepared<ActiveTokenRow>(this.dataSource, FIND_ACTIVE_TOKEN, [hash, now]);
     const row = rows[0];
     if (!row) throw invalidToken(INVALID);
     const info: UserInfoResponse = {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { badRequest, Clock, ProblemException, randomSecret, SESAME_CONFIG, SesameConfig, sha256 } from '@sesame/common';
 import { ClientPrincipal } from '@sesame/guards';
+import { prepared, queryPrepared } from '@sesame/entities';
 import { DataSource } from 'typeorm';
 import { TokenResponse, VerifyForm } from './dto/token.dto';
 import { AccessTokensService } from './access-tokens.service';
@@ -19,6 +20,24 @@ interface CodeGrant {
   organization_id: string;
   blocked: boolean;
 }
+
+const FIND_USABLE_CODE = prepared(
+  'find-usable-code',
+  `SELECT c.user_id, c.redirect_uri, c.code_challenge, c.auth_time, u.email, u.email_verified, u.organization_id, u.blocked
+     FROM authorization_code c JOIN "user" u ON u.id = c.user_id
+    WHERE c.hash = $1 AND c.application_id = $2 AND c.used_at IS NULL AND c.expires_at > $3`,
+);
+
+const CLAIM_CODE_AND_ISSUE_TOKEN = prepared(
+  'claim-code-and-issue-token',
+  `WITH claimed AS (
+     UPDATE authorization_code SET used_at = $3
+      WHERE hash = $1 AND application_id = $2 AND used_at IS NULL AND expires_at > $3
+      RETURNING hash)
+   INSERT INTO access_token (hash, application_id, user_id, organization_id, code_hash, expires_at, created_at)
+   SELECT $4, $2, $5, $6, claimed.hash, $7, $3 FROM claimed
+   RETURNING 1`,
+);
 
 /** POST /v1/verify: exchanges an authorization code for an access token and an id_token. */
 @Injectable()
@@ -67,12 +86,7 @@ export class TokenExchangeService {
 
   /** The unused, unexpired code of this application, with its user; another application's code is not found. */
   private async findUsable(codeHash: Buffer, applicationId: string, now: Date): Promise<CodeGrant | null> {
-    const rows: CodeGrant[] = await this.dataSource.query(
-      `SELECT c.user_id, c.redirect_uri, c.code_challenge, c.auth_time, u.email, u.email_verified, u.organization_id, u.blocked
-         FROM authorization_code c JOIN "user" u ON u.id = c.user_id
-        WHERE c.hash = $1 AND c.application_id = $2 AND c.used_at IS NULL AND c.expires_at > $3`,
-      [codeHash, applicationId, now],
-    );
+    const rows = await queryPrepared<CodeGrant>(this.dataSource, FIND_USABLE_CODE, [codeHash, applicationId, now]);
     return rows[0] ?? null;
   }
 
@@ -82,16 +96,7 @@ export class TokenExchangeService {
    * row, and only that one inserts a token. False when the code was used meanwhile.
    */
   private async claimAndIssue(codeHash: Buffer, applicationId: string, code: CodeGrant, tokenHash: Buffer, expiresAt: Date, now: Date): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `WITH claimed AS (
-         UPDATE authorization_code SET used_at = $3
-          WHERE hash = $1 AND application_id = $2 AND used_at IS NULL AND expires_at > $3
-          RETURNING hash)
-       INSERT INTO access_token (hash, application_id, user_id, organization_id, code_hash, expires_at, created_at)
-       SELECT $4, $2, $5, $6, claimed.hash, $7, $3 FROM claimed
-       RETURNING 1`,
-      [codeHash, applicationId, now, tokenHash, code.user_id, code.organization_id, expiresAt],
-    );
+    const rows = await queryPrepared(this.dataSource, CLAIM_CODE_AND_ISSUE_TOKEN, [codeHash, applicationId, now, tokenHash, code.user_id, code.organization_id, expiresAt]);
     return rows.length === 1;
   }
 

@@ -17,6 +17,8 @@ export function redisOptions(config: SesameConfig) {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000),
+    // Commands issued in the same tick by concurrent requests go out in one write.
+    enableAutoPipelining: true,
     lazyConnect: false,
   };
 }
