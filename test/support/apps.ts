@@ -107,3 +107,28 @@ function recordFastifyRoutes(app: INestApplication): string[] {
   });
   return routes;
 }
+
+/**
+ * Every route the running app serves, as "METHOD /path/:param": read from the Express router, or
+ * as Fastify registered them. Left out: middleware Nest mounts as catch-alls (`/api{/*splat}`),
+ * and the files and API of Swagger UI (`/api/vN/docs`) and of the queue dashboard (`/api/v2/queues`).
+ */
+export function registeredRoutes(app: RunningApp): string[] {
+  const served =
+    app.config.http.platform === 'fastify'
+      ? [...new Set(app.fastifyRoutes)]
+      : expressRoutes(app).filter((route) => !/\{\/\*\w+\}$/.test(route));
+  return served.filter((route) => !/^\w+ \/api\/v\d\/(docs|queues)(\/|$)/.test(route));
+}
+
+function expressRoutes(app: RunningApp): string[] {
+  type Layer = { route?: { path: string; methods: Record<string, boolean> } };
+  const instance = app.app.getHttpAdapter().getInstance() as { router?: { stack: Layer[] }; _router?: { stack: Layer[] } };
+  return ((instance.router ?? instance._router)?.stack ?? [])
+    .filter((layer) => layer.route)
+    .flatMap((layer) =>
+      Object.keys(layer.route!.methods)
+        .filter((method) => method !== '_all')
+        .map((method) => `${method.toUpperCase()} ${layer.route!.path}`),
+    );
+}

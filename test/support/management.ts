@@ -146,26 +146,4 @@ export async function countRows(table: 'user' | 'application' | 'api_key' | 'org
   }
 }
 
-/**
- * Every route the running app serves, as "METHOD /path/:param", read from the HTTP server's own
- * router (Express) or recorded as Fastify registered them; Swagger UI's files are left out.
- */
-export function registeredRoutes(app: RunningApp): string[] {
-  return routesOf(app).filter((route) => !/^GET \/api\/v2\/docs/.test(route));
-}
-
-function routesOf(app: RunningApp): string[] {
-  if (app.config.http.platform === 'fastify') return [...new Set(app.fastifyRoutes)];
-  const instance = app.app.getHttpAdapter().getInstance() as { router?: { stack: RouterLayer[] }; _router?: { stack: RouterLayer[] } };
-  const stack = (instance.router ?? instance._router)?.stack ?? [];
-  return (
-    stack
-      // Nest mounts middleware (the request logger) as catch-all routes (`/api{/*splat}`): not routes of the app.
-      .filter((layer) => layer.route && !/\{\/\*\w+\}$/.test(layer.route.path))
-      .flatMap((layer) => Object.keys(layer.route!.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path}`))
-  );
-}
-
-interface RouterLayer {
-  route?: { path: string; methods: Record<string, boolean> };
-}
+export { registeredRoutes } from './apps';

@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleInit, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { createBullBoard } from '@bull-board/api';
 import { BullAdapter } from '@bull-board/api/bullAdapter';
@@ -8,6 +8,8 @@ import { MAIL_QUEUE } from '@sesame/queue';
 import type { Queue } from 'bull';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hasPlatformKey, refuseBoardAccess } from './board-access';
+
+type AccessCheck = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 type NodeHandler = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
 
@@ -27,7 +29,7 @@ interface FastifyScope {
  * with its own check; without PLATFORM_API_KEY it is not mounted at all (404).
  */
 @Injectable()
-export class QueueBoard implements OnModuleInit {
+export class QueueBoard implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger(QueueBoard.name);
 
   constructor(
@@ -41,24 +43,37 @@ export class QueueBoard implements OnModuleInit {
     return `/${this.config.http.apiPrefix}/v2/queues`;
   }
 
+  /** Express: mounted before Nest registers its routes, so its final "not found" handler stays last. */
   async onModuleInit(): Promise<void> {
     // The queue's depth (sesame_queue_jobs) on every scrape of this app, too.
     this.metrics?.watchQueue(this.mailQueue);
+    if (this.config.http.platform === 'express') await this.mount((app, allow) => this.mountOnExpress(app.getInstance<ExpressApp>(), allow));
+  }
+
+  /**
+   * Fastify: mounted once Nest has registered its routes and error handling; a plugin loaded
+   * earlier would take the place of Nest's error handler, and body-parsing errors would no longer
+   * be answered as problem details.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.http.platform === 'fastify') await this.mount((app, allow) => this.mountOnFastify(app.getInstance<FastifyScope>(), allow));
+  }
+
+  private async mount(mountOn: (adapter: HttpAdapterHost['httpAdapter'], allow: AccessCheck) => Promise<void>): Promise<void> {
     const platformKey = this.config.secrets.platformApiKey;
     const adapter = this.adapterHost.httpAdapter;
     if (!platformKey || !adapter) return;
-    const allow = (request: IncomingMessage, response: ServerResponse): boolean => {
+    const allow: AccessCheck = (request, response) => {
       setMetricsRoute(request, this.basePath);
       if (hasPlatformKey(request, platformKey)) return true;
       refuseBoardAccess(request, response);
       return false;
     };
-    if (this.config.http.platform === 'express') await this.mountOnExpress(adapter.getInstance<ExpressApp>(), allow);
-    else await this.mountOnFastify(adapter.getInstance<FastifyScope>(), allow);
+    await mountOn(adapter, allow);
     this.logger.log(`Queue dashboard at ${this.basePath} (platform key required)`);
   }
 
-  private async mountOnExpress(app: ExpressApp, allow: (request: IncomingMessage, response: ServerResponse) => boolean): Promise<void> {
+  private async mountOnExpress(app: ExpressApp, allow: AccessCheck): Promise<void> {
     const { ExpressAdapter } = await import('@bull-board/express');
     const serverAdapter = new ExpressAdapter().setBasePath(this.basePath);
     createBullBoard({ queues: [new BullAdapter(this.mailQueue)], serverAdapter, options: { uiConfig: { boardTitle: 'Sesame queues' } } });
@@ -70,7 +85,7 @@ export class QueueBoard implements OnModuleInit {
     app.use(this.basePath, guard, board);
   }
 
-  private async mountOnFastify(fastify: FastifyScope, allow: (request: IncomingMessage, response: ServerResponse) => boolean): Promise<void> {
+  private async mountOnFastify(fastify: FastifyScope, allow: AccessCheck): Promise<void> {
     const { FastifyAdapter } = await import('@bull-board/fastify');
     const serverAdapter = new FastifyAdapter().setBasePath(this.basePath);
     createBullBoard({ queues: [new BullAdapter(this.mailQueue)], serverAdapter, options: { uiConfig: { boardTitle: 'Sesame queues' } } });
