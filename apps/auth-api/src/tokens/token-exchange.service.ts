@@ -8,9 +8,9 @@ import { TokenResponse, VerifyForm } from './dto/token.dto';
 import { AccessTokensService } from './access-tokens.service';
 import { IdTokenService } from './id-token.service';
 import { invalidGrant } from './oauth-errors';
-import { verifierMatches } from './pkce';
+import { challengeOf, verifierMatches } from './pkce';
 
-interface CodeGrant {
+interface ClaimedCode {
   user_id: string;
   redirect_uri: string;
   code_challenge: string | null;
@@ -19,24 +19,34 @@ interface CodeGrant {
   email_verified: boolean;
   organization_id: string;
   blocked: boolean;
+  /** True when the grant checks passed and the access token was stored. */
+  granted: boolean;
 }
 
-const FIND_USABLE_CODE = prepared(
-  'find-usable-code',
-  `SELECT c.user_id, c.redirect_uri, c.code_challenge, c.auth_time, u.email, u.email_verified, u.organization_id, u.blocked
-     FROM authorization_code c JOIN "user" u ON u.id = c.user_id
-    WHERE c.hash = $1 AND c.application_id = $2 AND c.used_at IS NULL AND c.expires_at > $3`,
-);
-
+/**
+ * The whole exchange in one statement (one round trip, one commit). The conditional UPDATE is the
+ * claim: of concurrent redemptions exactly one gets the row. The code is used up even when the
+ * checks fail, so a wrong verifier or redirect_uri cannot be retried; the token is stored only
+ * when they pass: the exact redirect_uri, a user not blocked, and PKCE — the code's challenge
+ * equals BASE64URL(SHA-256(code_verifier)) ($7, computed by the service), or the code has no
+ * challenge, no verifier was sent ($7 null: downgrade protection) and the client has a secret ($8).
+ */
 const CLAIM_CODE_AND_ISSUE_TOKEN = prepared(
   'claim-code-and-issue-token',
   `WITH claimed AS (
      UPDATE authorization_code SET used_at = $3
       WHERE hash = $1 AND application_id = $2 AND used_at IS NULL AND expires_at > $3
-      RETURNING hash)
-   INSERT INTO access_token (hash, application_id, user_id, organization_id, code_hash, expires_at, created_at)
-   SELECT $4, $2, $5, $6, claimed.hash, $7, $3 FROM claimed
-   RETURNING 1`,
+      RETURNING user_id, redirect_uri, code_challenge, auth_time),
+   checked AS (
+     SELECT c.*, u.email, u.email_verified, u.organization_id, u.blocked,
+            (c.redirect_uri = $4 AND NOT u.blocked
+             AND (c.code_challenge = $7 OR (c.code_challenge IS NULL AND $7::text IS NULL AND $8::boolean))) AS granted
+       FROM claimed c JOIN "user" u ON u.id = c.user_id),
+   issued AS (
+     INSERT INTO access_token (hash, application_id, user_id, organization_id, code_hash, expires_at, created_at)
+     SELECT $5, $2, user_id, organization_id, $1, $6, $3 FROM checked WHERE granted
+     RETURNING 1)
+   SELECT * FROM checked`,
 );
 
 /** POST /v1/verify: exchanges an authorization code for an access token and an id_token. */
@@ -56,20 +66,22 @@ export class TokenExchangeService {
     }
     const now = this.clock.now();
     const codeHash = sha256(form.code);
-    const code = await this.findUsable(codeHash, client.applicationId, now);
-    if (!code) throw await this.refuseUnusable(codeHash, now);
-    const refusal = this.refusal(client, code, form);
-    if (refusal) {
-      // A refused attempt uses the code up, so a wrong verifier or redirect_uri cannot be retried.
-      await this.dataSource.query('UPDATE authorization_code SET used_at = $2 WHERE hash = $1 AND used_at IS NULL', [codeHash, now]);
-      throw refusal;
-    }
-
     const accessToken = randomSecret();
     const expiresAt = new Date(now.getTime() + this.config.auth.accessTokenTtlSeconds * 1000);
-    if (!(await this.claimAndIssue(codeHash, client.applicationId, code, sha256(accessToken), expiresAt, now))) {
-      throw await this.refuseUnusable(codeHash, now); // another request used the code meanwhile
-    }
+    const rows = await queryPrepared<ClaimedCode>(this.dataSource, CLAIM_CODE_AND_ISSUE_TOKEN, [
+      codeHash,
+      client.applicationId,
+      now,
+      form.redirect_uri,
+      sha256(accessToken),
+      expiresAt,
+      form.code_verifier === undefined ? null : challengeOf(form.code_verifier),
+      client.method !== 'none',
+    ]);
+    const code = rows[0];
+    if (!code) throw await this.refuseUnusable(codeHash, now);
+    if (!code.granted) throw this.refusal(client, code, form) ?? invalidGrant('The code cannot be used by this request');
+
     const idToken = await this.idTokens.issue(
       { userId: code.user_id, email: code.email, emailVerified: code.email_verified, organizationId: code.organization_id, authTime: code.auth_time },
       { clientId: client.clientId, clientSecretHash: client.clientSecretHash },
@@ -84,24 +96,8 @@ export class TokenExchangeService {
     };
   }
 
-  /** The unused, unexpired code of this application, with its user; another application's code is not found. */
-  private async findUsable(codeHash: Buffer, applicationId: string, now: Date): Promise<CodeGrant | null> {
-    const rows = await queryPrepared<CodeGrant>(this.dataSource, FIND_USABLE_CODE, [codeHash, applicationId, now]);
-    return rows[0] ?? null;
-  }
-
-  /**
-   * Marks the code used and stores the access token in one statement (one round trip, one
-   * commit). The conditional UPDATE is the claim: of concurrent redemptions exactly one gets the
-   * row, and only that one inserts a token. False when the code was used meanwhile.
-   */
-  private async claimAndIssue(codeHash: Buffer, applicationId: string, code: CodeGrant, tokenHash: Buffer, expiresAt: Date, now: Date): Promise<boolean> {
-    const rows = await queryPrepared(this.dataSource, CLAIM_CODE_AND_ISSUE_TOKEN, [codeHash, applicationId, now, tokenHash, code.user_id, code.organization_id, expiresAt]);
-    return rows.length === 1;
-  }
-
-  /** Why a code grants nothing to this request, or null when it grants tokens. */
-  private refusal(client: ClientPrincipal, code: CodeGrant, form: VerifyForm): ProblemException | null {
+  /** Why a claimed code granted nothing to this request (the same rules as the statement, with a message). */
+  private refusal(client: ClientPrincipal, code: ClaimedCode, form: VerifyForm): ProblemException | null {
     if (form.redirect_uri !== code.redirect_uri) return invalidGrant('redirect_uri does not match the one the login was started with');
     if (code.code_challenge === null) {
       // Downgrade protection: a verifier for a code issued without a challenge is refused.
