@@ -1,10 +1,12 @@
-import { DynamicModule, Global, INestApplication, Injectable, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { DynamicModule, Global, INestApplication, Inject, Injectable, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { HttpAdapterHost } from '@nestjs/core';
 import { Logger, LoggerModule, PinoLogger } from 'nestjs-pino';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
 import { DestinationStream, stdTimeFunctions } from 'pino';
 import type { Options } from 'pino-http';
+import { SESAME_CONFIG } from '../config/config.module';
 import { SesameConfig } from '../config/sesame-config';
 import { REDACTED, redactUrl, serializeRequest, serializeResponse } from './redact';
 import { assignRequestId } from './request-id';
@@ -16,73 +18,95 @@ export interface LoggingOptions {
   destination?: DestinationStream;
 }
 
+/** Fields bound to every log line made inside a request or a queue job (its requestId, say). */
+const logFields = new AsyncLocalStorage<Record<string, unknown>>();
+
 /**
- * pino-http's options: one JSON object per line, LOG_LEVEL, the request id as `requestId` on every
- * line of a request, and serializers that never write bodies, credentials or secret URL parameters.
+ * The root logger's options: one JSON object per line, LOG_LEVEL, and the fields of the request or
+ * job in progress on every line (through a mixin, so that no per-request child logger is made).
  */
-export function pinoHttpOptions(config: SesameConfig, options: LoggingOptions): Options<IncomingMessage, ServerResponse> {
-  const quiet = new Set([`/${config.http.apiPrefix}/health`, `/${config.http.apiPrefix}/metrics`]);
+export function pinoOptions(config: SesameConfig, options: LoggingOptions): Options<IncomingMessage, ServerResponse> {
   return {
     level: config.log.level,
     base: { app: options.app, pid: process.pid, hostname: hostname() },
     timestamp: stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
-    genReqId: (request, response) => assignRequestId(request, response),
-    quietReqLogger: true,
-    customAttributeKeys: { reqId: 'requestId' },
+    mixin: () => logFields.getStore() ?? {},
     serializers: { req: serializeRequest, res: serializeResponse },
     // A second line of defence, should anything log these objects another way.
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["proxy-authorization"]', 'res.headers["set-cookie"]'],
       censor: REDACTED,
     },
-    customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : 'info'),
-    // Health checks and scrapes come every few seconds: their lines would drown the rest.
-    autoLogging: { ignore: (request) => quiet.has((request.url ?? '').split('?')[0].replace(/\/+$/, '')) },
   };
 }
 
 /**
- * Gives every request its id the moment it arrives (before any middleware, on Express and
- * Fastify alike: Node's own `request` event), and notes arrivals and the start of a shutdown.
+ * Request logging on Node's own `request` event, so Express and Fastify alike and before any
+ * middleware: every request gets its id at once (echoed in X-Request-Id and bound to every line
+ * logged while it is handled), and one `request completed` line when its response is finished —
+ * method, cleaned URL and headers, status, time; never a body or a secret. Health checks and
+ * scrapes are not logged: they come every few seconds and would drown the rest.
  */
 @Injectable()
-class RequestLifecycleLogging implements OnModuleInit, OnModuleDestroy {
+class RequestLogging implements OnModuleInit, OnModuleDestroy {
+  private readonly quiet: ReadonlySet<string>;
+
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly logger: PinoLogger,
+    @Inject(SESAME_CONFIG) config: SesameConfig,
   ) {
     this.logger.setContext('Http');
+    this.quiet = new Set([`/${config.http.apiPrefix}/health`, `/${config.http.apiPrefix}/metrics`]);
   }
 
   onModuleInit(): void {
     const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
     server?.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
       const requestId = assignRequestId(request, response);
-      if (this.logger.logger.isLevelEnabled('debug')) {
-        this.logger.logger.debug({ requestId, method: request.method, url: redactUrl(request.url ?? '') }, 'request received');
-      }
+      // The rest of this request's handling, synchronous and asynchronous, sees these fields.
+      logFields.enterWith({ requestId });
+      const root = this.logger.logger;
+      if (root.isLevelEnabled('debug')) root.debug({ method: request.method, url: redactUrl(request.url ?? '') }, 'request received');
+      if (this.quiet.has((request.url ?? '').split('?')[0].replace(/\/+$/, ''))) return;
+      const start = process.hrtime.bigint();
+      response.once('finish', () => this.completed(requestId, request, response, start));
     });
   }
 
   onModuleDestroy(): void {
     this.logger.info('Shutting down: finishing the work in progress, then closing Postgres and Redis');
   }
+
+  private completed(requestId: string, request: IncomingMessage, response: ServerResponse, start: bigint): void {
+    const root = this.logger.logger;
+    const level = response.statusCode >= 500 ? 'error' : 'info';
+    if (!root.isLevelEnabled(level)) return;
+    root[level](
+      {
+        requestId,
+        // Node's objects: the serializers (pino-std-serializers, then serializeRequest/serializeResponse) pick what is safe.
+        req: request,
+        res: response,
+        responseTime: Math.round(Number(process.hrtime.bigint() - start) / 1e6),
+      },
+      'request completed',
+    );
+  }
 }
 
 /** Adds fields to every log line made inside a piece of work that is not an HTTP request (a queue job, say). */
 @Injectable()
 export class LogContext {
-  constructor(private readonly pino: PinoLogger) {}
-
   /** Runs `work` with `fields` (e.g. the job's requestId) on every line logged inside it, across awaits. */
   run<T>(fields: Record<string, unknown>, work: () => T): T {
-    return this.pino.runInContext(work, { bindings: fields });
+    return logFields.run({ ...logFields.getStore(), ...fields }, work);
   }
 }
 
 /**
- * Structured JSON logs (nestjs-pino): request logs from pino-http, and every Nest `Logger` of the
+ * Structured JSON logs (nestjs-pino, pino): one line per request from RequestLogging, and every Nest `Logger` of the
  * app routed through pino once main.ts calls useAppLogger(). Lines made while handling a request
  * carry its `requestId`.
  */
@@ -90,11 +114,13 @@ export class LogContext {
 @Module({})
 export class LoggingModule {
   static forRoot(config: SesameConfig, options: LoggingOptions): DynamicModule {
-    const pinoHttp = pinoHttpOptions(config, options);
+    const pinoHttp = pinoOptions(config, options);
     return {
       module: LoggingModule,
-      imports: [LoggerModule.forRoot({ pinoHttp: options.destination ? [pinoHttp, options.destination] : pinoHttp })],
-      providers: [RequestLifecycleLogging, LogContext],
+      // nestjs-pino makes the root logger and routes Nest's logging through it; its per-request
+      // middleware is not used (forRoutes: none), RequestLogging does that job more cheaply.
+      imports: [LoggerModule.forRoot({ pinoHttp: options.destination ? [pinoHttp, options.destination] : pinoHttp, forRoutes: [] })],
+      providers: [RequestLogging, LogContext],
       exports: [LoggerModule, LogContext],
     };
   }
