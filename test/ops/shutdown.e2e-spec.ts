@@ -6,7 +6,7 @@ import { createApplication, createOrganization, createTenant } from '../support/
 import { SmtpSink } from '../support/smtp-sink';
 import { TEST_PLATFORM_API_KEY } from '../support/test-env';
 import { AppProcess, startAppProcess } from './support/app-process';
-import { HoldingSmtpSink } from './support/holding-smtp';
+import { HoldingSmtp } from '../support/holding-smtp';
 import { scrape, value } from './support/metrics';
 
 /** A request whose body is sent in two parts, so that it is in flight for as long as the test wants. */
@@ -33,7 +33,7 @@ function splitRequest(url: string, path: string, headers: Record<string, string>
 
 describe('graceful shutdown (SIGTERM)', () => {
   describe('the mail worker, during a mail job', () => {
-    const smtp = new HoldingSmtpSink();
+    const smtp = new HoldingSmtp();
     let management: AppProcess;
     let auth: AppProcess;
     let worker: AppProcess;
