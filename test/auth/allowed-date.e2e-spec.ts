@@ -1,22 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '@sesame/common';
 import { startStack, Stack } from '../support/apps';
-import {
-  attemptsOf,
-  authenticateDirect,
-  expectOAuthError,
-  loginAttemptStatus,
-  tokenIn,
-  uniqueEmail,
-  NO_SWEEPS,
-  useLink,
-} from '../support/direct-auth';
+import { attemptsOf, authenticateDirect, expectOAuthError, loginAttemptStatus, tokenIn, NO_SWEEPS, useLink } from '../support/direct-auth';
+import { uniqueEmail } from '../support/login';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { call } from '../support/management';
 import { SmtpSink } from '../support/smtp-sink';
-
-// Starting three apps (and waiting on real SMTP deliveries) can take more than Jest's default 5 s under load.
-jest.setTimeout(30_000);
 
 const REDIRECT_URI = 'http://localhost:4000/callback';
 

@@ -1,19 +1,9 @@
 import request from 'supertest';
 import { startStack, Stack } from '../support/apps';
-import {
-  attemptsOf,
-  authenticateDirect,
-  basic,
-  expectOAuthError,
-  query,
-  uniqueEmail,
-  V1,
-} from '../support/direct-auth';
+import { attemptsOf, authenticateDirect, expectOAuthError, query, V1 } from '../support/direct-auth';
+import { basicAuth, uniqueEmail } from '../support/login';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { SmtpSink } from '../support/smtp-sink';
-
-// Starting three apps (and waiting on real SMTP deliveries) can take more than Jest's default 5 s under load.
-jest.setTimeout(30_000);
 
 /**
  * Everything POST /v1/authenticate_direct refuses: client authentication, each validation
@@ -60,12 +50,12 @@ describe('POST /v1/authenticate_direct refusals', () => {
 
     it.each<[string, (app: ApplicationFixture) => string | null]>([
       ['no Authorization header', () => null],
-      ['a wrong secret', (app) => basic(app, 'wrong-secret')],
-      ['an empty secret', (app) => basic(app, '')],
-      ['another application’s secret', () => basic({ clientId: web.clientId, clientSecret: other.clientSecret })],
-      ['an unknown client_id', (app) => basic({ clientId: 'unknown-client-id', clientSecret: app.clientSecret })],
-      ['an empty client_id', (app) => basic({ clientId: '', clientSecret: app.clientSecret })],
-      ['an over-long client_id', (app) => basic({ clientId: 'x'.repeat(200), clientSecret: app.clientSecret })],
+      ['a wrong secret', (app) => basicAuth(app, 'wrong-secret')],
+      ['an empty secret', (app) => basicAuth(app, '')],
+      ['another application’s secret', () => basicAuth({ clientId: web.clientId, clientSecret: other.clientSecret })],
+      ['an unknown client_id', (app) => basicAuth({ clientId: 'unknown-client-id', clientSecret: app.clientSecret })],
+      ['an empty client_id', (app) => basicAuth({ clientId: '', clientSecret: app.clientSecret })],
+      ['an over-long client_id', (app) => basicAuth({ clientId: 'x'.repeat(200), clientSecret: app.clientSecret })],
       ['Basic without credentials', () => 'Basic'],
       ['Basic with a blank', () => 'Basic    '],
       ['Basic that is not base64', () => 'Basic !!!not-base64!!!'],
@@ -103,7 +93,7 @@ describe('POST /v1/authenticate_direct refusals', () => {
       const response = await request(stack.auth.url).get(`${V1}/login_attempt/${started.body.loginAttemptId}`);
       expectOAuthError(response, 401, 'invalid_client');
       expect(response.headers['www-authenticate']).toBe(CHALLENGE);
-      const wrong = await request(stack.auth.url).get(`${V1}/login_attempt/${started.body.loginAttemptId}`).set('Authorization', basic(web, 'nope'));
+      const wrong = await request(stack.auth.url).get(`${V1}/login_attempt/${started.body.loginAttemptId}`).set('Authorization', basicAuth(web, 'nope'));
       expectOAuthError(wrong, 401, 'invalid_client');
     });
 
@@ -181,7 +171,7 @@ describe('POST /v1/authenticate_direct refusals', () => {
       ['a JSON string instead of an object', () => 'hello', undefined],
     ])('%s', async (_, change, description) => {
       const body = change(goodBody());
-      const test = request(stack.auth.url).post(`${V1}/authenticate_direct`).set('Authorization', basic(validation));
+      const test = request(stack.auth.url).post(`${V1}/authenticate_direct`).set('Authorization', basicAuth(validation));
       const response = typeof body === 'string' ? await test.set('Content-Type', 'application/json').send(JSON.stringify(body)) : await test.send(body as object);
       expectOAuthError(response, 400, 'invalid_request', description);
       expect(response.headers['cache-control']).toBe('no-store');
@@ -191,7 +181,7 @@ describe('POST /v1/authenticate_direct refusals', () => {
     it('malformed JSON', async () => {
       const response = await request(stack.auth.url)
         .post(`${V1}/authenticate_direct`)
-        .set('Authorization', basic(validation))
+        .set('Authorization', basicAuth(validation))
         .set('Content-Type', 'application/json')
         .send('{"email": "a@example.com",');
       expectOAuthError(response, 400, 'invalid_request');
@@ -256,7 +246,7 @@ describe('POST /v1/authenticate_direct refusals', () => {
       for (const secret of ['', 'anything']) {
         const response = await request(stack.auth.url)
           .post(`${V1}/authenticate_direct`)
-          .set('Authorization', basic(app, secret))
+          .set('Authorization', basicAuth(app, secret))
           .send(goodBody({ redirect_uri: callbackUrls[0] }));
         expectOAuthError(response, 400, 'unauthorized_client');
       }

@@ -1,13 +1,10 @@
 import request from 'supertest';
 import { startStack, Stack } from '../support/apps';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { basicAuth } from '../support/login';
 import { linkIn, SmtpSink } from '../support/smtp-sink';
 
 const REDIRECT_URI = 'http://localhost:4000/callback';
-
-function basic(app: ApplicationFixture): string {
-  return `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`;
-}
 
 describe('direct authentication, end to end', () => {
   const smtp = new SmtpSink();
@@ -31,7 +28,7 @@ describe('direct authentication, end to end', () => {
     const email = 'Ada.Lovelace@Example.com';
     const started = await request(stack.auth.url)
       .post('/api/v1/authenticate_direct')
-      .set('Authorization', basic(app))
+      .set('Authorization', basicAuth(app))
       .send({ email, redirect_uri: REDIRECT_URI, state: 'state-123', translations: { subject: 'Ihr Link für {organization}', button: 'Anmelden <jetzt>' } })
       .expect(200);
     expect(Object.keys(started.body).sort()).toEqual(['allowedDate', 'loginAttemptId', 'sentence', 'token']);
@@ -69,7 +66,7 @@ describe('direct authentication, end to end', () => {
     expect(refused.searchParams.get('state')).toBe('state-123');
     expect(refused.searchParams.get('code')).toBeNull();
 
-    const status = await request(stack.auth.url).get(`/api/v1/login_attempt/${started.body.loginAttemptId}`).set('Authorization', basic(app)).expect(200);
+    const status = await request(stack.auth.url).get(`/api/v1/login_attempt/${started.body.loginAttemptId}`).set('Authorization', basicAuth(app)).expect(200);
     expect(status.body.status).toBe('completed');
   });
 });

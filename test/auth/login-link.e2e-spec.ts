@@ -2,24 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { ManualClock } from '@sesame/common';
 import request, { Response } from 'supertest';
 import { startStack, Stack } from '../support/apps';
-import {
-  attemptsOf,
-  authenticateDirect,
-  loginAttemptStatus,
-  NO_SWEEPS,
-  query,
-  sha256Hex,
-  tokenIn,
-  uniqueEmail,
-  useLink,
-  V1,
-} from '../support/direct-auth';
+import { attemptsOf, authenticateDirect, loginAttemptStatus, NO_SWEEPS, query, sha256Hex, tokenIn, useLink, V1 } from '../support/direct-auth';
+import { uniqueEmail } from '../support/login';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { call } from '../support/management';
 import { SmtpSink } from '../support/smtp-sink';
-
-// Starting three apps (and waiting on real SMTP deliveries) can take more than Jest's default 5 s under load.
-jest.setTimeout(30_000);
 
 const REDIRECT_URI = 'http://localhost:4000/callback';
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';

@@ -1,14 +1,12 @@
 import type { Job } from 'bull';
 import { MailSweeper } from '../../apps/mail-worker/src/mail/mail-sweeper';
 import { RunningApp, startAuthApi, startMailWorker, startManagementApi } from '../support/apps';
-import { attemptsOf, authenticateDirect, mailQueueOf, query, tokenIn, uniqueEmail, useLink } from '../support/direct-auth';
+import { attemptsOf, authenticateDirect, mailQueueOf, query, tokenIn, useLink } from '../support/direct-auth';
+import { uniqueEmail } from '../support/login';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { HoldingSmtp } from '../support/holding-smtp';
 import { call } from '../support/management';
 import { linkIn, SmtpSink } from '../support/smtp-sink';
-
-// Starting three apps (and waiting on real SMTP deliveries) can take more than Jest's default 5 s under load.
-jest.setTimeout(30_000);
 
 const REDIRECT_URI = 'http://localhost:4000/callback';
 const MAIL_ATTEMPTS = 3;

@@ -2,12 +2,11 @@ import { ManualClock } from '@sesame/common';
 import { EndpointThrottlerGuard, GlobalIpThrottlerGuard } from '@sesame/throttler';
 import { Response } from 'supertest';
 import { startStack, Stack, StartOptions } from '../support/apps';
-import { attemptsOf, authenticateDirect, expectOAuthError, mailQueueConnected, NO_SWEEPS, query, uniqueEmail } from '../support/direct-auth';
+import { attemptsOf, authenticateDirect, expectOAuthError, mailQueueConnected, NO_SWEEPS, query } from '../support/direct-auth';
+import { uniqueEmail } from '../support/login';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { SmtpSink } from '../support/smtp-sink';
 import { ThrowawayRedis } from '../support/throwaway-redis';
-
-jest.setTimeout(30_000);
 
 const REDIRECT_URI = 'http://localhost:4000/callback';
 const ENQUEUE_TIMEOUT_MS = 300;

@@ -1,12 +1,10 @@
 import request from 'supertest';
 import { generateSentence } from '../../apps/auth-api/src/direct-auth/sentence';
 import { startStack, Stack } from '../support/apps';
-import { attemptsOf, authenticateDirect, expectOAuthError, query, tokenIn, uniqueEmail, useLink } from '../support/direct-auth';
+import { attemptsOf, authenticateDirect, expectOAuthError, query, tokenIn, useLink } from '../support/direct-auth';
+import { uniqueEmail } from '../support/login';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { SmtpSink } from '../support/smtp-sink';
-
-// Starting three apps (and waiting on real SMTP deliveries) can take more than Jest's default 5 s under load.
-jest.setTimeout(30_000);
 
 // The phrase generator, made predictable so collisions can be forced (the real one draws from 2^30+).
 jest.mock('../../apps/auth-api/src/direct-auth/sentence', () => {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { createApplication, createOrganization, createTenant, ApplicationFixture } from '../support/fixtures';
+import { basicAuth } from '../support/login';
 import { linkIn, SmtpSink } from '../support/smtp-sink';
 import { TEST_PLATFORM_API_KEY, TEST_SECRETS_KEY } from '../support/test-env';
 import { AppName, AppProcess, LogLine, startAppProcesses } from './support/app-process';
@@ -25,7 +26,6 @@ describe('logs and metrics of a full login', () => {
   const secrets = new Map<string, string>();
   const requestId = `ops-login-${randomBytes(4).toString('hex')}`;
 
-  const basic = (fixture: ApplicationFixture) => `Basic ${Buffer.from(`${fixture.clientId}:${fixture.clientSecret}`).toString('base64')}`;
   const remember = (name: string, secret: string | null | undefined) => {
     if (!secret) throw new Error(`no ${name}`);
     secrets.set(name, secret);
@@ -50,7 +50,7 @@ describe('logs and metrics of a full login', () => {
     app = await createApplication(management, await createOrganization(management, tenant));
     remember('tenant API key', tenant.apiKey);
     remember('client secret', app.clientSecret);
-    remember('Basic credentials', basic(app).slice('Basic '.length));
+    remember('Basic credentials', basicAuth(app).slice('Basic '.length));
     remember('platform key', TEST_PLATFORM_API_KEY);
     remember('SECRETS_KEY', TEST_SECRETS_KEY);
     const basicTenant = await createTenant(management, 'basic');
@@ -72,11 +72,11 @@ describe('logs and metrics of a full login', () => {
   }
 
   async function exchange(code: string, verifier: string): Promise<void> {
-    const tokens = await request(auth).post('/api/v1/verify').set('Authorization', basic(app)).type('form').send({ code, redirect_uri: REDIRECT_URI, code_verifier: verifier }).expect(200);
+    const tokens = await request(auth).post('/api/v1/verify').set('Authorization', basicAuth(app)).type('form').send({ code, redirect_uri: REDIRECT_URI, code_verifier: verifier }).expect(200);
     const accessToken = remember('access token', tokens.body.access_token);
     remember('id_token', tokens.body.id_token);
     await request(auth).get('/api/v1/userinfo').set('Authorization', `Bearer ${accessToken}`).expect(200);
-    await request(auth).post('/api/v1/introspect').set('Authorization', basic(app)).type('form').send({ token: accessToken }).expect(200);
+    await request(auth).post('/api/v1/introspect').set('Authorization', basicAuth(app)).type('form').send({ token: accessToken }).expect(200);
   }
 
   it('direct authentication: the request id comes back, follows the mail job into the worker, and the login completes', async () => {
@@ -85,7 +85,7 @@ describe('logs and metrics of a full login', () => {
     const challenge = createHash('sha256').update(verifier).digest('base64url');
     const started = await request(auth)
       .post('/api/v1/authenticate_direct')
-      .set('Authorization', basic(app))
+      .set('Authorization', basicAuth(app))
       .set('X-Request-Id', requestId)
       .send({ email: directEmail, redirect_uri: REDIRECT_URI, state: 'ops-state', code_challenge: challenge, code_challenge_method: 'S256' })
       .expect(200);
@@ -108,7 +108,7 @@ describe('logs and metrics of a full login', () => {
 
   it('failures: a used link, a second request before allowedDate, an unknown link', async () => {
     const again = `ops-again-${randomBytes(4).toString('hex')}@example.com`;
-    const start = () => request(auth).post('/api/v1/authenticate_direct').set('Authorization', basic(app)).send({ email: again, redirect_uri: REDIRECT_URI, state: 's' });
+    const start = () => request(auth).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(app)).send({ email: again, redirect_uri: REDIRECT_URI, state: 's' });
     await start().expect(200);
     await start().expect(429);
     const { token } = await useLink(again);
@@ -134,17 +134,17 @@ describe('logs and metrics of a full login', () => {
   it('a mail that fails once is retried, one that keeps failing is given up', async () => {
     smtp.refuseNext(1);
     const retried = `ops-retry-${randomBytes(4).toString('hex')}@example.com`;
-    await request(auth).post('/api/v1/authenticate_direct').set('Authorization', basic(app)).send({ email: retried, redirect_uri: REDIRECT_URI, state: 's' }).expect(200);
+    await request(auth).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(app)).send({ email: retried, redirect_uri: REDIRECT_URI, state: 's' }).expect(200);
     remember('retried link token', new URL(linkIn(await smtp.next(retried))).searchParams.get('token'));
 
     smtp.refuseNext(2);
     const failing = `ops-failing-${randomBytes(4).toString('hex')}@example.com`;
-    await request(auth).post('/api/v1/authenticate_direct').set('Authorization', basic(app)).send({ email: failing, redirect_uri: REDIRECT_URI, state: 's' }).expect(200);
+    await request(auth).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(app)).send({ email: failing, redirect_uri: REDIRECT_URI, state: 's' }).expect(200);
     await apps['mail-worker'].waitForLog((line) => String(line.msg).includes('giving up'), 10_000, 'the give-up line');
   });
 
   it('a tenant over its endpoint limit gets 429', async () => {
-    const status = () => request(auth).get(`/api/v1/login_attempt/00000000-0000-4000-8000-000000000000`).set('Authorization', basic(basicApp));
+    const status = () => request(auth).get(`/api/v1/login_attempt/00000000-0000-4000-8000-000000000000`).set('Authorization', basicAuth(basicApp));
     await status().expect(404);
     await status().expect(404);
     await status().expect(429);

@@ -7,6 +7,7 @@ import { SmtpSink } from '../support/smtp-sink';
 import { TEST_PLATFORM_API_KEY } from '../support/test-env';
 import { AppProcess, startAppProcess } from './support/app-process';
 import { HoldingSmtp } from '../support/holding-smtp';
+import { basicAuth } from '../support/login';
 import { scrape, value } from './support/metrics';
 
 /** A request whose body is sent in two parts, so that it is in flight for as long as the test wants. */
@@ -112,9 +113,8 @@ describe('graceful shutdown (SIGTERM)', () => {
       const client = await createApplication(management.url, await createOrganization(management.url, await createTenant(management.url, 'pro')));
       await management.stop();
       const auth = await startAppProcess('auth-api', { HTTP_PLATFORM: platform });
-      const basic = `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
       const email = `ops-inflight-${randomBytes(4).toString('hex')}@example.com`;
-      const { response, exit } = await inFlight(auth, '/api/v1/authenticate_direct', { Authorization: basic }, { email, redirect_uri: 'http://localhost:4000/callback', state: 's' });
+      const { response, exit } = await inFlight(auth, '/api/v1/authenticate_direct', { Authorization: basicAuth(client) }, { email, redirect_uri: 'http://localhost:4000/callback', state: 's' });
       expect(response.status).toBe(200);
       expect(exit).toEqual({ code: 0, signal: null });
       // The job it queued is delivered by a worker started afterwards.

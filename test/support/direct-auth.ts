@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import request, { Response } from 'supertest';
 import { RunningApp } from './apps';
 import { ApplicationFixture } from './fixtures';
+import { basicAuth } from './login';
 import { linkIn, ReceivedMail } from './smtp-sink';
 
 export const V1 = '/api/v1';
@@ -17,19 +18,14 @@ export const V1 = '/api/v1';
  */
 export const NO_SWEEPS: Record<string, string> = { MAIL_SWEEP_INTERVAL_SECONDS: '3600' };
 
-/** `Authorization: Basic base64(client_id:client_secret)` of a fixture application. */
-export function basic(app: Pick<ApplicationFixture, 'clientId' | 'clientSecret'>, secret: string | null = app.clientSecret): string {
-  return `Basic ${Buffer.from(`${app.clientId}:${secret ?? ''}`).toString('base64')}`;
-}
-
 /** POST /v1/authenticate_direct with the application's Basic credentials. */
 export function authenticateDirect(authUrl: string, app: ApplicationFixture, body: Record<string, unknown>): request.Test {
-  return request(authUrl).post(`${V1}/authenticate_direct`).set('Authorization', basic(app)).send(body);
+  return request(authUrl).post(`${V1}/authenticate_direct`).set('Authorization', basicAuth(app)).send(body);
 }
 
 /** GET /v1/login_attempt/{id} as `app`. */
 export function loginAttemptStatus(authUrl: string, app: ApplicationFixture, loginAttemptId: string): request.Test {
-  return request(authUrl).get(`${V1}/login_attempt/${loginAttemptId}`).set('Authorization', basic(app));
+  return request(authUrl).get(`${V1}/login_attempt/${loginAttemptId}`).set('Authorization', basicAuth(app));
 }
 
 /** POST /v1/login_link with the form the link page submits. */
@@ -102,10 +98,4 @@ export function mailQueueOf(app: RunningApp): Queue {
 export async function mailQueueConnected(app: RunningApp): Promise<void> {
   const clients = (mailQueueOf(app) as unknown as { clients: { status: string; once(event: 'ready', listener: () => void): void }[] }).clients;
   await Promise.all(clients.map((client) => (client.status === 'ready' ? undefined : new Promise<void>((resolve) => client.once('ready', () => resolve())))));
-}
-
-/** The unique address of a test, so tests never share an e-mail backoff. */
-let addresses = 0;
-export function uniqueEmail(label = 'user'): string {
-  return `${label}-${process.pid}-${++addresses}@example.com`;
 }

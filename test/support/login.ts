@@ -4,8 +4,9 @@ import { Stack } from './apps';
 import { ApplicationFixture } from './fixtures';
 import { linkIn, SmtpSink } from './smtp-sink';
 
-export function basicAuth(app: Pick<ApplicationFixture, 'clientId' | 'clientSecret'>): string {
-  return `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`;
+/** `Authorization: Basic base64(client_id:client_secret)` of a fixture application (or with another secret). */
+export function basicAuth(app: Pick<ApplicationFixture, 'clientId' | 'clientSecret'>, secret: string | null = app.clientSecret): string {
+  return `Basic ${Buffer.from(`${app.clientId}:${secret ?? ''}`).toString('base64')}`;
 }
 
 export function pkcePair(): { verifier: string; challenge: string } {
