@@ -37,14 +37,14 @@ async function main([command]: string[]): Promise<number> {
 }
 
 /** Every column sealed with SECRETS_KEY, and the associated data each value was sealed with. */
-const SEALED_COLUMNS = [
+const SEALED_COLUMNS: { table: string; column: string; key: string; associatedData: string; encode?: (value: Buffer) => string }[] = [
   { table: 'application', column: 'client_secret_encrypted', key: 'id', associatedData: 'client_id' },
   { table: 'signing_key', column: 'private_key_encrypted', key: 'kid', associatedData: 'kid' },
   // The associated data of a link token is its SHA-256 hash, base64url.
-  { table: 'login_attempt', column: 'link_token_encrypted', key: 'id', associatedData: "encode(token_hash, 'base64')" },
-] as const;
+  { table: 'login_attempt', column: 'link_token_encrypted', key: 'id', associatedData: 'token_hash', encode: (hash) => hash.toString('base64url') },
+];
 
-export interface ReencryptionReport {
+interface ReencryptionReport {
   /** Per table: values moved to the new key, and values that already were under it. */
   [table: string]: { reencrypted: number; alreadyCurrent: number };
 }
@@ -53,18 +53,18 @@ export interface ReencryptionReport {
  * Re-encrypts every sealed value from `oldKey` to `newKey` in one transaction (rows locked), so a
  * failure changes nothing. A value that opens with neither key stops it: the transaction is rolled back.
  */
-export async function reencryptSecrets(dataSource: DataSource, oldKey: Buffer, newKey: Buffer): Promise<ReencryptionReport> {
+async function reencryptSecrets(dataSource: DataSource, oldKey: Buffer, newKey: Buffer): Promise<ReencryptionReport> {
   const previous = new SecretBox(oldKey);
   const current = new SecretBox(newKey);
   return dataSource.transaction(async (manager) => {
     const report: ReencryptionReport = {};
-    for (const { table, column, key, associatedData } of SEALED_COLUMNS) {
-      const rows: { key: string; sealed: string; aad: string }[] = await manager.query(
+    for (const { table, column, key, associatedData, encode } of SEALED_COLUMNS) {
+      const rows: { key: string; sealed: string; aad: string | Buffer }[] = await manager.query(
         `SELECT ${key}::text AS key, ${column} AS sealed, ${associatedData} AS aad FROM ${table} WHERE ${column} IS NOT NULL ORDER BY ${key} FOR UPDATE`,
       );
       const counts = { reencrypted: 0, alreadyCurrent: 0 };
       for (const row of rows) {
-        const aad = table === 'login_attempt' ? toBase64Url(row.aad) : row.aad;
+        const aad = encode && Buffer.isBuffer(row.aad) ? encode(row.aad) : String(row.aad);
         let plaintext: string;
         try {
           plaintext = previous.decrypt(row.sealed, aad);
@@ -91,11 +91,6 @@ function opens(box: SecretBox, sealed: string, aad: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Postgres's base64 (with line breaks every 76 characters) as base64url without padding. */
-function toBase64Url(base64: string): string {
-  return Buffer.from(base64.replace(/\s+/g, ''), 'base64').toString('base64url');
 }
 
 /** OLD_SECRETS_KEY, checked like SECRETS_KEY. */

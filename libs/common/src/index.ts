@@ -32,3 +32,4 @@ export * from './metrics/sesame-metrics';
 export * from './metrics/http-metrics';
 export * from './metrics/metrics.module';
 export * from './cache/ttl-cache';
+export * from './async/with-timeout';

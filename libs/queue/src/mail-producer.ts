@@ -1,6 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { SESAME_CONFIG, SesameConfig, SesameMetrics } from '@sesame/common';
+import { SESAME_CONFIG, SesameConfig, SesameMetrics, withTimeout } from '@sesame/common';
 import type { Queue } from 'bull';
 import { LOGIN_LINK_JOB, LoginLinkJob, MAIL_QUEUE } from './mail-queue';
 
@@ -27,22 +27,21 @@ export class MailProducer {
    */
   async enqueueLoginLink(loginAttemptId: string, requestId: string | null = null): Promise<void> {
     const job: LoginLinkJob = { version: 1, loginAttemptId, requestId };
-    await withTimeout(this.queue.add(LOGIN_LINK_JOB, job, { jobId: loginAttemptId }), this.config.mail.enqueueTimeoutMs);
+    try {
+      await withTimeout(this.queue.add(LOGIN_LINK_JOB, job, { jobId: loginAttemptId }), this.config.mail.enqueueTimeoutMs);
+    } catch {
+      throw new QueueUnavailableError();
+    }
     this.metrics?.mailJobsQueued.inc();
   }
-}
 
-async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new QueueUnavailableError()), ms);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } catch (error) {
-    if (error instanceof QueueUnavailableError) throw error;
-    throw new QueueUnavailableError();
-  } finally {
-    clearTimeout(timer);
+  /**
+   * Queues an attempt's e-mail again only if its job is gone (lost with Redis, or never added).
+   * A job still waiting, retrying, or kept as failed is left alone. True when it was queued.
+   */
+  async requeueIfLost(loginAttemptId: string, requestId: string | null): Promise<boolean> {
+    if (await withTimeout(this.queue.getJob(loginAttemptId), this.config.mail.enqueueTimeoutMs)) return false;
+    await this.enqueueLoginLink(loginAttemptId, requestId);
+    return true;
   }
 }

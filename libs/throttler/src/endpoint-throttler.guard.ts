@@ -34,8 +34,8 @@ export class EndpointThrottlerGuard extends SlidingWindowGuard {
   }
 
   protected override async getTracker(request: ThrottledRequest, context?: ExecutionContext): Promise<string> {
-    const tenant = callerTenant(request);
-    return context && endpointKeyedByTenant(context) && tenant ? `tenant:${tenant.tenantId}` : `ip:${clientIp(request)}`;
+    const tenant = context && endpointLimitOf(context)?.key === 'tenant' ? callerTenant(request) : null;
+    return tenant ? `tenant:${tenant.tenantId}` : `ip:${clientIp(request)}`;
   }
 
   /** One bucket per endpoint (or per @EndpointLimit name) and tracker. */

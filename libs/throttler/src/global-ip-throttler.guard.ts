@@ -7,8 +7,8 @@ import { SlidingWindowGuard } from './sliding-window.guard';
 
 /**
  * The global limit (a security measure): GLOBAL_RATE_LIMIT requests per minute per client IP,
- * on every route of the app. Register it as the first APP_GUARD, so a flood is refused before
- * any authentication work.
+ * on every route of the app. Register it as an APP_GUARD before any authenticating guard, so a
+ * flood is refused before any authentication work.
  */
 @Injectable()
 export class GlobalIpThrottlerGuard extends SlidingWindowGuard {

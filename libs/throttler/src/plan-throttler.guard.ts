@@ -1,5 +1,4 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
-import { IS_PUBLIC } from '@sesame/guards';
 import { principalTenant, ThrottledRequest } from './caller';
 import { THROTTLER_GROUPS } from './decorators';
 import { WindowState } from './rate-limit';
@@ -16,8 +15,8 @@ export class PlanThrottlerGuard extends SlidingWindowGuard {
   protected readonly group = THROTTLER_GROUPS.plan;
   protected readonly scope = 'plan' as const;
 
+  /** @Public() routes never get a principal, so they are skipped here too. */
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     return principalTenant(context.switchToHttp().getRequest<ThrottledRequest>()) === null;
   }
 

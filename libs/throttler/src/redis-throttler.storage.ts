@@ -18,7 +18,7 @@ type ScriptClient = Redis & {
 /**
  * @nestjs/throttler's storage, in Redis: one sliding-window log per bucket, checked and updated
  * by one Lua script per request (see sliding-window.script.ts). Keys live under REDIS_PREFIX as
- * `<prefix>:throttle:{<bucket>}:<name>`, where the hash tag is the tenant or the address, so a
+ * `<prefix>:throttle:{<tenant:id | ip:address>}:<group>[:<endpoint>]`, where the hash tag is the tenant or the address, so a
  * bucket's key maps to one Redis Cluster slot. `now` comes from the app's Clock, so every
  * instance must keep its clock in sync (NTP), and tests move a ManualClock instead of sleeping.
  *

@@ -1,15 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, ProblemException, randomSecret, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
+import { AUTOLOGIN_CONTINUE_PARAMETER, Clock, isSecretShaped, randomSecret, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthorizationCodeService } from '../tokens/authorization-code.service';
 import { autologinTargets } from './autologin-walk';
+import { unknownLink } from './link-errors';
 
 /** How long after the login the walk may continue. */
 const WALK_SECONDS = 600;
-
-/** The query parameter carrying the URL the application sends the browser on to. */
-export const CONTINUE_PARAMETER = 'autologin_continue';
 
 export interface CompletedLogin {
   attemptId: string;
@@ -66,7 +64,7 @@ export class AutologinService {
 
   /** GET /v1/autologin: the next stop, or the original redirect_uri with its own code at the end. */
   async continue(token: unknown): Promise<string> {
-    if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(token)) throw unknownWalk();
+    if (!isSecretShaped(token)) throw unknownWalk();
     const now = this.clock.now();
     return this.dataSource.transaction(async (manager) => {
       const rows: WalkRow[] = await manager.query(
@@ -107,10 +105,8 @@ export class AutologinService {
     // Walked domains did not start the login, so they have no PKCE verifier: their codes carry no challenge
     // (web apps authenticate with their client secret). The original redirect_uri's code keeps its challenge.
     const code = await this.codes.issue(manager, { applicationId: login.applicationId, userId: login.userId, redirectUri: target, codeChallenge: null, authTime: login.authTime }, now);
-    return withQuery(target, { code, state: login.state, [CONTINUE_PARAMETER]: `${this.continueUrl}?token=${token}` });
+    return withQuery(target, { code, state: login.state, [AUTOLOGIN_CONTINUE_PARAMETER]: `${this.continueUrl}?token=${token}` });
   }
 }
 
-function unknownWalk(): ProblemException {
-  return new ProblemException(404, 'unknown_login_link', 'This sign-in continuation is not valid or has expired');
-}
+const unknownWalk = () => unknownLink('This sign-in continuation is not valid or has expired');

@@ -46,7 +46,7 @@ export class DirectAuthController {
   @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request` (bad input or redirect_uri), `unauthorized_client` (not a web application).' })
   @ApiForbiddenResponse({ type: OAuthError, description: '`plan_not_supported`: the tenant is not on Pro or Enterprise.' })
   @ApiTooManyRequestsResponse({ type: TooEarlyResponse, description: 'Before allowedDate for this address (with Retry-After); nothing is sent.' })
-  @ApiServiceUnavailableResponse({ type: OAuthError, description: '`temporarily_unavailable`: the mail queue is unreachable; nothing was recorded.' })
+  @ApiServiceUnavailableResponse({ type: OAuthError, description: '`temporarily_unavailable`: the mail queue is unreachable; the attempt was withdrawn and the backoff of the address restored.' })
   async authenticateDirect(@CurrentClient() client: ClientPrincipal, @Body() body: AuthenticateDirectDto, @RequestId() requestId: string | null) {
     const attempt = await this.directAuth.authenticate(client, body, requestId);
     this.metrics?.loginsStarted.inc({ flow: 'direct' });

@@ -1,10 +1,11 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, LoginFailureReason, ProblemException, SesameMetrics, sha256, withQuery } from '@sesame/common';
+import { Clock, isSecretShaped, LoginFailureReason, ProblemException, SesameMetrics, sha256, withQuery } from '@sesame/common';
 import { LoginAttemptStatus } from '@sesame/entities';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthorizationCodeService } from '../tokens/authorization-code.service';
 import { AutologinService, CompletedLogin } from './autologin.service';
+import { unknownLink } from './link-errors';
 
 export type LinkState = 'pending' | 'used' | 'expired';
 
@@ -30,16 +31,10 @@ interface AttemptRow {
   expires_at: Date;
 }
 
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
 /** Where a used link sends the browser, and why the login failed if it did. */
 interface LinkOutcome {
   url: string;
   failure?: LoginFailureReason;
-}
-
-export function unknownLink(): ProblemException {
-  return new ProblemException(404, 'unknown_login_link', 'This login link is not valid');
 }
 
 /** The e-mailed link: shown by GET (never used by it), used once by POST. */
@@ -55,7 +50,7 @@ export class LoginLinkService {
 
   /** Read-only: mail scanners open every link, so looking must never consume it. */
   async describe(token: unknown): Promise<LinkDescription> {
-    if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) throw unknownLink();
+    if (!isSecretShaped(token)) throw unknownLink();
     const rows: (AttemptRow & { sentence: string; organization_name: string; application_name: string; autologin: boolean; whitelist_domains: string[] })[] = await this.dataSource.query(
       `SELECT a.status, a.expires_at, a.sentence, a.email, a.redirect_uri, o.name AS organization_name, p.name AS application_name,
               o.autologin, o.whitelist_domains
@@ -84,7 +79,7 @@ export class LoginLinkService {
    * Returns where to send the browser; failures also go back to the application, with an error.
    */
   async use(token: unknown): Promise<string> {
-    if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) {
+    if (!isSecretShaped(token)) {
       this.metrics?.loginsFailed.inc({ reason: 'unknown_link' });
       throw unknownLink();
     }

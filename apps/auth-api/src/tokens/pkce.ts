@@ -10,8 +10,7 @@ export function challengeOf(verifier: string): string {
 
 /** True when BASE64URL(SHA-256(verifier)) equals the S256 challenge (RFC 7636 §4.6). */
 export function verifierMatches(verifier: string, challenge: string): boolean {
-  if (!CODE_VERIFIER_SHAPE.test(verifier)) return false;
-  const computed = Buffer.from(createHash('sha256').update(verifier).digest('base64url'));
+  const computed = Buffer.from(challengeOf(verifier));
   const expected = Buffer.from(challenge);
-  return computed.length === expected.length && timingSafeEqual(computed, expected);
+  return computed.length > 0 && computed.length === expected.length && timingSafeEqual(computed, expected);
 }

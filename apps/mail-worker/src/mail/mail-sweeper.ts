@@ -10,7 +10,7 @@ const GRACE_SECONDS = 30;
 /**
  * Makes sure no accepted login attempt loses its e-mail: attempts whose mail was never queued
  * (auth-api stopped in between) or was lost with Redis are queued again while their link is
- * still valid; the job id (= attempt id) keeps a job that still exists from being doubled.
+ * still valid; an attempt whose job still exists (waiting, retrying or kept as failed) is left alone.
  * It also retires expired attempts, which frees their sentences and erases their sealed tokens.
  */
 @Injectable()
@@ -59,11 +59,13 @@ export class MailSweeper implements OnApplicationBootstrap, BeforeApplicationShu
         ORDER BY created_at LIMIT 500`,
       [now, new Date(now.getTime() - GRACE_SECONDS * 1000)],
     );
+    let requeued = 0;
     for (const attempt of unsent) {
-      await this.producer.enqueueLoginLink(attempt.id, attempt.request_id);
+      if (!(await this.producer.requeueIfLost(attempt.id, attempt.request_id))) continue;
       await this.dataSource.query('UPDATE login_attempt SET mail_queued_at = $2 WHERE id = $1', [attempt.id, now]);
+      requeued += 1;
     }
-    if (unsent.length > 0) this.logger.log(`Queued ${unsent.length} unsent login e-mail(s) again`);
-    return unsent.length;
+    if (requeued > 0) this.logger.log(`Queued ${requeued} lost login e-mail(s) again`);
+    return requeued;
   }
 }

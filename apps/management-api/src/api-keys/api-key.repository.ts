@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { decodeCursor, PageQuery } from '@sesame/common';
-import { ApiKey } from '@sesame/entities';
+import { PageQuery } from '@sesame/common';
+import { ApiKey, keysetPage } from '@sesame/entities';
 import { EntityManager, IsNull, Repository } from 'typeorm';
 
 /** The owner of a set of keys: a tenant's own keys (organizationId null) or one organization's. */
@@ -21,18 +21,12 @@ export class ApiKeyRepository {
 
   /** `limit + 1` keys of the owner after the cursor, oldest first. */
   list(owner: ApiKeyOwner, page: PageQuery): Promise<ApiKey[]> {
-    const after = decodeCursor(page.cursor);
-    const query = this.keys
-      .createQueryBuilder('key')
-      .where('key.tenantId = :tenantId', { tenantId: owner.tenantId })
-      .orderBy('key.createdAt', 'ASC')
-      .addOrderBy('key.id', 'ASC')
-      .limit(page.limit + 1);
+    const query = this.keys.createQueryBuilder('key').where('key.tenantId = :tenantId', { tenantId: owner.tenantId });
     if (owner.organizationId) query.andWhere('key.organizationId = :organizationId', { organizationId: owner.organizationId });
     else query.andWhere('key.organizationId IS NULL');
-    if (after) query.andWhere('(key.createdAt, key.id) > (:createdAt, :id)', after);
-    return query.getMany();
+    return keysetPage(query, page).getMany();
   }
+
 
   find(owner: ApiKeyOwner, id: string): Promise<ApiKey | null> {
     return this.keys.findOneBy({ id, tenantId: owner.tenantId, organizationId: owner.organizationId ?? IsNull() });

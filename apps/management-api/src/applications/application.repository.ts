@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { decodeCursor, PageQuery } from '@sesame/common';
-import { Application } from '@sesame/entities';
+import { PageQuery } from '@sesame/common';
+import { Application, keysetPage } from '@sesame/entities';
 import { Repository } from 'typeorm';
 
 /** Applications, always looked up within one organization. */
@@ -14,16 +14,10 @@ export class ApplicationRepository {
   }
 
   list(organizationId: string, page: PageQuery): Promise<Application[]> {
-    const after = decodeCursor(page.cursor);
-    const query = this.applications
-      .createQueryBuilder('application')
-      .where('application.organizationId = :organizationId', { organizationId })
-      .orderBy('application.createdAt', 'ASC')
-      .addOrderBy('application.id', 'ASC')
-      .limit(page.limit + 1);
-    if (after) query.andWhere('(application.createdAt, application.id) > (:createdAt, :id)', after);
-    return query.getMany();
+    const query = this.applications.createQueryBuilder('application').where('application.organizationId = :organizationId', { organizationId });
+    return keysetPage(query, page).getMany();
   }
+
 
   insert(application: Omit<Application, 'id' | 'createdAt' | 'updatedAt'>): Promise<Application> {
     return this.applications.save(this.applications.create(application));

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { decodeCursor, PageQuery } from '@sesame/common';
-import { Organization, prepared, queryPrepared } from '@sesame/entities';
+import { PageQuery } from '@sesame/common';
+import { keysetPage, Organization, prepared, queryPrepared } from '@sesame/entities';
 import { DataSource, Repository } from 'typeorm';
 
 /** Every management request about an organization or its contents starts here, so it is a prepared statement. */
@@ -26,16 +26,10 @@ export class OrganizationRepository {
   }
 
   list(tenantId: string, page: PageQuery): Promise<Organization[]> {
-    const after = decodeCursor(page.cursor);
-    const query = this.organizations
-      .createQueryBuilder('organization')
-      .where('organization.tenantId = :tenantId', { tenantId })
-      .orderBy('organization.createdAt', 'ASC')
-      .addOrderBy('organization.id', 'ASC')
-      .limit(page.limit + 1);
-    if (after) query.andWhere('(organization.createdAt, organization.id) > (:createdAt, :id)', after);
-    return query.getMany();
+    const query = this.organizations.createQueryBuilder('organization').where('organization.tenantId = :tenantId', { tenantId });
+    return keysetPage(query, page).getMany();
   }
+
 
   insert(organization: Pick<Organization, 'tenantId' | 'name'> & Partial<Organization>): Promise<Organization> {
     return this.organizations.save(this.organizations.create(organization));

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { decodeCursor, PageQuery } from '@sesame/common';
-import { Tenant } from '@sesame/entities';
+import { PageQuery } from '@sesame/common';
+import { keysetPage, Tenant } from '@sesame/entities';
 import { EntityManager, Repository } from 'typeorm';
 
 @Injectable()
@@ -13,11 +13,9 @@ export class TenantRepository {
   }
 
   list(page: PageQuery): Promise<Tenant[]> {
-    const after = decodeCursor(page.cursor);
-    const query = this.tenants.createQueryBuilder('tenant').orderBy('tenant.createdAt', 'ASC').addOrderBy('tenant.id', 'ASC').limit(page.limit + 1);
-    if (after) query.where('(tenant.createdAt, tenant.id) > (:createdAt, :id)', after);
-    return query.getMany();
+    return keysetPage(this.tenants.createQueryBuilder('tenant'), page).getMany();
   }
+
 
   insert(manager: EntityManager, tenant: Pick<Tenant, 'name' | 'plan'>): Promise<Tenant> {
     const repository = manager.getRepository(Tenant);

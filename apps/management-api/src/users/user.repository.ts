@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { decodeCursor, PageQuery } from '@sesame/common';
-import { User } from '@sesame/entities';
+import { PageQuery } from '@sesame/common';
+import { keysetPage, User } from '@sesame/entities';
 import { Repository } from 'typeorm';
 
 /** Users, always looked up within one organization. */
@@ -14,17 +14,11 @@ export class UserRepository {
   }
 
   list(organizationId: string, page: PageQuery, email: string | null): Promise<User[]> {
-    const after = decodeCursor(page.cursor);
-    const query = this.users
-      .createQueryBuilder('user')
-      .where('user.organizationId = :organizationId', { organizationId })
-      .orderBy('user.createdAt', 'ASC')
-      .addOrderBy('user.id', 'ASC')
-      .limit(page.limit + 1);
+    const query = this.users.createQueryBuilder('user').where('user.organizationId = :organizationId', { organizationId });
     if (email !== null) query.andWhere('user.email = :email', { email });
-    if (after) query.andWhere('(user.createdAt, user.id) > (:createdAt, :id)', after);
-    return query.getMany();
+    return keysetPage(query, page).getMany();
   }
+
 
   /** Inserts unless the address is taken in the organization; null when it is. */
   async insertIfAbsent(user: Pick<User, 'organizationId' | 'email' | 'name' | 'blocked'>): Promise<User | null> {

@@ -5,16 +5,16 @@ export function randomSecret(prefix = '', bytes = 32): string {
   return prefix + randomBytes(bytes).toString('base64url');
 }
 
+/** What randomSecret() makes without a prefix: 32 bytes, base64url (codes, link tokens, access tokens). */
+const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/** True for a value shaped like an unprefixed secret; anything else need not be looked up. */
+export function isSecretShaped(value: unknown): value is string {
+  return typeof value === 'string' && SECRET_SHAPE.test(value);
+}
+
 export function sha256(value: string | Buffer): Buffer {
   return createHash('sha256').update(value).digest();
-}
-
-export function sha256Hex(value: string | Buffer): string {
-  return createHash('sha256').update(value).digest('hex');
-}
-
-export function sha256Base64Url(value: string | Buffer): string {
-  return createHash('sha256').update(value).digest('base64url');
 }
 
 /** Constant-time comparison of two secrets of any length (both are hashed to a fixed length first). */

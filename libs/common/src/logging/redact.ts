@@ -1,3 +1,5 @@
+import { AUTOLOGIN_CONTINUE_PARAMETER } from '../urls/redirect-uri';
+
 /**
  * What the logs must never contain: credentials and one-time secrets. Request and response bodies
  * are never logged at all; these rules clean what is logged of URLs and headers.
@@ -14,7 +16,7 @@ export const SECRET_PARAMETERS: ReadonlySet<string> = new Set([
   'code_verifier',
   'client_secret',
   'client_assertion',
-  'autologin_continue',
+  AUTOLOGIN_CONTINUE_PARAMETER,
   'access_token',
   'id_token',
   'refresh_token',

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { withTimeout } from '../async/with-timeout';
 
 export interface MetricsOptions {
   /** The app's name, a label on every series (`app`). */
@@ -7,8 +8,6 @@ export interface MetricsOptions {
 }
 
 export const METRICS_OPTIONS = Symbol('METRICS_OPTIONS');
-
-export type LoginFlow = 'direct' | 'hosted';
 
 /** Why a login did not go through (the callback error codes, and refusals before a link is sent). */
 export type LoginFailureReason = 'too_early' | 'queue_unavailable' | 'login_link_expired' | 'login_link_used' | 'access_denied' | 'unknown_link';
@@ -112,9 +111,4 @@ export class SesameMetrics {
   scrape(): Promise<string> {
     return this.registry.metrics();
   }
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), ms)))]).finally(() => clearTimeout(timer));
 }

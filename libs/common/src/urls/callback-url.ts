@@ -4,8 +4,6 @@ import { Normalized } from './normalized';
 export const APPLICATION_TYPES = ['web', 'android', 'ios', 'desktop'] as const;
 export type ApplicationType = (typeof APPLICATION_TYPES)[number];
 
-export const NATIVE_APPLICATION_TYPES: readonly ApplicationType[] = ['android', 'ios', 'desktop'];
-
 
 // Private-use URI schemes must be reverse domain names (RFC 8252 §7.1), which also keeps out
 // javascript:, data:, file: and friends.

@@ -28,8 +28,11 @@ export function allowedRedirect(target: RedirectTarget, raw: string): URL | null
   return target.type === 'desktop' && target.callbackUrls.some((callback) => sameLoopbackCallback(callback, url)) ? url : null;
 }
 
+/** The callback parameter carrying an autologin walk's next URL (docs/autologin.md). */
+export const AUTOLOGIN_CONTINUE_PARAMETER = 'autologin_continue';
+
 /** Parameters the service adds to the redirect: a redirect_uri that already has them would be ambiguous. */
-const RESPONSE_PARAMETERS = ['code', 'state', 'error', 'error_description', 'autologin_continue'];
+const RESPONSE_PARAMETERS = ['code', 'state', 'error', 'error_description', AUTOLOGIN_CONTINUE_PARAMETER];
 
 function parseAbsolute(raw: string): URL | null {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > 2000 || /[\s\\#]/.test(raw)) return null;
