@@ -53,11 +53,11 @@ describe('discovery, JWKS and the OpenAPI document of the auth API', () => {
     const local = (url: string) => url.replace(PUBLIC_BASE_URL, '/api');
     const checks: [string, 'get' | 'post', number][] = [
       [body.authorization_endpoint, 'get', 400], // no client_id: the error page
-      [body.token_endpoint, 'post', 401],
+      [body.token_endpoint, 'post', 400], // no form body: refused before client authentication
       [body.userinfo_endpoint, 'get', 401],
       [body.jwks_uri, 'get', 200],
-      [body.revocation_endpoint, 'post', 401],
-      [body.introspection_endpoint, 'post', 401],
+      [body.revocation_endpoint, 'post', 400],
+      [body.introspection_endpoint, 'post', 400],
     ];
     for (const [url, method, status] of checks) {
       const response = await request(auth.url)[method](local(url));
@@ -131,7 +131,7 @@ describe('discovery, JWKS and the OpenAPI document of the auth API', () => {
       expect({ path, consumes: Object.keys(post.requestBody!.content) }).toEqual({ path, consumes: ['application/x-www-form-urlencoded'] });
       expect({ path, responses: Object.keys(post.responses).sort() }).toEqual({ path, responses: ['200', '400', '401'] });
     }
-    expect(Object.keys(operation('get', '/api/v1/userinfo').responses).sort()).toEqual(['200', '401']);
+    expect(Object.keys(operation('get', '/api/v1/userinfo').responses).sort()).toEqual(['200', '401', '429']);
 
     // Cookies and Accept-Language are optional: a document that requires them misleads every generated client.
     const requiredHeaders = Object.entries(body.paths as Record<string, Record<string, Operation>>).flatMap(([path, methods]) =>

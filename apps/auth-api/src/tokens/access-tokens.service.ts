@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
+import { Clock, isSecretShaped, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
 import { ClientPrincipal } from '@sesame/guards';
 import { prepared, queryPrepared } from '@sesame/entities';
 import { DataSource } from 'typeorm';
 import { IntrospectionResponse, UserInfoResponse } from './dto/token.dto';
+import { FailedLookupLimiter } from './failed-lookup-limiter';
 import { IdTokenService } from './id-token.service';
 import { invalidToken } from './oauth-errors';
 
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 const INVALID = 'The access token is invalid, expired or revoked';
 
 interface ActiveTokenRow {
@@ -19,6 +19,7 @@ interface ActiveTokenRow {
   organization_id: string;
   updated_at: Date;
   expires_at: Date;
+  active: boolean;
 }
 
 const MAX_CACHED_TOKENS = 100_000;
@@ -26,9 +27,10 @@ const MAX_CACHED_TOKENS = 100_000;
 /** userinfo's one lookup: the token by its hash (primary key) joined to its user (primary key). */
 const FIND_ACTIVE_TOKEN = prepared(
   'find-active-token',
-  `SELECT u.id AS user_id, u.email, u.email_verified, u.name, u.organization_id, u.updated_at, t.expires_at
+  `SELECT u.id AS user_id, u.email, u.email_verified, u.name, u.organization_id, u.updated_at, t.expires_at,
+          (t.revoked_at IS NULL AND t.expires_at > $2 AND NOT u.blocked) AS active
      FROM access_token t JOIN "user" u ON u.id = t.user_id
-    WHERE t.hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND NOT u.blocked`,
+    WHERE t.hash = $1`,
 );
 
 /**
@@ -45,6 +47,7 @@ export class AccessTokensService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly idTokens: IdTokenService,
+    private readonly failedLookups: FailedLookupLimiter,
     @Inject(SESAME_CONFIG) config: SesameConfig,
   ) {
     this.cacheMs = config.auth.accessTokenCacheSeconds * 1000;
@@ -54,18 +57,22 @@ export class AccessTokensService {
    * GET /v1/userinfo, the hottest path: one lookup by the token's hash (primary key) joined to
    * its user (primary key). Expired, revoked or unknown tokens, and blocked users, get 401.
    */
-  async userInfo(token: string | undefined): Promise<UserInfoResponse> {
+  async userInfo(token: string | undefined, ip: string): Promise<UserInfoResponse> {
     if (token === undefined) throw invalidToken(null);
-    if (!TOKEN_SHAPE.test(token)) throw invalidToken(INVALID);
+    if (!isSecretShaped(token)) throw invalidToken(INVALID);
     const hash = sha256(token);
     const cacheKey = hash.toString('base64');
     const now = this.clock.now();
     const cached = this.userInfoCache.get(cacheKey, now.getTime());
     if (cached) return cached;
 
+    this.failedLookups.check(ip);
     const rows = await queryPrepared<ActiveTokenRow>(this.dataSource, FIND_ACTIVE_TOKEN, [hash, now]);
     const row = rows[0];
-    if (!row) throw invalidToken(INVALID);
+    // Only tokens that never existed count against the address: expired and revoked ones are
+    // what applications meet every day.
+    if (!row) this.failedLookups.record(ip);
+    if (!row?.active) throw invalidToken(INVALID);
     const info: UserInfoResponse = {
       sub: row.user_id,
       email: row.email,
@@ -83,7 +90,7 @@ export class AccessTokensService {
    * clients, are answered the same way (200) and left alone.
    */
   async revoke(client: ClientPrincipal, token: string): Promise<void> {
-    if (!TOKEN_SHAPE.test(token)) return;
+    if (!isSecretShaped(token)) return;
     const hash = sha256(token);
     await this.dataSource.query('UPDATE access_token SET revoked_at = $3 WHERE hash = $1 AND application_id = $2 AND revoked_at IS NULL', [
       hash,
@@ -105,7 +112,7 @@ export class AccessTokensService {
 
   /** RFC 7662: only tokens of the calling client's organization are reported active. */
   async introspect(client: ClientPrincipal, token: string): Promise<IntrospectionResponse> {
-    if (!TOKEN_SHAPE.test(token)) return { active: false };
+    if (!isSecretShaped(token)) return { active: false };
     const rows: { client_id: string; user_id: string; email: string; expires_at: Date; created_at: Date }[] = await this.dataSource.query(
       `SELECT a.client_id, t.user_id, u.email, t.expires_at, t.created_at
          FROM access_token t

@@ -1,5 +1,7 @@
 import { ProblemException } from '@sesame/common';
-import { invalidGrant, invalidToken, requireForm } from './oauth-errors';
+import { ExecutionContext } from '@nestjs/common';
+import { FormBodyGuard } from '../oauth/form-body.guard';
+import { invalidGrant, invalidToken } from './oauth-errors';
 
 describe('oauth errors', () => {
   it('invalid_grant is a 400', () => {
@@ -20,8 +22,9 @@ describe('oauth errors', () => {
     ['application/json', false],
     ['multipart/form-data; boundary=x', false],
     [undefined, false],
-  ])('requireForm(%j) accepts: %s', (contentType, accepted) => {
-    const call = () => requireForm(contentType);
+  ])('FormBodyGuard with Content-Type %j accepts: %s', (contentType, accepted) => {
+    const context = { switchToHttp: () => ({ getRequest: () => ({ headers: { 'content-type': contentType } }) }) } as unknown as ExecutionContext;
+    const call = () => new FormBodyGuard().canActivate(context);
     if (accepted) expect(call).not.toThrow();
     else expect(call).toThrow(expect.objectContaining({ code: 'invalid_request', status: 400 }) as ProblemException);
   });

@@ -9,10 +9,3 @@ export function invalidToken(detail: string | null): ProblemException {
     headers: { 'WWW-Authenticate': challenge },
   });
 }
-
-/** The token endpoints take application/x-www-form-urlencoded only (RFC 6749 §3.2). */
-export function requireForm(contentType: string | undefined): void {
-  if (!contentType?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-    throw badRequest('invalid_request', 'The request body must be application/x-www-form-urlencoded');
-  }
-}

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, Headers, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, Headers, HttpCode, Ip, Post, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -7,14 +7,15 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiTags,
+  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { bearerToken, ClientAuthGuard, ClientAuthMethods, ClientPrincipal, CurrentClient } from '@sesame/guards';
 import { EndpointLimit, EndpointThrottlerGuard, SkipGlobalLimit } from '@sesame/throttler';
+import { FormBodyGuard } from '../oauth/form-body.guard';
 import { OAuthError } from '../oauth/oauth-error.dto';
 import { AccessTokensService } from './access-tokens.service';
 import { IntrospectionResponse, TokenForm, TokenResponse, UserInfoResponse, VerifyForm } from './dto/token.dto';
-import { requireForm } from './oauth-errors';
 import { TokenExchangeService } from './token-exchange.service';
 
 @ApiTags('Tokens')
@@ -27,7 +28,7 @@ export class TokensController {
 
   @Post('verify')
   @HttpCode(200)
-  @UseGuards(ClientAuthGuard, EndpointThrottlerGuard)
+  @UseGuards(FormBodyGuard, ClientAuthGuard, EndpointThrottlerGuard)
   @EndpointLimit('tenant')
   @ClientAuthMethods('client_secret_basic', 'client_secret_post', 'none')
   @Header('Cache-Control', 'no-store')
@@ -43,27 +44,27 @@ export class TokensController {
   @ApiOkResponse({ type: TokenResponse })
   @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request`, `invalid_grant`, `unsupported_grant_type`.' })
   @ApiUnauthorizedResponse({ type: OAuthError, description: '`invalid_client`.' })
-  verify(@CurrentClient() client: ClientPrincipal, @Headers('content-type') contentType: string | undefined, @Body() form: VerifyForm) {
-    requireForm(contentType);
+  verify(@CurrentClient() client: ClientPrincipal, @Body() form: VerifyForm) {
     return this.exchange.exchange(client, form);
   }
 
   @Get('userinfo')
   // Application backends call userinfo on every request of their users, from a few addresses, so a
-  // per-IP limit would throttle them; tokens have 256 bits, so there is nothing to brute-force.
+  // per-IP limit would throttle them; only failed lookups are limited per address (FailedLookupLimiter).
   @SkipGlobalLimit()
   @Header('Cache-Control', 'no-store')
   @ApiBearerAuth('accessToken')
   @ApiOperation({ summary: 'The user an access token belongs to' })
   @ApiOkResponse({ type: UserInfoResponse })
   @ApiUnauthorizedResponse({ type: OAuthError, description: 'Missing, invalid, expired or revoked token (RFC 6750 WWW-Authenticate).' })
-  userInfo(@Headers('authorization') authorization: string | undefined) {
-    return this.tokens.userInfo(bearerToken(authorization));
+  @ApiTooManyRequestsResponse({ type: OAuthError, description: '`rate_limited`: this address sent more than GLOBAL_RATE_LIMIT unknown tokens in a minute.' })
+  userInfo(@Headers('authorization') authorization: string | undefined, @Ip() ip: string) {
+    return this.tokens.userInfo(bearerToken(authorization), ip);
   }
 
   @Post('revoke')
   @HttpCode(200)
-  @UseGuards(ClientAuthGuard, EndpointThrottlerGuard)
+  @UseGuards(FormBodyGuard, ClientAuthGuard, EndpointThrottlerGuard)
   @EndpointLimit('tenant')
   @ClientAuthMethods('client_secret_basic', 'client_secret_post', 'none')
   @ApiBasicAuth('client')
@@ -72,14 +73,13 @@ export class TokensController {
   @ApiOkResponse({ description: 'Revoked, or nothing to revoke.' })
   @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request` (no token, not a form, several client authentication methods).' })
   @ApiUnauthorizedResponse({ type: OAuthError, description: '`invalid_client`.' })
-  async revoke(@CurrentClient() client: ClientPrincipal, @Headers('content-type') contentType: string | undefined, @Body() form: TokenForm): Promise<void> {
-    requireForm(contentType);
+  async revoke(@CurrentClient() client: ClientPrincipal, @Body() form: TokenForm): Promise<void> {
     await this.tokens.revoke(client, form.token);
   }
 
   @Post('introspect')
   @HttpCode(200)
-  @UseGuards(ClientAuthGuard, EndpointThrottlerGuard)
+  @UseGuards(FormBodyGuard, ClientAuthGuard, EndpointThrottlerGuard)
   @EndpointLimit('tenant')
   @ClientAuthMethods('client_secret_basic', 'client_secret_post')
   @Header('Cache-Control', 'no-store')
@@ -89,8 +89,7 @@ export class TokensController {
   @ApiOkResponse({ type: IntrospectionResponse })
   @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request` (no token, not a form, several client authentication methods).' })
   @ApiUnauthorizedResponse({ type: OAuthError, description: '`invalid_client` (introspection needs the client secret).' })
-  introspect(@CurrentClient() client: ClientPrincipal, @Headers('content-type') contentType: string | undefined, @Body() form: TokenForm) {
-    requireForm(contentType);
+  introspect(@CurrentClient() client: ClientPrincipal, @Body() form: TokenForm) {
     return this.tokens.introspect(client, form.token);
   }
 }

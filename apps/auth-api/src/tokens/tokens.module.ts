@@ -3,6 +3,7 @@ import { ClientsModule } from '../clients/clients.module';
 import { AccessTokensService } from './access-tokens.service';
 import { AuthorizationCodeService } from './authorization-code.service';
 import { DiscoveryController } from './discovery.controller';
+import { FailedLookupLimiter } from './failed-lookup-limiter';
 import { IdTokenService } from './id-token.service';
 import { SigningKeysModule } from './signing-keys.module';
 import { TokenExchangeService } from './token-exchange.service';
@@ -12,7 +13,7 @@ import { TokensController } from './tokens.controller';
 @Module({
   imports: [ClientsModule, SigningKeysModule],
   controllers: [TokensController, DiscoveryController],
-  providers: [AuthorizationCodeService, TokenExchangeService, AccessTokensService, IdTokenService],
+  providers: [AuthorizationCodeService, TokenExchangeService, AccessTokensService, IdTokenService, FailedLookupLimiter],
   exports: [AuthorizationCodeService],
 })
 export class TokensModule {}
