@@ -18,7 +18,8 @@ import { errorMessage, httpOk, tcpOpen, waitUntil } from './launcher/wait';
 
 /** The repository root: this file runs as dist/scripts/start.js. */
 const ROOT = resolve(__dirname, '..', '..');
-const DATA_DIR = join(ROOT, '.data');
+/** Local data (secrets, demo credentials, embedded Postgres, mail): SESAME_DATA_DIR, by default .data/. */
+const DATA_DIR = process.env.SESAME_DATA_DIR ? resolve(process.env.SESAME_DATA_DIR) : join(ROOT, '.data');
 
 const APPS = ['management-api', 'auth-api', 'mail-worker'] as const;
 type AppName = (typeof APPS)[number];

@@ -1,22 +1,23 @@
 import { MailerService } from '@nestjs-modules/mailer';
 import { Controller, Get } from '@nestjs/common';
-import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { RedisHealthIndicator } from '@sesame/common';
 
 @Controller('health')
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
     private readonly mailer: MailerService,
     private readonly indicators: HealthIndicatorService,
   ) {}
 
-  /** Redis (the queue) and the SMTP transport; 503 when either is down. */
+  /** Postgres (the attempts it sends), Redis (the queue) and the SMTP transport; 503 when any is down. */
   @Get()
   @HealthCheck()
   check() {
-    return this.health.check([() => this.redis.check(), () => this.smtp()]);
+    return this.health.check([() => this.database.pingCheck('postgres', { timeout: 1000 }), () => this.redis.check(), () => this.smtp()]);
   }
 
   private async smtp() {
