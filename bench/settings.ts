@@ -14,8 +14,8 @@
  * BENCH_PEER_VERIFY_MAX_RATE [2500]  the same for the peer (codes made through oidc-provider's models)
  * BENCH_POOL_SIZE [10]          DATABASE_POOL_SIZE of Sesame and the floor's pg pool
  * BENCH_LOG_LEVEL [warn]        LOG_LEVEL of the Sesame apps
- * BENCH_MAIL_RATE [5]           authenticate_direct requests per second in the mail scenario (modest: the
- *                               worker sends one mail at a time)
+ * BENCH_MAIL_RATE [5]           authenticate_direct requests per second in the mail scenario (modest, so the
+ *                               queue stays short and delivery time is what is measured)
  * BENCH_MAIL_COUNT [100]        how many of them
  * BENCH_MAIL_GRACE [15]         seconds to wait for the last mail after the last request
  * BENCH_DATABASE_ADMIN_URL [postgres://postgres@127.0.0.1:5432/postgres]  a throwaway database is created there

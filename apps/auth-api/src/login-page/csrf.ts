@@ -5,7 +5,8 @@ export const CSRF_COOKIE = 'sesame_csrf';
 /**
  * Double-submit protection for the hosted login form: a random value in an HttpOnly,
  * SameSite=Strict cookie, and its HMAC (keyed with a key derived from SECRETS_KEY) in the form.
- * A cross-site form post cannot carry the cookie, and a planted cookie has no valid HMAC.
+ * A cross-site form post cannot carry the cookie (SameSite=Strict); the HMAC keeps a form value
+ * from being made up without a matching cookie.
  */
 export class CsrfTokens {
   private readonly key: Buffer;

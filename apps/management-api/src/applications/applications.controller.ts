@@ -61,7 +61,7 @@ export class ApplicationsController {
 
   @Post(':applicationId/rotate_secret')
   @HttpCode(200)
-  @ApiOperation({ summary: "Replace a web app's client secret; the old one stops working at once" })
+  @ApiOperation({ summary: "Replace a web app's client secret; the old one stops working within CLIENT_CACHE_SECONDS (5 s by default)" })
   @ApiOkResponse({ type: ApplicationResponse })
   @ManagementErrors({ notFound: true })
   async rotateSecret(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @UuidParam('applicationId') applicationId: string) {

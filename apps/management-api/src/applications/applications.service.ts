@@ -43,7 +43,7 @@ export class ApplicationsService {
     return this.withSecret(await this.applications.save(application));
   }
 
-  /** Replaces a web app's secret; the old one stops working at once. */
+  /** Replaces a web app's secret; the old one stops working within CLIENT_CACHE_SECONDS (auth-api caches client lookups). */
   async rotateSecret(organizationId: string, id: string): Promise<ApplicationResponse> {
     const application = await this.findOrFail(organizationId, id);
     if (application.type !== 'web') throw badRequest('no_client_secret', 'Native applications have no client secret; they use PKCE');

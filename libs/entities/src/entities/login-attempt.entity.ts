@@ -78,7 +78,7 @@ export class LoginAttempt {
   @Column({ type: 'varchar', length: 64, name: 'request_id', nullable: true })
   requestId: string | null;
 
-  /** The user the link logged in (set when it was used). */
+  /** The user the link logged in (set when an autologin walk starts). */
   @Column({ type: 'uuid', name: 'user_id', nullable: true })
   userId: string | null;
 
