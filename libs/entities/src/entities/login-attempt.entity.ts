@@ -6,7 +6,7 @@ import { Organization } from './organization.entity';
 export const LOGIN_ATTEMPT_STATUSES = ['pending', 'completed', 'expired'] as const;
 export type LoginAttemptStatus = (typeof LOGIN_ATTEMPT_STATUSES)[number];
 
-/** Strings of the login e-mail and pages a caller may override (see DESIGN.md, "Mail"). */
+/** Strings of the login e-mail and pages a caller may override (the `translations` field in docs/login-flow.md). */
 export type Translations = Partial<Record<'subject' | 'greeting' | 'intro' | 'button' | 'expiry' | 'ignore', string>>;
 
 /** One e-mailed login link: created by direct authentication or the hosted login page. */
