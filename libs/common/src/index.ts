@@ -22,6 +22,7 @@ export * from './urls/whitelist-domain';
 export * from './urls/callback-url';
 export * from './http/fields';
 export * from './crypto/secret-box.provider';
+export * from './crypto/client-secret-verifier';
 export * from './http/uuid-param';
 export * from './urls/redirect-uri';
 export * from './logging/request-id';
