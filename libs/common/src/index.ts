@@ -24,6 +24,8 @@ export * from './http/fields';
 export * from './crypto/secret-box.provider';
 export * from './crypto/client-secret-verifier';
 export * from './http/uuid-param';
+export * from './http/same-origin';
+export * from './http/cookies';
 export * from './urls/redirect-uri';
 export * from './logging/request-id';
 export * from './logging/request-id.decorator';

@@ -1,7 +1,7 @@
 import { Controller, Get, Headers, Query, Redirect, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { readCookie } from '@sesame/common';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
-import { readCookie } from '../pages/cookies';
 import { PageErrorFilter } from '../pages/page-error.filter';
 import { PageInterceptor } from '../pages/page.interceptor';
 import { AutologinService, WALK_COOKIE } from './autologin.service';

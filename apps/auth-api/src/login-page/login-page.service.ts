@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { normalizeEmail, ProblemException, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { normalizeEmail, ProblemException, readCookie, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { ClientContext, ClientContextRepository } from '../clients/client-context.repository';
 import { LoginAttemptService } from '../direct-auth/login-attempt.service';
-import { readCookie } from '../pages/cookies';
 import { RenderedPage } from '../pages/layout';
 import { PageWithStatus } from '../pages/page-outcomes';
 import { AuthorizeRequest, checkAuthorizeRequest, hiddenParameters } from './authorize-request';

@@ -39,7 +39,8 @@ export class ApplicationsService {
       previousClientSecretVerifier: null,
       previousClientSecretEncrypted: null,
       previousClientSecretExpiresAt: null,
-      idTokenEncryptedResponseAlg: idTokenEncryption(web, input.idTokenEncryptedResponseAlg === undefined ? 'dir' : input.idTokenEncryptedResponseAlg),
+      // Web apps get the encrypted id_token unless they ask for a signed one; native apps have no secret to encrypt with.
+      idTokenEncryptedResponseAlg: idTokenEncryption(web, input.idTokenEncryptedResponseAlg === undefined ? (web ? 'dir' : null) : input.idTokenEncryptedResponseAlg),
       callbackUrls: normalizeAll('callbackUrls', input.callbackUrls ?? [], (url) => validateCallbackUrl(url, input.type)),
     });
     return this.withSecret(application);

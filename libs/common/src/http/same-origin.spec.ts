@@ -1,7 +1,8 @@
-import { isSameOrigin } from './same-origin-form.guard';
+import { isSameOriginRequest } from './same-origin';
 
-describe('isSameOrigin', () => {
+describe('isSameOriginRequest', () => {
   const own = 'https://id.example.com';
+  const headers = (site?: string, origin?: string) => ({ ...(site === undefined ? {} : { 'sec-fetch-site': site }), ...(origin === undefined ? {} : { origin }) });
 
   it.each([
     ['same-origin', undefined],
@@ -10,12 +11,12 @@ describe('isSameOrigin', () => {
     [undefined, 'https://id.example.com'],
     [undefined, undefined],
   ])('Sec-Fetch-Site %j, Origin %j passes', (site, origin) => {
-    expect(isSameOrigin(site, origin, own)).toBe(true);
+    expect(isSameOriginRequest(headers(site, origin), own)).toBe(true);
   });
 
   it.each([
     ['cross-site', undefined],
-    ['cross-site', 'https://id.example.com'], // Fetch Metadata wins over a spoofable-looking Origin
+    ['cross-site', 'https://id.example.com'], // Fetch Metadata wins
     ['same-site', 'https://app.example.com'],
     ['', undefined],
     [undefined, 'https://evil.example'],
@@ -23,6 +24,6 @@ describe('isSameOrigin', () => {
     [undefined, 'https://id.example.com.evil.example'],
     [undefined, 'http://id.example.com'],
   ])('Sec-Fetch-Site %j, Origin %j is refused', (site, origin) => {
-    expect(isSameOrigin(site, origin, own)).toBe(false);
+    expect(isSameOriginRequest(headers(site, origin), own)).toBe(false);
   });
 });
