@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { allowedRedirect, ProblemException, RedirectTarget } from '@sesame/common';
+import { EntityManager } from 'typeorm';
 import { ClientContextRepository } from './client-context.repository';
 
 /**
@@ -12,17 +13,17 @@ import { ClientContextRepository } from './client-context.repository';
 export class StoredRedirectCheck {
   constructor(private readonly contexts: ClientContextRepository) {}
 
-  /** The redirect_uri values, of those given, that the application may still be sent to, in order. */
-  async stillAllowed(applicationId: string, redirectUris: readonly string[]): Promise<string[]> {
-    const context = await this.contexts.findByApplicationId(applicationId);
+  /** The redirect_uri values, of those given, that the application may still be sent to, in order (in the caller's transaction). */
+  async stillAllowed(manager: EntityManager, applicationId: string, redirectUris: readonly string[]): Promise<string[]> {
+    const context = await this.contexts.findByApplicationId(applicationId, manager);
     if (!context) return [];
     const target: RedirectTarget = { ...context.application, whitelistDomains: context.organization.whitelistDomains };
     return redirectUris.filter((uri) => allowedRedirect(target, uri) !== null);
   }
 
   /** Throws the error page of a redirect_uri that is no longer allowed (the browser is never sent there). */
-  async require(applicationId: string, redirectUri: string): Promise<void> {
-    if ((await this.stillAllowed(applicationId, [redirectUri])).length === 0) throw redirectNoLongerAllowed();
+  async require(manager: EntityManager, applicationId: string, redirectUri: string): Promise<void> {
+    if ((await this.stillAllowed(manager, applicationId, [redirectUri])).length === 0) throw redirectNoLongerAllowed();
   }
 }
 

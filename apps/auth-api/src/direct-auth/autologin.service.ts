@@ -113,9 +113,9 @@ export class AutologinService {
         authTime: walk.used_at,
       };
       // The stops were chosen at login; domains removed since are skipped, and so is the end if it was.
-      const remaining = await this.redirects.stillAllowed(login.applicationId, walk.autologin_remaining);
+      const remaining = await this.redirects.stillAllowed(manager, login.applicationId, walk.autologin_remaining);
       if (remaining.length > 0) return this.visit(manager, login, remaining, now);
-      await this.redirects.require(login.applicationId, login.redirectUri);
+      await this.redirects.require(manager, login.applicationId, login.redirectUri);
       const code = await this.codes.issue(manager, { ...login, origin: login.flow }, now);
       return withQuery(login.redirectUri, { code, state: login.state });
     });

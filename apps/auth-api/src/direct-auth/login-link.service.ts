@@ -120,7 +120,7 @@ export class LoginLinkService {
   }
 
   private async complete(manager: EntityManager, attempt: AttemptRow, now: Date): Promise<LinkOutcome> {
-    await this.redirects.require(attempt.application_id, attempt.redirect_uri);
+    await this.redirects.require(manager, attempt.application_id, attempt.redirect_uri);
     const users: { id: string }[] = await manager.query(
       `INSERT INTO "user" (organization_id, email, email_verified, last_login_at) VALUES ($1, $2, true, $3)
        ON CONFLICT (organization_id, email) DO UPDATE SET email_verified = true, last_login_at = $3, updated_at = $3
@@ -152,7 +152,7 @@ export class LoginLinkService {
     const rows: AttemptRow[] = await manager.query('SELECT application_id, state, redirect_uri, status, expires_at FROM login_attempt WHERE token_hash = $1', [hash]);
     const attempt = rows[0];
     if (!attempt) throw unknownLink();
-    await this.redirects.require(attempt.application_id, attempt.redirect_uri);
+    await this.redirects.require(manager, attempt.application_id, attempt.redirect_uri);
     return this.linkState(attempt) === 'used'
       ? { url: errorRedirect(attempt, 'login_link_used', 'This login link has already been used'), failure: 'login_link_used' }
       : { url: errorRedirect(attempt, 'login_link_expired', 'This login link has expired'), failure: 'login_link_expired' };
