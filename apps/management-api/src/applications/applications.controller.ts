@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { pageOf, PageQuery, UuidParam } from '@sesame/common';
 import { CurrentPrincipal, Principal } from '@sesame/guards';
 import { ManagementErrors } from '../access/management-errors';
@@ -68,6 +68,7 @@ export class ApplicationsController {
       'so running deployments can switch over; a client still using it gets id_tokens encrypted with it. `revokeAccessTokens` also revokes every access token of the application. ' +
       'Other auth-api instances see the change within CLIENT_CACHE_SECONDS (5 s by default). Native applications have no secret: 400 `no_client_secret`.',
   })
+  @ApiBody({ type: RotateSecretDto, required: false })
   @ApiOkResponse({ type: ApplicationResponse })
   @ManagementErrors({ notFound: true })
   async rotateSecret(
