@@ -11,6 +11,12 @@ import { signInPage } from './sign-in.page';
 type HeaderMap = Record<string, string | string[] | undefined>;
 
 /**
+ * Every path below the dashboard, up to seven segments deep (the board's deepest route has six):
+ * explicit parameters instead of a wildcard, whose syntax Express (`*name`) and Fastify (`*`) do not share.
+ */
+const BOARD_PATHS = ['', ...Array.from({ length: 7 }, (_, depth) => Array.from({ length: depth + 1 }, (_, index) => `:s${index}`).join('/'))];
+
+/**
  * The queue dashboard at /api/v2/queues, inside Nest: the global per-IP limit and error handling
  * apply, the API-key guard is replaced by QueueBoardGuard (platform key or dashboard session).
  * Registered only when QUEUE_DASHBOARD=on and PLATFORM_API_KEY is set (see QueuesModule).
@@ -53,7 +59,7 @@ export class QueueBoardController {
     adapter.redirect(response, 303, `${this.board.basePath}/`);
   }
 
-  @All(['', '*path'])
+  @All(BOARD_PATHS)
   @UseGuards(QueueBoardGuard)
   async dashboard(@Req() request: { method: string; url: string }, @Query() query: Record<string, unknown>, @Body() body: unknown, @Headers() headers: HeaderMap, @Res() response: unknown) {
     const path = new URL(request.url, 'http://board').pathname.slice(this.board.basePath.length) || '/';
