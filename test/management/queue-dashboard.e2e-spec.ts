@@ -73,7 +73,7 @@ describe('queue dashboard', () => {
   it('refuses changes made with the cookie from another site; the board’s own requests pass', async () => {
     const cookie = await signIn();
     const pause = (headers: Record<string, string>) => request(api.url).put(`${BASE}/api/queues/mail/pause`).set({ Cookie: cookie, ...headers });
-    for (const headers of [{ 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }, { Origin: 'https://evil.example' }]) {
+    for (const headers of [{ 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }, { Origin: 'https://evil.example' }] as Record<string, string>[]) {
       const refused = await pause(headers).expect(403);
       expect(refused.body.code).toBe('cross_site_request');
     }
