@@ -5,7 +5,8 @@ import { ClientContextRepository } from './client-context.repository';
 
 /**
  * A redirect_uri is checked when a login starts and stored with it; before the browser is sent
- * there later (a login link pressed, a code redeemed, an autologin walk continued) it is checked
+ * there later (a login link pressed, an autologin walk continued; any later path to a code calls it
+ * too) it is checked
  * again against the application's callback URLs and its organization's whitelist as they are now,
  * so that removing a domain or a callback takes effect for links already sent.
  */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AUTOLOGIN_CONTINUE_PARAMETER, Clock, isSecretShaped, randomSecret, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
+import { ApplicationType, AUTOLOGIN_CONTINUE_PARAMETER, Clock, isSecretShaped, randomSecret, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
 import { LoginFlow } from '@sesame/entities';
 import { DataSource, EntityManager } from 'typeorm';
 import { StoredRedirectCheck } from '../clients/stored-redirect-check';
@@ -72,14 +72,14 @@ export class AutologinService {
 
   /** The first stop of the walk, or null when the login needs none (autologin off, native app, single domain). */
   async begin(manager: EntityManager, login: CompletedLogin, now: Date): Promise<WalkStart | null> {
-    const rows: { autologin: boolean; whitelist_domains: string[]; type: 'web'; callback_urls: string[] }[] = await manager.query(
+    const rows: { autologin: boolean; whitelist_domains: string[]; type: ApplicationType; callback_urls: string[] }[] = await manager.query(
       `SELECT o.autologin, o.whitelist_domains, a.type, a.callback_urls
          FROM application a JOIN organization o ON o.id = a.organization_id WHERE a.id = $1`,
       [login.applicationId],
     );
     const settings = rows[0];
     if (!settings?.autologin || settings.type !== 'web') return null;
-    const targets = autologinTargets(login.redirectUri, { type: settings.type, whitelistDomains: settings.whitelist_domains, callbackUrls: settings.callback_urls });
+    const targets = autologinTargets(login.redirectUri, { type: 'web', whitelistDomains: settings.whitelist_domains, callbackUrls: settings.callback_urls });
     if (targets.length === 0) return null;
     const browser = randomSecret();
     await manager.query('UPDATE login_attempt SET autologin_browser_hash = $2 WHERE id = $1', [login.attemptId, sha256(browser)]);
