@@ -1,7 +1,7 @@
 import { All, Body, Controller, Get, Headers, HttpCode, Inject, Post, Query, Req, Res, StreamableFile, UseGuards } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { isSameOriginRequest, notFound, ProblemException, secretsEqual, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { isSameOriginRequest, notFound, ProblemException, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { Public } from '@sesame/guards';
 import { BOARD_SESSION_COOKIE, BOARD_SESSION_SECONDS } from './board-access';
 import { QueueBoard } from './queue-board';
@@ -31,7 +31,7 @@ export class QueueBoardController {
   constructor(
     private readonly board: QueueBoard,
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
+    @Inject(SESAME_CONFIG) config: SesameConfig,
   ) {
     this.origin = new URL(config.http.publicBaseUrl).origin;
     const secure = config.http.publicBaseUrl.startsWith('https:') ? '; Secure' : '';
@@ -48,13 +48,13 @@ export class QueueBoardController {
   @HttpCode(303)
   signIn(@Body() form: Record<string, unknown>, @Headers() headers: HeaderMap, @Res() response: unknown) {
     if (!isSameOriginRequest(headers, this.origin)) throw new ProblemException(403, 'cross_site_request', 'Sign in from the dashboard’s own page');
-    const key = typeof form?.key === 'string' ? form.key : '';
-    if (!secretsEqual(key, this.config.secrets.platformApiKey!)) {
+    const session = this.board.signIn(typeof form?.key === 'string' ? form.key : '');
+    if (!session) {
       this.page(response, 401, signInPage(this.board.basePath, 'That is not the platform key.'));
       return;
     }
     const adapter = this.adapterHost.httpAdapter;
-    adapter.setHeader(response, 'Set-Cookie', `${BOARD_SESSION_COOKIE}=${this.board.sessions.issue(this.board.now())}; ${this.cookieAttributes}`);
+    adapter.setHeader(response, 'Set-Cookie', `${BOARD_SESSION_COOKIE}=${session}; ${this.cookieAttributes}`);
     adapter.setHeader(response, 'Cache-Control', 'no-store');
     adapter.redirect(response, 303, `${this.board.basePath}/`);
   }

@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { createBullBoard } from '@bull-board/api';
 import { BullAdapter } from '@bull-board/api/bullAdapter';
-import { Clock, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { Clock, secretsEqual, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { MAIL_QUEUE } from '@sesame/queue';
 import type { Queue } from 'bull';
 import { BoardSessions } from './board-access';
@@ -33,6 +33,11 @@ export class QueueBoard implements OnModuleInit {
 
   onModuleInit(): void {
     createBullBoard({ queues: [new BullAdapter(this.mailQueue)], serverAdapter: this.adapter, options: { uiConfig: { boardTitle: 'Sesame queues' } } });
+  }
+
+  /** A new browser session for the platform key (compared in constant time), or null for anything else. */
+  signIn(key: string): string | null {
+    return secretsEqual(key, this.config.secrets.platformApiKey!) ? this.sessions.issue(this.clock.now()) : null;
   }
 
   handle(request: BoardRequest): Promise<BoardAnswer | null> {
