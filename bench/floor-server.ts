@@ -7,7 +7,7 @@
  *
  * GET  /api/v1/userinfo            SHA-256(token) → the userinfo query (token joined to user)
  * POST /api/v1/verify              global per-IP limit (Lua) → Basic → application by client_id,
- *                                  SHA-256 secret compare → tenant endpoint limit (Lua) → form →
+ *                                  HMAC verifier compare → tenant endpoint limit (Lua) → form →
  *                                  transaction: claim the code (conditional UPDATE … RETURNING),
  *                                  PKCE S256, insert the access token → ES256 id_token in a JWE
  *                                  (dir, A256GCM, key = SHA-256(client secret))
@@ -17,9 +17,9 @@
  *
  * Environment: FLOOR_PORT, HOST, DATABASE_URL, DATABASE_POOL_SIZE, REDIS_URL, REDIS_PREFIX,
  * PLAN_LIMITS, ENDPOINT_LIMITS, GLOBAL_RATE_LIMIT (JSON as for Sesame; only the pro plan is
- * read), PUBLIC_BASE_URL.
+ * read), PUBLIC_BASE_URL, SECRETS_KEY (the client secret verifiers are keyed from it).
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { SLIDING_WINDOW_SCRIPT } from '@sesame/throttler';
 import Redis from 'ioredis';
@@ -48,6 +48,8 @@ const ACCESS_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 const ID_TOKEN_TTL_SECONDS = 3600;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
+const secretsKey = /^[0-9a-fA-F]{64}$/.test(env.SECRETS_KEY ?? '') ? Buffer.from(env.SECRETS_KEY!, 'hex') : Buffer.from(env.SECRETS_KEY ?? '', 'base64');
+const verifierKey = createHmac('sha256', secretsKey).update('sesame client secret verifier v1').digest();
 
 type ScriptRedis = Redis & { slidingWindow(key: string, now: number, consume: '1', member: string, n: number, ...windows: number[]): Promise<number[]> };
 const instance = randomBytes(6).toString('base64url');
@@ -129,19 +131,19 @@ async function authenticateClient(request: IncomingMessage): Promise<Client> {
   const clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
   const secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
   const { rows } = await pool.query(
-    `SELECT a.id, a.type, a.organization_id, o.tenant_id, t.plan, a.client_secret_hash
+    `SELECT a.id, a.type, a.organization_id, o.tenant_id, t.plan, a.client_secret_verifier
        FROM application a
        JOIN organization o ON o.id = a.organization_id
        JOIN tenant t ON t.id = o.tenant_id
       WHERE a.client_id = $1`,
     [clientId],
   );
-  const row = rows[0] as { id: string; type: string; tenant_id: string; client_secret_hash: Buffer | null } | undefined;
-  const presented = sha256(secret);
-  if (!row || row.type !== 'web' || !row.client_secret_hash || !timingSafeEqual(presented, row.client_secret_hash)) {
+  const row = rows[0] as { id: string; type: string; tenant_id: string; client_secret_verifier: Buffer | null } | undefined;
+  const presented = createHmac('sha256', verifierKey).update(secret).digest();
+  if (!row || row.type !== 'web' || !row.client_secret_verifier || !timingSafeEqual(presented, row.client_secret_verifier)) {
     throw new HttpError(401, { error: 'invalid_client' });
   }
-  return { applicationId: row.id, clientId, tenantId: row.tenant_id, secretHash: row.client_secret_hash };
+  return { applicationId: row.id, clientId, tenantId: row.tenant_id, secretHash: sha256(secret) };
 }
 
 let signingKey: { kid: string; privateKey: CryptoKey };

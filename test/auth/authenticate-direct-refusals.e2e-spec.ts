@@ -238,7 +238,7 @@ describe('POST /v1/authenticate_direct refusals', () => {
       ['android', ['com.example.app:/callback']],
       ['ios', ['com.example.app:/callback']],
       ['desktop', ['http://127.0.0.1/callback']],
-    ])('a %s application (no client secret) is refused with unauthorized_client and records nothing', async (type, callbackUrls) => {
+    ])('a %s application (no client secret) presenting one is refused with invalid_client (RFC 6749 §5.2) and records nothing', async (type, callbackUrls) => {
       const tenant = await createTenant(stack.management.url, 'enterprise');
       const organization = await createOrganization(stack.management.url, tenant, { whitelistDomains: ['https://app.example.com'] });
       const app = await createApplication(stack.management.url, organization, { type, callbackUrls });
@@ -248,7 +248,7 @@ describe('POST /v1/authenticate_direct refusals', () => {
           .post(`${V1}/authenticate_direct`)
           .set('Authorization', basicAuth(app, secret))
           .send(goodBody({ redirect_uri: callbackUrls[0] }));
-        expectOAuthError(response, 400, 'unauthorized_client');
+        expectOAuthError(response, 401, 'invalid_client');
       }
       const bodyOnly = await request(stack.auth.url).post(`${V1}/authenticate_direct`).send({ ...goodBody({ redirect_uri: callbackUrls[0] }), client_id: app.clientId });
       expectOAuthError(bodyOnly, 401, 'invalid_client');

@@ -64,13 +64,14 @@ describe('userinfo and client caches', () => {
     await userInfo(accessToken).expect(401);
   });
 
-  it('a rotated client secret works for at most the cache time, then is invalid_client', async () => {
+  it('a secret rotated without overlap works for at most the cache time, then is invalid_client', async () => {
     const status = (secret: string) =>
       request(stack.auth.url).get('/api/v1/login_attempt/00000000-0000-4000-8000-000000000000').set('Authorization', basicAuth({ clientId: app.clientId, clientSecret: secret }));
     await status(app.clientSecret!).expect(404); // looked up, and cached
     const rotated = await request(stack.management.url)
       .post(`/api/v2/organization/${app.organizationId}/application/${app.applicationId}/rotate_secret`)
       .set('Authorization', `Bearer ${app.apiKey}`)
+      .send({ overlapSeconds: 0 })
       .expect(200);
     clock.advance(4.9);
     await status(app.clientSecret!).expect(404); // cached: the old secret still authenticates

@@ -2,7 +2,8 @@ import request from 'supertest';
 import { startStack, Stack } from '../support/apps';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { hiddenFields, hostedLogin, openAuthorize, sentenceIn, submitEmail } from '../support/hosted-login';
-import { basicAuth, pkcePair, uniqueEmail } from '../support/login';
+import { decodeJwt } from 'jose';
+import { basicAuth, followLink, pkcePair, uniqueEmail } from '../support/login';
 import { linkIn, SmtpSink } from '../support/smtp-sink';
 import { verify } from '../support/tokens';
 
@@ -56,7 +57,7 @@ describe('hosted login page /v1/authorize', () => {
     client_id: app.clientId,
     redirect_uri: redirectUri,
     state: 'st-1',
-    ...([web, webStrict].includes(app) ? {} : pkce), // native apps must use PKCE; web apps here do not
+    ...pkce, // every application type must use PKCE here
     ...extra,
   });
 
@@ -130,6 +131,8 @@ describe('hosted login page /v1/authorize', () => {
       ['response_type=token', () => web, 'https://app.example.com/cb', { response_type: 'token' }, 'unsupported_response_type', 'st-1'],
       ['no state', () => web, 'https://app.example.com/cb', { state: undefined }, 'invalid_request', null],
       ['a native app without PKCE', () => android, 'com.example.notes:/oauth/callback', { code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request', 'st-1'],
+      ['a web app without PKCE (RFC 9700 §2.1.1)', () => web, 'https://app.example.com/cb', { code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request', 'st-1'],
+      ['a nonce with a control character', () => desktop, 'http://127.0.0.1:5000/callback', { nonce: 'a\u0000b' }, 'invalid_request', 'st-1'],
       ['code_challenge_method=plain', () => desktop, 'http://127.0.0.1:5000/callback', { code_challenge_method: 'plain' }, 'invalid_request', 'st-1'],
       ['a code_challenge without its method', () => desktop, 'http://127.0.0.1:5000/callback', { code_challenge_method: undefined }, 'invalid_request', 'st-1'],
       ['a code_challenge that is no SHA-256 digest', () => ios, 'com.example.notes.ios:/cb', { code_challenge: 'too-short' }, 'invalid_request', 'st-1'],
@@ -276,10 +279,27 @@ describe('hosted login page /v1/authorize', () => {
       expect(smtp.pending(blocked)).toEqual([]);
     });
 
-    it('a web app without PKCE signs in through the page and exchanges the code with its secret', async () => {
-      const callback = await hostedLogin(stack, smtp, base(web, 'http://localhost:4000/callback'));
+    it('a web app signs in through the page with PKCE and exchanges the code with its secret and the verifier, never without it', async () => {
+      const pair = pkcePair();
+      const callback = await hostedLogin(stack, smtp, base(web, 'http://localhost:4000/callback', { code_challenge: pair.challenge }));
       expect(callback.searchParams.get('state')).toBe('st-1');
-      await verify(stack.auth.url, { code: callback.searchParams.get('code')!, redirect_uri: 'http://localhost:4000/callback' }, basicAuth(web)).expect(200);
+      const code = callback.searchParams.get('code')!;
+      await verify(stack.auth.url, { code, redirect_uri: 'http://localhost:4000/callback' }, basicAuth(web)).expect(400);
+      const again = await hostedLogin(stack, smtp, base(web, 'http://localhost:4000/callback', { code_challenge: pair.challenge }));
+      await verify(stack.auth.url, { code: again.searchParams.get('code')!, redirect_uri: 'http://localhost:4000/callback', code_verifier: pair.verifier }, basicAuth(web)).expect(200);
+    });
+
+    it('carries the nonce of the request into the id_token (OpenID Connect Core 3.1.2.1)', async () => {
+      const pair = pkcePair();
+      const nonce = 'n-0S6_WzA2Mj-hosted';
+      const redirectUri = 'http://127.0.0.1:5013/callback';
+      const form = await openAuthorize(stack.auth.url, base(desktop, redirectUri, { code_challenge: pair.challenge, nonce }));
+      expect(form.fields.nonce).toBe(nonce);
+      const email = uniqueEmail('nonce');
+      await submitEmail(stack.auth.url, form, email).expect(200);
+      const callback = await followLink(stack, smtp, email);
+      const tokens = await verify(stack.auth.url, { client_id: desktop.clientId, code: callback.searchParams.get('code')!, redirect_uri: redirectUri, code_verifier: pair.verifier }).expect(200);
+      expect(decodeJwt(tokens.body.id_token).nonce).toBe(nonce);
     });
   });
 
@@ -322,10 +342,10 @@ describe('hosted login page /v1/authorize', () => {
     const planWeb = await createApplication(stack.management.url, organization, { type: 'web' });
     const planAndroid = await createApplication(stack.management.url, organization, { type: 'android', callbackUrls: ['com.example.plan:/cb'] });
 
-    const webCallback = await hostedLogin(stack, smtp, { response_type: 'code', client_id: planWeb.clientId, redirect_uri: 'https://app.example.com/cb', state: plan });
-    await verify(stack.auth.url, { code: webCallback.searchParams.get('code')!, redirect_uri: 'https://app.example.com/cb' }, basicAuth(planWeb)).expect(200);
-
     const pair = pkcePair();
+    const webCallback = await hostedLogin(stack, smtp, { response_type: 'code', client_id: planWeb.clientId, redirect_uri: 'https://app.example.com/cb', state: plan, code_challenge: pair.challenge, code_challenge_method: 'S256' });
+    await verify(stack.auth.url, { code: webCallback.searchParams.get('code')!, redirect_uri: 'https://app.example.com/cb', code_verifier: pair.verifier }, basicAuth(planWeb)).expect(200);
+
     const nativeCallback = await hostedLogin(stack, smtp, {
       response_type: 'code',
       client_id: planAndroid.clientId,

@@ -3,10 +3,10 @@ import { createHash } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { GatewayStack, startGatewayStack } from '../support/gateway';
-import { hiddenFields } from '../support/hosted-login';
+import { userSignsIn as signInThroughPages } from '../support/hosted-login';
 import { uniqueEmail } from '../support/login';
 import { LoopbackListener } from '../support/loopback';
-import { linkIn, SmtpSink } from '../support/smtp-sink';
+import { SmtpSink } from '../support/smtp-sink';
 
 /**
  * Interoperability: a third-party, standards-only OAuth 2.0 / OpenID Connect client (oauth4webapi,
@@ -62,32 +62,11 @@ describe('interoperability with oauth4webapi', () => {
     expect(as.code_challenge_methods_supported).toEqual(['S256']);
   });
 
-  /**
-   * What a user does in the browser, over plain HTTP: open the authorization URL the client built,
-   * submit the e-mail address, open the mailed link, press Continue. Returns the callback URL.
-   */
+  /** The user's part, over plain HTTP; the mailed link must use the public address too. */
   async function userSignsIn(authorizationUrl: URL, email: string): Promise<URL> {
-    const form = await fetch(authorizationUrl, { redirect: 'manual' });
-    expect(form.status).toBe(200);
-    const cookie = form.headers.get('set-cookie')!.split(';')[0];
-    const sent = await fetch(new URL('authorize', as.authorization_endpoint), {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ ...hiddenFields(await form.text()), email }),
-    });
-    expect(sent.status).toBe(200);
-    const link = new URL(linkIn(await smtp.next(email)));
-    expect(link.origin).toBe(issuer.origin); // mailed links use the public address too
-    expect((await fetch(link, { redirect: 'manual' })).status).toBe(200);
-    const continued = await fetch(new URL('login_link', link), {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: link.searchParams.get('token')! }),
-    });
-    expect(continued.status).toBe(303);
-    return new URL(continued.headers.get('location')!);
+    const { link, callback } = await signInThroughPages(smtp, authorizationUrl, email);
+    expect(link.origin).toBe(issuer.origin);
+    return callback;
   }
 
   function authorizationUrl(client: oauth.Client, redirectUri: string, state: string, codeChallenge: string): URL {

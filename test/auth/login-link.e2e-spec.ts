@@ -12,14 +12,18 @@ const REDIRECT_URI = 'http://localhost:4000/callback';
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 const CODE_TTL_SECONDS = 120;
 
-function expectPageHeaders(response: Response): void {
+/**
+ * Never cached or framed. No referrer leaves Sesame; the link page itself allows same-origin
+ * referrers, so that its Continue post carries Sesame's origin (browsers send Origin "null" under no-referrer).
+ */
+function expectPageHeaders(response: Response, referrerPolicy = 'no-referrer'): void {
   expect(response.headers['cache-control']).toBe('no-store');
-  expect(response.headers['referrer-policy']).toBe('no-referrer');
+  expect(response.headers['referrer-policy']).toBe(referrerPolicy);
   expect(response.headers['x-frame-options']).toBe('DENY');
 }
 
-function expectHtmlPage(response: Response): void {
-  expectPageHeaders(response);
+function expectHtmlPage(response: Response, referrerPolicy?: string): void {
+  expectPageHeaders(response, referrerPolicy);
   expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
   const csp = response.headers['content-security-policy'];
   expect(csp).toContain("default-src 'none'");
@@ -84,7 +88,7 @@ describe('login link pages', () => {
       const attempt = await startAttempt();
       for (let look = 0; look < 3; look++) {
         const page = await request(stack.auth.url).get(`${V1}/login_link`).query({ token: attempt.token }).expect(200);
-        expectHtmlPage(page);
+        expectHtmlPage(page, 'same-origin');
         expect(page.headers['content-security-policy']).toContain("form-action 'self' http://localhost:4000");
         expect(page.text).toContain(attempt.sentence);
         expect(page.text).toContain('Links &amp; &lt;Co&gt;');
@@ -96,7 +100,7 @@ describe('login link pages', () => {
         expect(page.text).not.toContain('state-xyz');
         const head = await request(stack.auth.url).head(`${V1}/login_link`).query({ token: attempt.token });
         expect(head.status).toBe(200);
-        expectPageHeaders(head);
+        expectPageHeaders(head, 'same-origin');
       }
       const [row] = await attemptsOf(app.applicationId, attempt.email);
       expect({ status: row.status, used: row.used_at }).toEqual({ status: 'pending', used: null });
@@ -111,14 +115,14 @@ describe('login link pages', () => {
       const used = await startAttempt();
       await useLink(stack.auth.url, used.token).expect(303);
       const usedPage = await request(stack.auth.url).get(`${V1}/login_link`).query({ token: used.token }).expect(200);
-      expectHtmlPage(usedPage);
+      expectHtmlPage(usedPage, 'same-origin');
       expect(usedPage.text).toContain('This link was already used');
       expect(usedPage.text).not.toContain(used.sentence);
 
       const expired = await startAttempt();
       clock.advance(600);
       const expiredPage = await request(stack.auth.url).get(`${V1}/login_link`).query({ token: expired.token }).expect(200);
-      expectHtmlPage(expiredPage);
+      expectHtmlPage(expiredPage, 'same-origin');
       expect(expiredPage.text).toContain('This link has expired');
       expect(expiredPage.text).not.toContain(expired.sentence);
     });

@@ -92,6 +92,23 @@ describe('authorization codes', () => {
   });
 
   describe('bound to the application', () => {
+    it('a used code presented by another client revokes nothing: only the code’s own application triggers the replay revocation', async () => {
+      const issued = await webCode(stack, smtp, web);
+      const tokens = await exchangeWeb(stack, web, issued);
+      for (const [client, authorization] of [
+        ['sibling', basicAuth(sibling)],
+        ['stranger', basicAuth(stranger)],
+      ]) {
+        const replay = await verify(stack.auth.url, { code: issued.code, redirect_uri: issued.redirectUri }, authorization);
+        expectInvalidGrant(replay);
+        expect([client, replay.body.error_description]).toEqual([client, 'The code is invalid, expired, or was issued to another client']);
+      }
+      const native = await verify(stack.auth.url, { client_id: desktop.clientId, code: issued.code, redirect_uri: issued.redirectUri, code_verifier: 'v'.repeat(43) });
+      expectInvalidGrant(native);
+      await userInfo(stack.auth.url, tokens.access_token).expect(200);
+      expect((await introspect(tokens.access_token)).body.active).toBe(true);
+    });
+
     it('another application of the same organization cannot redeem the code, and its attempt does not use it up', async () => {
       const issued = await webCode(stack, smtp, web);
       expectInvalidGrant(await verify(stack.auth.url, { code: issued.code, redirect_uri: issued.redirectUri }, basicAuth(sibling)));

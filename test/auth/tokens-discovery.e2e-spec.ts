@@ -42,7 +42,7 @@ describe('discovery, JWKS and the OpenAPI document of the auth API', () => {
     expect([...response.body.token_endpoint_auth_methods_supported].sort()).toEqual(['client_secret_basic', 'client_secret_post', 'none']);
     expect([...response.body.revocation_endpoint_auth_methods_supported].sort()).toEqual(['client_secret_basic', 'client_secret_post', 'none']);
     expect([...response.body.introspection_endpoint_auth_methods_supported].sort()).toEqual(['client_secret_basic', 'client_secret_post']);
-    expect(response.body.claims_supported).toEqual(expect.arrayContaining(['iss', 'sub', 'aud', 'iat', 'exp', 'auth_time', 'email', 'email_verified', 'org_id']));
+    expect(response.body.claims_supported).toEqual(expect.arrayContaining(['iss', 'sub', 'aud', 'iat', 'exp', 'auth_time', 'nonce', 'email', 'email_verified', 'org_id']));
 
     const openid = await request(auth.url).get('/api/v1/.well-known/openid-configuration').expect(200);
     expect(openid.body).toEqual(response.body);
@@ -114,8 +114,9 @@ describe('discovery, JWKS and the OpenAPI document of the auth API', () => {
       client_id: true,
       redirect_uri: true,
       state: true,
-      code_challenge: false,
-      code_challenge_method: false,
+      code_challenge: true,
+      code_challenge_method: true,
+      nonce: false,
       ui_locales: false,
       login_hint: false,
     });
@@ -123,14 +124,21 @@ describe('discovery, JWKS and the OpenAPI document of the auth API', () => {
 
     const submit = operation('post', '/api/v1/authorize');
     const form = submit.requestBody!.content['application/x-www-form-urlencoded'].schema;
-    expect(form.required).toEqual(expect.arrayContaining(['client_id', 'redirect_uri', 'state', 'csrf', 'email']));
+    expect(form.required).toEqual(expect.arrayContaining(['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'csrf', 'email']));
     expect(Object.keys(submit.responses).sort()).toEqual(['200', '400', '403', '429']);
 
-    for (const path of ['/api/v1/verify', '/api/v1/revoke', '/api/v1/introspect']) {
+    for (const [path, responses] of [
+      ['/api/v1/verify', ['200', '400', '401', '429']],
+      ['/api/v1/revoke', ['200', '400', '401', '429']],
+      ['/api/v1/introspect', ['200', '400', '401']],
+    ] as const) {
       const post = operation('post', path);
       expect({ path, consumes: Object.keys(post.requestBody!.content) }).toEqual({ path, consumes: ['application/x-www-form-urlencoded'] });
-      expect({ path, responses: Object.keys(post.responses).sort() }).toEqual({ path, responses: ['200', '400', '401'] });
+      expect({ path, responses: Object.keys(post.responses).sort() }).toEqual({ path, responses });
     }
+    expect(body.components.schemas.VerifyForm.properties.autologin).toMatchObject({ enum: ['true', 'false'] });
+    expect(Object.keys(operation('post', '/api/v1/login_link').responses).sort()).toEqual(['303', '400', '403', '404']);
+    expect(Object.keys(operation('get', '/api/v1/autologin').responses).sort()).toEqual(['303', '400', '404']);
     expect(Object.keys(operation('get', '/api/v1/userinfo').responses).sort()).toEqual(['200', '401', '429']);
 
     // Cookies and Accept-Language are optional: a document that requires them misleads every generated client.

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { startStack, Stack } from '../support/apps';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { hostedLogin } from '../support/hosted-login';
-import { basicAuth, uniqueEmail } from '../support/login';
+import { basicAuth, followLink, pkcePair, uniqueEmail } from '../support/login';
 import { SmtpSink } from '../support/smtp-sink';
 import { exchangeNative, nativeCode, openIdToken, userInfo, verify, webCode, WEB_REDIRECT_URI } from '../support/tokens';
 
@@ -139,14 +139,14 @@ describe('POST /v1/verify', () => {
       expectInvalidClient(await verify(stack.auth.url, { client_id: web.clientId, code: issued.code, redirect_uri: issued.redirectUri, code_verifier: issued.verifier }));
     });
 
-    it('unauthorized_client for a native app that presents a client secret (it has none), and the code still works', async () => {
+    it('invalid_client (401) for a native app that presents a client secret: an authentication method it does not support (RFC 6749 §5.2); the code still works', async () => {
       const issued = await nativeCode(stack, smtp, desktop, 'http://127.0.0.1:49153/callback');
       const form = { code: issued.code, redirect_uri: issued.redirectUri, code_verifier: issued.verifier };
       for (const response of [
         await verify(stack.auth.url, { ...form, client_id: desktop.clientId, client_secret: 'anything' }),
         await verify(stack.auth.url, form, basicAuth({ clientId: desktop.clientId, clientSecret: 'anything' })),
       ]) {
-        expect([response.status, response.body.error]).toEqual([400, 'unauthorized_client']);
+        expect([response.status, response.body.error, response.headers['www-authenticate']]).toEqual([401, 'invalid_client', 'Basic realm="sesame"']);
       }
       await exchangeNative(stack, desktop, issued);
     });
@@ -217,12 +217,38 @@ describe('POST /v1/verify', () => {
       expect(payload.email).toBe(issued.email);
     });
 
-    it('web app through the hosted login page without PKCE, exchanged with its secret', async () => {
+    it('web app through the hosted login page with PKCE, exchanged with its secret and the verifier', async () => {
       const email = uniqueEmail('hosted-web');
-      const callback = await hostedLogin(stack, smtp, { response_type: 'code', client_id: web.clientId, redirect_uri: WEB_REDIRECT_URI, state: 'w' }, email);
-      const response = await verify(stack.auth.url, { code: callback.searchParams.get('code')!, redirect_uri: WEB_REDIRECT_URI }, basicAuth(web)).expect(200);
+      const { verifier, challenge } = pkcePair();
+      const callback = await hostedLogin(stack, smtp, { response_type: 'code', client_id: web.clientId, redirect_uri: WEB_REDIRECT_URI, state: 'w', code_challenge: challenge, code_challenge_method: 'S256' }, email);
+      const response = await verify(stack.auth.url, { code: callback.searchParams.get('code')!, redirect_uri: WEB_REDIRECT_URI, code_verifier: verifier }, basicAuth(web)).expect(200);
       const { payload } = await openIdToken(stack, web, response.body.id_token);
       expect(payload.email).toBe(email);
+    });
+
+    it('a web app registered with idTokenEncryptedResponseAlg null gets the signed JWT, with the nonce of direct authentication; switching back encrypts again', async () => {
+      const signed = await createApplication(stack.management.url, { ...web }, { type: 'web', idTokenEncryptedResponseAlg: null });
+      const email = uniqueEmail('signed-only');
+      await request(stack.auth.url)
+        .post('/api/v1/authenticate_direct')
+        .set('Authorization', basicAuth(signed))
+        .send({ email, redirect_uri: WEB_REDIRECT_URI, state: 's', nonce: 'direct-nonce-1' })
+        .expect(200);
+      const callback = await followLink(stack, smtp, email);
+      const response = await verify(stack.auth.url, { code: callback.searchParams.get('code')!, redirect_uri: WEB_REDIRECT_URI }, basicAuth(signed)).expect(200);
+      expect(response.body.id_token.split('.')).toHaveLength(3);
+      const { payload, encrypted } = await openIdToken(stack, signed, response.body.id_token);
+      expect({ encrypted, email: payload.email, nonce: payload.nonce }).toEqual({ encrypted: false, email, nonce: 'direct-nonce-1' });
+
+      await request(stack.management.url)
+        .post(`/api/v2/organization/${signed.organizationId}/application/${signed.applicationId}`)
+        .set('Authorization', `Bearer ${signed.apiKey}`)
+        .send({ idTokenEncryptedResponseAlg: 'dir' })
+        .expect(200);
+      const issued = await webCode(stack, smtp, signed);
+      // (The test run sets CLIENT_CACHE_SECONDS=0, so the auth API sees the change at once.)
+      const again = await verify(stack.auth.url, { code: issued.code, redirect_uri: issued.redirectUri }, basicAuth(signed)).expect(200);
+      expect(again.body.id_token.split('.')).toHaveLength(5);
     });
 
     it('a web app’s id_token does not open with another application’s secret', async () => {

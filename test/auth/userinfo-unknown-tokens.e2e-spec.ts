@@ -13,12 +13,15 @@ describe('userinfo and unknown tokens', () => {
   let stack: Stack;
   /** A second auth API on the same database whose GLOBAL_RATE_LIMIT is 3. */
   let strict: RunningApp;
+  /** Like `strict`, behind a trusted proxy (client addresses from X-Forwarded-For). */
+  let proxied: RunningApp;
   let app: ApplicationFixture;
 
   beforeAll(async () => {
     await smtp.start();
     stack = await startStack(smtp.url);
     strict = await startAuthApi({ env: { GLOBAL_RATE_LIMIT: '3' } });
+    proxied = await startAuthApi({ env: { GLOBAL_RATE_LIMIT: '3', TRUST_PROXY: 'loopback' } });
     const tenant = await createTenant(stack.management.url, 'pro');
     const organization = await createOrganization(stack.management.url, tenant, { whitelistDomains: ['http://localhost:4000'] });
     app = await createApplication(stack.management.url, organization);
@@ -26,6 +29,7 @@ describe('userinfo and unknown tokens', () => {
 
   afterAll(async () => {
     await strict.close();
+    await proxied.close();
     await stack.close();
     await smtp.stop();
   });
@@ -48,5 +52,12 @@ describe('userinfo and unknown tokens', () => {
     const refused = await userInfo(madeUp()).expect(429);
     expect(refused.body.error).toBe('rate_limited');
     expect(refused.headers['retry-after']).toBe('60');
+  });
+
+  it('counts an IPv6 client by its /64: new addresses of one subscriber do not get a fresh budget', async () => {
+    const from = (address: string) => request(proxied.url).get('/api/v1/userinfo').set('Authorization', `Bearer ${randomBytes(32).toString('base64url')}`).set('X-Forwarded-For', address);
+    for (const address of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff:ffff:ffff:ffff']) await from(address).expect(401);
+    expect((await from('2001:db8:1:2:abcd::9').expect(429)).body.error).toBe('rate_limited');
+    await from('2001:db8:1:3::1').expect(401); // another /64
   });
 });

@@ -33,7 +33,7 @@ describe('autologin across two origins in Chromium', () => {
     const organization = await createOrganization(management, tenant, { name: 'Acme Group', autologin: true, whitelistDomains: [first.origin, second.origin] });
     app = await createApplication(management, organization, { type: 'web', name: 'Acme Group web', callbackUrls: [`${first.origin}/callback`, `${second.origin}/callback`] });
     for (const [server, appName] of [[first, 'Acme Shop'], [second, 'Acme Blog']] as const) {
-      server.start({ sesameUrl: stack.auth.config.http.publicBaseUrl, clientId: app.clientId, clientSecret: app.clientSecret!, appName, logger });
+      server.start({ sesameUrl: stack.auth.config.http.publicBaseUrl, clientId: app.clientId, clientSecret: app.clientSecret!, appName, logger, autologin: true });
     }
     browser = await launchBrowser({ artifacts: 'client-autologin' });
   }, 60_000);

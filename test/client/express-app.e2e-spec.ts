@@ -83,6 +83,17 @@ describe('example Express app in Chromium', () => {
     await page.goto(`${example.origin}/profile`);
     expect(JSON.parse(await text(page, '#profile'))).toMatchObject({ email, organizationId: app.organizationId });
 
+    // Another site cannot sign the user out: a same-origin post with the session's CSRF token is needed.
+    const csrf = await page.locator('input[name=csrf]').getAttribute('value');
+    const signOut = (headers: Record<string, string>, body: string) =>
+      fetch(`${example.origin}/signout`, { method: 'POST', redirect: 'manual', headers: { cookie: `sesame_session=${session.value}`, 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+    expect((await signOut({ origin: 'https://evil.example' }, `csrf=${csrf}`)).status).toBe(403);
+    expect((await signOut({ 'sec-fetch-site': 'cross-site', origin: example.origin }, `csrf=${csrf}`)).status).toBe(403);
+    expect((await signOut({}, `csrf=${csrf}`)).status).toBe(403); // neither Sec-Fetch-Site nor Origin
+    expect((await signOut({ origin: example.origin }, '')).status).toBe(403); // no token
+    expect((await signOut({ origin: example.origin }, `csrf=${'x'.repeat(43)}`)).status).toBe(403);
+    expect((await fetch(`${stack.auth.url}/api/v1/userinfo`, { headers: { authorization: `Bearer ${session.value}` } })).status).toBe(200);
+
     // 5. Sign out: the cookie is gone and the token is revoked at Sesame.
     await page.goto(`${example.origin}/`);
     await submit(page, '#sign-out');
@@ -96,6 +107,20 @@ describe('example Express app in Chromium', () => {
     // A protected page now sends the user to the form, which keeps where they wanted to go.
     await page.goto(`${example.origin}/profile`);
     expect(page.url()).toBe(`${example.origin}/?return_to=%2Fprofile`);
+  });
+
+  it('never shows the text of a callback error: anyone can put one in a link', async () => {
+    const injected = 'Your account is locked. Call +1 555 0100 to unlock it';
+    for (const [error, shown] of [
+      ['access_denied', 'Sign-in was refused.'],
+      ['made_up', 'The sign-in did not complete. Start again here.'],
+    ]) {
+      const page = await fetch(`${example.origin}/callback?error=${error}&error_description=${encodeURIComponent(injected)}&state=x`);
+      const html = await page.text();
+      expect(page.status).toBe(400);
+      expect(html).toContain(shown);
+      expect(html).not.toContain('locked');
+    }
   });
 
   it('shows an error and signs nobody in when the link is opened in another browser', async () => {

@@ -3,11 +3,16 @@ import { RunningApp } from '../support/apps';
 import { createApplication, createOrganization, createTenant, OrganizationFixture, TenantFixture } from '../support/fixtures';
 import { call, expectProblem, expectSameAsNonexistent, startUnthrottledManagementApi, V2, validationProblem, walkPages } from '../support/management';
 
-const SUMMARY_FIELDS = ['callbackUrls', 'clientId', 'createdAt', 'id', 'name', 'organizationId', 'type', 'updatedAt'];
+const SUMMARY_FIELDS = ['callbackUrls', 'clientId', 'createdAt', 'id', 'idTokenEncryptedResponseAlg', 'idTokenEncryptedResponseEnc', 'name', 'organizationId', 'previousSecretExpiresAt', 'type', 'updatedAt'];
 const APPLICATION_FIELDS = [...SUMMARY_FIELDS, 'clientSecret'].sort();
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const CLIENT_ID = /^[A-Za-z0-9_-]{24}$/;
 const CLIENT_SECRET = /^cs_[A-Za-z0-9_-]{43}$/;
+
+/** A 400 validation_failed problem naming `field`. */
+function expectRefused(response: { status: number; body: { code?: string; errors?: { field: string }[] } }, field: string): void {
+  expect({ status: response.status, code: response.body.code, fields: response.body.errors?.map((error) => error.field) }).toEqual({ status: 400, code: 'validation_failed', fields: [field] });
+}
 const NATIVE = ['android', 'ios', 'desktop'] as const;
 
 const WEB_HTTP = 'must use https (http is allowed only for loopback hosts)';
@@ -49,10 +54,28 @@ describe('applications', () => {
         clientId: expect.stringMatching(CLIENT_ID),
         clientSecret: expect.stringMatching(CLIENT_SECRET),
         callbackUrls: ['https://shop.example.com/auth/callback?x=1'],
+        idTokenEncryptedResponseAlg: 'dir',
+        idTokenEncryptedResponseEnc: 'A256GCM',
+        previousSecretExpiresAt: null,
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
       });
       expect((await read(response.body.id).expect(200)).body).toEqual(response.body);
+    });
+
+    it('a web app may choose a signed-only id_token (idTokenEncryptedResponseAlg null) and switch back; native apps cannot encrypt', async () => {
+      const signed = (await create({ name: 'Signed', type: 'web', idTokenEncryptedResponseAlg: null }).expect(201)).body;
+      expect([signed.idTokenEncryptedResponseAlg, signed.idTokenEncryptedResponseEnc]).toEqual([null, null]);
+      const encrypted = (await update(signed.id, { idTokenEncryptedResponseAlg: 'dir' }).expect(200)).body;
+      expect([encrypted.idTokenEncryptedResponseAlg, encrypted.idTokenEncryptedResponseEnc]).toEqual(['dir', 'A256GCM']);
+      for (const value of ['none', 'RSA-OAEP', 'A256KW', 42, true]) {
+        expectRefused(await create({ name: 'Bad', type: 'web', idTokenEncryptedResponseAlg: value }), 'idTokenEncryptedResponseAlg');
+      }
+      expectRefused(await create({ name: 'Native', type: 'desktop', idTokenEncryptedResponseAlg: 'dir' }), 'idTokenEncryptedResponseAlg');
+      const native = (await create({ name: 'Native', type: 'ios' }).expect(201)).body;
+      expect(native.idTokenEncryptedResponseAlg).toBeNull();
+      expectRefused(await update(native.id, { idTokenEncryptedResponseAlg: 'dir' }), 'idTokenEncryptedResponseAlg');
+      expect((await read(native.id).expect(200)).body).toEqual(native);
     });
 
     it.each(NATIVE)('a %s app gets a client id and clientSecret null', async (type) => {
@@ -166,11 +189,16 @@ describe('applications', () => {
   });
 
   describe('rotate_secret', () => {
-    it('replaces a web app’s secret; the new one is shown on read, the client id stays', async () => {
+    it('replaces a web app’s secret; the new one is shown on read, the client id stays; the old one keeps working for a day by default', async () => {
       const app = (await create({ name: 'Rotating', type: 'web' }).expect(201)).body;
+      const before = Date.now();
       const rotated = await rotate(app.id).expect(200);
+      const after = Date.now();
       expect(rotated.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(rotated.body).toEqual({ ...app, clientSecret: expect.stringMatching(CLIENT_SECRET), updatedAt: expect.stringMatching(ISO) });
+      expect(rotated.body).toEqual({ ...app, clientSecret: expect.stringMatching(CLIENT_SECRET), previousSecretExpiresAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) });
+      const overlapEnds = Date.parse(rotated.body.previousSecretExpiresAt);
+      expect(overlapEnds).toBeGreaterThanOrEqual(before + 86_400_000 - 1);
+      expect(overlapEnds).toBeLessThanOrEqual(after + 86_400_000);
       expect(rotated.body.clientSecret).not.toBe(app.clientSecret);
       expect((await read(app.id).expect(200)).body).toEqual(rotated.body);
       const again = await rotate(app.id).expect(200);
@@ -188,11 +216,22 @@ describe('applications', () => {
       expectProblem(await call(api.url, 'post', `${appsPath()}/nope/rotate_secret`, tenant.apiKey), { status: 400, code: 'invalid_id', detail: 'applicationId must be a UUID' });
     });
 
-    it('ignores a body: there is nothing to choose', async () => {
+    it('overlapSeconds 0 stops the old secret at once', async () => {
       const app = (await create({ name: 'Rotating', type: 'web' }).expect(201)).body;
-      const rotated = await call(api.url, 'post', `${appsPath()}/${app.id}/rotate_secret`, tenant.apiKey, { clientSecret: 'cs_chosen-by-caller' }).expect(200);
-      expect(rotated.body.clientSecret).toMatch(CLIENT_SECRET);
-      expect(rotated.body.clientSecret).not.toBe('cs_chosen-by-caller');
+      const rotated = await call(api.url, 'post', `${appsPath()}/${app.id}/rotate_secret`, tenant.apiKey, { overlapSeconds: 0, revokeAccessTokens: true }).expect(200);
+      expect(rotated.body.previousSecretExpiresAt).toBeNull();
+    });
+
+    it.each([
+      ['a secret chosen by the caller', { clientSecret: 'cs_chosen-by-caller' }],
+      ['a negative overlap', { overlapSeconds: -1 }],
+      ['an overlap beyond 30 days', { overlapSeconds: 30 * 86400 + 1 }],
+      ['a fractional overlap', { overlapSeconds: 1.5 }],
+      ['revokeAccessTokens as a string', { revokeAccessTokens: 'yes' }],
+    ])('refuses %s with validation_failed and changes nothing', async (_, body) => {
+      const app = (await create({ name: 'Rotating', type: 'web' }).expect(201)).body;
+      expectRefused(await call(api.url, 'post', `${appsPath()}/${app.id}/rotate_secret`, tenant.apiKey, body), Object.keys(body)[0]);
+      expect((await read(app.id).expect(200)).body).toEqual(app);
     });
   });
 

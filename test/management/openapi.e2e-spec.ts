@@ -60,6 +60,7 @@ const BODIES: Record<string, { schema: string; required: string[] }> = {
   'POST /api/v2/organization/{organizationId}/application': { schema: 'CreateApplicationDto', required: ['name', 'type'] },
   'POST /api/v2/organization/{organizationId}/application/{applicationId}': { schema: 'UpdateApplicationDto', required: [] },
   'POST /api/v2/organization/{organizationId}/api_key': { schema: 'CreateApiKeyDto', required: ['name'] },
+  'POST /api/v2/organization/{organizationId}/application/{applicationId}/rotate_secret': { schema: 'RotateSecretDto', required: [] },
 };
 
 const PROBLEM = '#/components/schemas/ProblemDetails';

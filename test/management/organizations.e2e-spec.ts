@@ -168,8 +168,10 @@ describe('organizations', () => {
         ['https://exa mple.com', 'must be an origin such as https://example.com, without path, query or fragment'],
         ['example.com', 'must be an origin such as https://example.com, without path, query or fragment'],
         ['javascript://example.com', 'must be an origin such as https://example.com, without path, query or fragment'],
-        ['https://*.com', 'a wildcard needs a registrable domain below it, as in https://*.example.com'],
-        ['https://*.127.0.0.1', 'a wildcard needs a registrable domain below it, as in https://*.example.com'],
+        ['https://*.com', 'a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app'],
+        ['https://*.co.uk', 'a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app'],
+        ['https://*.vercel.app', 'a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app'],
+        ['https://*.127.0.0.1', 'a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app'],
         ['https://a.*.example.com', 'a wildcard is allowed only as the whole leftmost label, as in https://*.example.com'],
         ['https://*example.com', 'a wildcard is allowed only as the whole leftmost label, as in https://*.example.com'],
         ['https://example.com.', 'must have a host without a trailing dot'],
@@ -185,7 +187,7 @@ describe('organizations', () => {
         expectProblem(response, {
           ...validationProblem([
             { field: 'whitelistDomains.0', messages: ['whitelistDomains.0 must use https (http is allowed only for loopback hosts)'] },
-            { field: 'whitelistDomains.2', messages: ['whitelistDomains.2 a wildcard needs a registrable domain below it, as in https://*.example.com'] },
+            { field: 'whitelistDomains.2', messages: ['whitelistDomains.2 a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app'] },
           ]),
           instance: `${V2}/organization`,
         });

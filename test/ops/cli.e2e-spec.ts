@@ -1,10 +1,14 @@
-import { ManualClock } from '@sesame/common';
+import { createHash } from 'node:crypto';
+import { ClientSecretVerifier, ManualClock } from '@sesame/common';
+import { Client } from 'pg';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { SigningKeysService } from '../../apps/auth-api/src/tokens/signing-keys.service';
 import { RunningApp, startAuthApi, startManagementApi } from '../support/apps';
-import { FILE_REDIS_PREFIX } from '../support/config';
+import { FILE_REDIS_PREFIX, testConfig } from '../support/config';
+import { createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { basicAuth } from '../support/login';
 import { REPOSITORY_ROOT } from './support/dockerfile';
 
 const run = promisify(execFile);
@@ -29,6 +33,31 @@ describe('command-line tools', () => {
       expect(tenants.body.data).toEqual([expect.objectContaining({ name: 'Acme CLI', plan: 'pro' })]);
     } finally {
       await api.close();
+    }
+  });
+
+  it('migrate replaces bare SHA-256 client secret hashes with HMAC verifiers, and the secrets keep working', async () => {
+    const config = testConfig();
+    const management = await startManagementApi();
+    const auth = await startAuthApi();
+    const db = new Client({ connectionString: config.database.url });
+    await db.connect();
+    try {
+      const app = await createApplication(management.url, await createOrganization(management.url, await createTenant(management.url, 'pro')), { type: 'web' });
+      // As a row from before verifiers: the bare SHA-256 only.
+      await db.query('UPDATE application SET client_secret_hash = $2, client_secret_verifier = NULL WHERE id = $1', [app.applicationId, createHash('sha256').update(app.clientSecret!).digest()]);
+      const status = () => request(auth.url).get('/api/v1/login_attempt/00000000-0000-4000-8000-000000000000').set('Authorization', basicAuth(app));
+      await status().expect(404);
+
+      expect(await cli('management-api', 'migrate')).toMatch(/Client secrets: \d+ bare SHA-256 hashes replaced by HMAC verifiers/);
+      const { rows } = await db.query('SELECT client_secret_hash, client_secret_verifier FROM application WHERE id = $1', [app.applicationId]);
+      expect(rows[0].client_secret_hash).toBeNull();
+      expect(rows[0].client_secret_verifier.equals(new ClientSecretVerifier(config.secrets.key).of(app.clientSecret!))).toBe(true);
+      await status().expect(404);
+    } finally {
+      await db.end();
+      await auth.close();
+      await management.close();
     }
   });
 

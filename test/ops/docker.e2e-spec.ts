@@ -47,6 +47,24 @@ describe('docker/Dockerfile', () => {
   });
 });
 
+describe('the production dependencies (what `npm prune --omit=dev` leaves in the image)', () => {
+  const lock = JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  const production = new Set(
+    Object.entries(lock.packages)
+      .filter(([path, entry]) => path.startsWith('node_modules/') && !entry.dev)
+      .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)),
+  );
+
+  it('carry no template engine Sesame never uses, no native CSS inliner, and no jose (only tests use it)', () => {
+    const unwanted = ['pug', 'ejs', 'nunjucks', 'liquidjs', 'mjml', 'preview-email', '@css-inline/css-inline', '@nestjs-modules/mailer', 'jose'];
+    expect(unwanted.filter((name) => production.has(name))).toEqual([]);
+  });
+
+  it('keep what the apps load: handlebars for the e-mails, nodemailer, the queue dashboard', () => {
+    for (const name of ['handlebars', 'nodemailer', '@bull-board/api', '@bull-board/ui']) expect([name, production.has(name)]).toEqual([name, true]);
+  });
+});
+
 describe('docker/compose.yml', () => {
   it('has Postgres 16 with a volume, Redis 7 with an append-only file, a mail catcher, the migration, the apps and the gateway', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['auth-api', 'gateway', 'mail-worker', 'mailpit', 'management-api', 'migrate', 'postgres', 'redis'].sort());

@@ -1,7 +1,7 @@
 import request, { Response } from 'supertest';
 import { Stack } from './apps';
 import { followLink, uniqueEmail } from './login';
-import { SmtpSink } from './smtp-sink';
+import { linkIn, SmtpSink } from './smtp-sink';
 
 /** The hidden fields of the hosted sign-in form (the request's parameters and the CSRF value). */
 export function hiddenFields(page: string): Record<string, string> {
@@ -44,4 +44,32 @@ export function sentenceIn(page: string): string {
   const match = /<div class="phrase" id="sentence">([^<]*)<\/div>/.exec(page);
   if (!match) throw new Error('No sentence on the page');
   return match[1];
+}
+
+/**
+ * What a user does in the browser, over plain HTTP with fetch (as a standards-only client's test
+ * would): open the authorization URL the client built, submit the e-mail address, open the mailed
+ * link, press Continue. Returns the mailed link and the callback URL the browser lands on.
+ */
+export async function userSignsIn(smtp: SmtpSink, authorizationUrl: URL, email: string): Promise<{ link: URL; callback: URL }> {
+  const form = await fetch(authorizationUrl, { redirect: 'manual' });
+  if (form.status !== 200) throw new Error(`The sign-in form answered ${form.status} (${form.headers.get('location') ?? ''})`);
+  const cookie = form.headers.get('set-cookie')!.split(';')[0];
+  const sent = await fetch(new URL(authorizationUrl.pathname, authorizationUrl), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ ...hiddenFields(await form.text()), email }),
+  });
+  if (sent.status !== 200) throw new Error(`Submitting the address answered ${sent.status}`);
+  const link = new URL(linkIn(await smtp.next(email)));
+  if ((await fetch(link, { redirect: 'manual' })).status !== 200) throw new Error('The link page did not open');
+  const continued = await fetch(new URL('login_link', link), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: link.searchParams.get('token')! }),
+  });
+  if (continued.status !== 303) throw new Error(`Continue answered ${continued.status}`);
+  return { link, callback: new URL(continued.headers.get('location')!) };
 }

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { REDIS } from '@sesame/common';
 import Redis from 'ioredis';
 import request from 'supertest';
@@ -78,7 +77,8 @@ describe('when Redis is unreachable', () => {
 
     // Redis is back on the same address: the shared client reconnects, and requests are counted again.
     const client = api.app.get<Redis>(REDIS);
-    const ready = once(client, 'ready');
+    // Not events.once: it rejects on the 'error' events of reconnection attempts made while Redis is still down.
+    const ready = new Promise<void>((resolve) => client.once('ready', () => resolve()));
     redis = await startRedis(port);
     await ready;
     const response = await readTenant();

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ClockModule, ConfigurationError, loadConfig, parseEnvironment, SecretBox, SesameConfig, SesameConfigModule } from '@sesame/common';
+import { ClientSecretVerifier, ClockModule, ConfigurationError, loadConfig, parseEnvironment, SecretBox, SesameConfig, SesameConfigModule } from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { SigningKeysModule } from './tokens/signing-keys.module';
 import { SigningKeysService } from './tokens/signing-keys.service';
 
@@ -14,8 +14,9 @@ Commands:
                        (it stays published in the JWKS until the id_tokens it signed expire;
                        every auth-api instance picks the new key up within a minute)
   secrets:reencrypt    re-encrypt everything sealed with OLD_SECRETS_KEY (client secrets,
-                       signing keys, pending login-link tokens) with SECRETS_KEY, in one
-                       transaction; values already under SECRETS_KEY are left as they are`;
+                       signing keys, pending login-link tokens) with SECRETS_KEY and compute
+                       the client secrets' verifiers with the new key, in one transaction;
+                       values already under SECRETS_KEY are left as they are`;
 
 async function main([command]: string[]): Promise<number> {
   if (command === 'secrets:reencrypt') return reencryptCommand();
@@ -39,6 +40,7 @@ async function main([command]: string[]): Promise<number> {
 /** Every column sealed with SECRETS_KEY, and the associated data each value was sealed with. */
 const SEALED_COLUMNS: { table: string; column: string; key: string; associatedData: string; encode?: (value: Buffer) => string }[] = [
   { table: 'application', column: 'client_secret_encrypted', key: 'id', associatedData: 'client_id' },
+  { table: 'application', column: 'previous_client_secret_encrypted', key: 'id', associatedData: 'client_id' },
   { table: 'signing_key', column: 'private_key_encrypted', key: 'kid', associatedData: 'kid' },
   // The associated data of a link token is its SHA-256 hash, base64url.
   { table: 'login_attempt', column: 'link_token_encrypted', key: 'id', associatedData: 'token_hash', encode: (hash) => hash.toString('base64url') },
@@ -78,10 +80,28 @@ async function reencryptSecrets(dataSource: DataSource, oldKey: Buffer, newKey: 
         await manager.query(`UPDATE ${table} SET ${column} = $2 WHERE ${key}::text = $1`, [row.key, current.encrypt(plaintext, aad)]);
         counts.reencrypted += 1;
       }
-      report[table] = counts;
+      const earlier = report[table];
+      report[table] = earlier ? { reencrypted: earlier.reencrypted + counts.reencrypted, alreadyCurrent: earlier.alreadyCurrent + counts.alreadyCurrent } : counts;
     }
+    await recomputeClientSecretVerifiers(manager, current, new ClientSecretVerifier(newKey));
     return report;
   });
+}
+
+/** Client secret verifiers are keyed from SECRETS_KEY: after a rotation every one is computed again from its (re-sealed) secret. */
+async function recomputeClientSecretVerifiers(manager: EntityManager, box: SecretBox, verifiers: ClientSecretVerifier): Promise<void> {
+  const rows: { id: string; client_id: string; current: string | null; previous: string | null }[] = await manager.query(
+    `SELECT id, client_id, client_secret_encrypted AS current, previous_client_secret_encrypted AS previous FROM application
+      WHERE client_secret_encrypted IS NOT NULL OR previous_client_secret_encrypted IS NOT NULL`,
+  );
+  const verifierOf = (sealed: string | null, clientId: string) => (sealed === null ? null : verifiers.of(box.decrypt(sealed, clientId)));
+  for (const row of rows) {
+    await manager.query('UPDATE application SET client_secret_verifier = $2, previous_client_secret_verifier = $3, client_secret_hash = NULL WHERE id = $1', [
+      row.id,
+      verifierOf(row.current, row.client_id),
+      verifierOf(row.previous, row.client_id),
+    ]);
+  }
 }
 
 function opens(box: SecretBox, sealed: string, aad: string): boolean {

@@ -37,7 +37,7 @@ export class ManagementApiModule {
         OrganizationsModule,
         UsersModule,
         ApplicationsModule,
-        QueuesModule,
+        QueuesModule.forRoot(config),
       ],
       controllers: [HealthController],
       providers: [

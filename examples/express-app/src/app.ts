@@ -1,7 +1,8 @@
 import { createSesameClient, InvalidStateError, ProviderError, RateLimitedError, SesameError, SesameUser } from '@sesame/client';
 import express, { NextFunction, Request, Response } from 'express';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ExampleConfig } from './config';
-import { checkInboxPage, errorPage, homePage, profilePage, signInPage } from './pages';
+import { checkInboxPage, errorPage, homePage, profilePage, Session, signInPage } from './pages';
 
 export type { ExampleConfig } from './config';
 
@@ -14,7 +15,14 @@ type WithUser = Request & { user?: SesameUser | null };
 export function createExampleApp(config: ExampleConfig): express.Express {
   const appName = config.appName ?? 'Sesame example';
   const logger = config.logger ?? console;
-  const sesame = createSesameClient({ baseUrl: config.sesameUrl, clientId: config.clientId, clientSecret: config.clientSecret, trustProxy: config.trustProxy });
+  const sesame = createSesameClient({
+    baseUrl: config.sesameUrl,
+    clientId: config.clientId,
+    clientSecret: config.clientSecret,
+    trustProxy: config.trustProxy,
+    autologin: config.autologin,
+  });
+  const csrf = signOutTokens(config.clientSecret);
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy) app.set('trust proxy', true);
@@ -30,15 +38,18 @@ export function createExampleApp(config: ExampleConfig): express.Express {
   app.use(sesame.middleware());
 
   const send = (res: Response, page: { status: number; html: string }) => res.status(page.status).type('html').send(page.html);
+  const sessionOf = (req: WithUser): Session | null => (req.user ? { user: req.user, csrf: csrf.of(sesame.getAccessToken(req)!) } : null);
 
   app.get('/', (req: WithUser, res) => {
     const returnTo = typeof req.query.return_to === 'string' ? req.query.return_to : undefined;
-    send(res, req.user ? homePage(appName, req.user) : signInPage(appName, { returnTo }));
+    const session = sessionOf(req);
+    send(res, session ? homePage(appName, session) : signInPage(appName, { returnTo }));
   });
 
   app.get('/profile', (req: WithUser, res) => {
-    if (!req.user) return res.redirect(303, `/?return_to=${encodeURIComponent(req.originalUrl)}`);
-    send(res, profilePage(appName, req.user));
+    const session = sessionOf(req);
+    if (!session) return res.redirect(303, `/?return_to=${encodeURIComponent(req.originalUrl)}`);
+    send(res, profilePage(appName, session));
   });
 
   // The form posts here. The return address is the form's return_to parameter, else the Referer
@@ -74,7 +85,13 @@ export function createExampleApp(config: ExampleConfig): express.Express {
     }),
   );
 
+  // Signing out changes state: only the app's own form may do it (same origin, and a token bound to the session).
   app.post('/signout', async (req, res) => {
+    const token = sesame.getAccessToken(req);
+    if (token && !csrf.matches(token, req.body?.csrf)) {
+      res.status(403).type('text').send('This sign-out form has expired. Reload the page and try again.');
+      return;
+    }
     try {
       await sesame.logout(req, res);
     } catch (error) {
@@ -90,12 +107,9 @@ export function createExampleApp(config: ExampleConfig): express.Express {
       return send(res, errorPage(appName, 'This sign-in cannot continue', 'The link was opened in another browser than the one you signed in from, or the sign-in has expired. Start again here.', 400));
     }
     if (error instanceof ProviderError && error.status === null) {
-      const messages: Record<string, string> = {
-        login_link_expired: 'This sign-in link has expired.',
-        login_link_used: 'This sign-in link was already used.',
-        access_denied: 'Sign-in was refused.',
-      };
-      return send(res, errorPage(appName, 'Sign-in failed', messages[error.error] ?? error.errorDescription ?? error.error, 400));
+      // The callback's error and error_description are whatever the link's author put there: the page
+      // shows its own sentence for the codes it knows, never their text (content injection).
+      return send(res, errorPage(appName, 'Sign-in failed', CALLBACK_ERRORS[error.error] ?? 'The sign-in did not complete. Start again here.', 400));
     }
     if (error instanceof SesameError) {
       logger.error(error);
@@ -108,12 +122,39 @@ export function createExampleApp(config: ExampleConfig): express.Express {
   return app;
 }
 
-/** Refuses form posts from other sites (a cheap CSRF guard: browsers send Origin on POST). */
+/** What the error page says for the callback errors it knows. */
+const CALLBACK_ERRORS: Record<string, string> = {
+  login_link_expired: 'This sign-in link has expired.',
+  login_link_used: 'This sign-in link was already used.',
+  access_denied: 'Sign-in was refused.',
+};
+
+/**
+ * Refuses form posts that do not come from this origin: `Sec-Fetch-Site: same-origin`, or else an
+ * `Origin` header equal to this origin. Browsers send one of them on every form post (the pages'
+ * Referrer-Policy is same-origin, so Origin is not "null"); a post with neither is refused too.
+ */
 function sameOriginPosts(req: Request, res: Response, next: NextFunction): void {
-  const origin = req.headers.origin;
-  if (req.method === 'POST' && origin !== undefined && origin !== `${req.protocol}://${req.headers.host}`) {
+  if (req.method !== 'POST') return next();
+  const site = req.headers['sec-fetch-site'];
+  // Express 5's req.protocol and req.host (with its port) follow the app's 'trust proxy' setting.
+  const sameOrigin = site !== undefined ? site === 'same-origin' : req.headers.origin === `${req.protocol}://${req.host}`;
+  if (!sameOrigin) {
     res.status(403).type('text').send('Cross-site form posts are refused.');
     return;
   }
   next();
+}
+
+/** The sign-out form's token: an HMAC of the session's access token, keyed from the client secret. */
+function signOutTokens(clientSecret: string) {
+  const key = createHmac('sha256', clientSecret).update('example app sign-out csrf').digest();
+  const of = (session: string) => createHmac('sha256', key).update(session).digest('base64url');
+  return {
+    of,
+    matches: (session: string, presented: unknown) => {
+      const expected = Buffer.from(of(session));
+      return typeof presented === 'string' && presented.length === expected.length && timingSafeEqual(expected, Buffer.from(presented));
+    },
+  };
 }

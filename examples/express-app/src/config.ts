@@ -11,6 +11,8 @@ export interface ExampleConfig {
   appName?: string;
   /** Read X-Forwarded-Proto/-Host (only behind a proxy that sets them). */
   trustProxy?: boolean;
+  /** Take part in autologin walks of the organization (the client's `autologin` option). */
+  autologin?: boolean;
   /** Where sign-ins and errors are logged (default: the console). */
   logger?: Pick<Console, 'log' | 'error'>;
 }
@@ -27,7 +29,8 @@ export const DEMO_FILE = resolve(__dirname, '..', '..', '..', '.data', 'demo.jso
 /**
  * The configuration from the environment, with the demo application of `npm start` as the default:
  * SESAME_URL (default http://localhost:3000/api), SESAME_CLIENT_ID and SESAME_CLIENT_SECRET
- * (default: from .data/demo.json, or the file in SESAME_DEMO_FILE), PORT (4000) and HOST.
+ * (default: from .data/demo.json, or the file in SESAME_DEMO_FILE), SESAME_AUTOLOGIN (`true` to take
+ * part in autologin walks), PORT (4000) and HOST.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ListenConfig {
   const demoFile = env.SESAME_DEMO_FILE || DEMO_FILE;
@@ -45,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ListenConfig {
     clientSecret,
     appName: env.APP_NAME || 'Sesame example',
     trustProxy: env.TRUST_PROXY === 'true',
+    autologin: env.SESAME_AUTOLOGIN === 'true',
     port: Number(env.PORT || 4000),
     host: env.HOST || undefined,
   };

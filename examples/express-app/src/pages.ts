@@ -25,9 +25,15 @@ const STYLE = `
   .muted { color: #5a6274; font-size: .95rem; }
 `;
 
-function layout(appName: string, title: string, user: SesameUser | null, body: string, status = 200): { status: number; html: string } {
-  const account = user
-    ? `<form method="post" action="/signout"><span id="signed-in-as">${escapeHtml(user.email)}</span> <button type="submit" id="sign-out">Sign out</button></form>`
+/** The signed-in user, and the CSRF token of the sign-out form (bound to the session). */
+export interface Session {
+  user: SesameUser;
+  csrf: string;
+}
+
+function layout(appName: string, title: string, session: Session | null, body: string, status = 200): { status: number; html: string } {
+  const account = session
+    ? `<form method="post" action="/signout"><input type="hidden" name="csrf" value="${escapeHtml(session.csrf)}"><span id="signed-in-as">${escapeHtml(session.user.email)}</span> <button type="submit" id="sign-out">Sign out</button></form>`
     : '<span class="muted" style="color:#c9cfdb">Signed out</span>';
   return {
     status,
@@ -80,11 +86,12 @@ export function checkInboxPage(appName: string, email: string, sentence: string,
   );
 }
 
-export function homePage(appName: string, user: SesameUser) {
+export function homePage(appName: string, session: Session) {
+  const { user } = session;
   return layout(
     appName,
     'Home',
-    user,
+    session,
     `<h1 id="welcome">Welcome${user.name ? `, ${escapeHtml(user.name)}` : ''}!</h1>
 <p>You are signed in as <strong id="user-email">${escapeHtml(user.email)}</strong>.</p>
 <dl>
@@ -97,8 +104,8 @@ export function homePage(appName: string, user: SesameUser) {
   );
 }
 
-export function profilePage(appName: string, user: SesameUser) {
-  return layout(appName, 'Profile', user, `<h1>Profile</h1><p>This page is only for signed-in users.</p><pre id="profile">${escapeHtml(JSON.stringify(user, null, 2))}</pre>`);
+export function profilePage(appName: string, session: Session) {
+  return layout(appName, 'Profile', session, `<h1>Profile</h1><p>This page is only for signed-in users.</p><pre id="profile">${escapeHtml(JSON.stringify(session.user, null, 2))}</pre>`);
 }
 
 export function errorPage(appName: string, title: string, message: string, status: number) {

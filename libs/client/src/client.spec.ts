@@ -280,9 +280,17 @@ describe('callback hooks', () => {
 describe('autologin stops', () => {
   const continueUrl = `${BASE_URL}/v1/autologin?token=${'t'.repeat(43)}`;
   const stopUrl = (state: string, next = continueUrl) => `/callback?code=walk-code&state=${encodeURIComponent(state)}&autologin_continue=${encodeURIComponent(next)}`;
+  const walker = () => client(sesameFetch(), { autologin: true });
 
-  it('verifies the signed state without a login cookie, exchanges without a verifier for the callback URL, and continues the walk', async () => {
+  it('without the autologin option, autologin_continue changes nothing: a signed state alone is refused and nothing is exchanged (login CSRF)', async () => {
     const { sesame, fetch } = client();
+    const state = createSignedState(CLIENT_SECRET);
+    await expect(sesame.callback(fakeRequest({ host: 'shop.example.com', url: stopUrl(state) }), new FakeResponse())).rejects.toMatchObject({ reason: 'unknown_state' });
+    expect(fetch.calls).toHaveLength(0);
+  });
+
+  it('with the autologin option: verifies the signed state without a login cookie, exchanges as a walk’s code (autologin=true, no verifier) for the callback URL, and continues the walk', async () => {
+    const { sesame, fetch } = walker();
     const state = createSignedState(CLIENT_SECRET);
     const res = new FakeResponse();
     const onAfterCallback = jest.fn();
@@ -291,6 +299,7 @@ describe('autologin stops', () => {
       grant_type: 'authorization_code',
       code: 'walk-code',
       redirect_uri: 'https://shop.example.com/callback',
+      autologin: 'true',
     });
     expect(result.autologin).toBe(true);
     expect(onAfterCallback).toHaveBeenCalledWith(expect.anything(), res, expect.objectContaining({ email: 'ada@example.com' }), { state, autologin: true, continueUrl, returnTo: null });
@@ -300,14 +309,14 @@ describe('autologin stops', () => {
   });
 
   it('keeps the callback URL’s own query parameters in the redirect_uri', async () => {
-    const { sesame, fetch } = client();
+    const { sesame, fetch } = walker();
     const state = createSignedState(CLIENT_SECRET);
     await sesame.callback(fakeRequest({ host: 'shop.example.com', url: `/auth/cb?tenant=a%20b&code=c&state=${state}&autologin_continue=${encodeURIComponent(continueUrl)}` }), new FakeResponse());
     expect(formOf(fetch.calls.find((call) => call.url.endsWith('/v1/verify'))!).redirect_uri).toBe('https://shop.example.com/auth/cb?tenant=a%20b');
   });
 
   it('aborts on a state this application did not sign, or one too old', async () => {
-    const { sesame, fetch } = client();
+    const { sesame, fetch } = walker();
     const foreign = createSignedState('someone-elses-secret-0123456789abcdefghijklmnop');
     const old = createSignedState(CLIENT_SECRET, Date.now() - (1800 + 600 + 5) * 1000);
     for (const state of [foreign, old, 'plain-state']) {
@@ -317,7 +326,7 @@ describe('autologin stops', () => {
   });
 
   it('calls onStateReceived on the stop too, and follows its answer', async () => {
-    const { sesame } = client();
+    const { sesame } = walker();
     const onStateReceived = jest.fn(() => true);
     const res = new FakeResponse();
     await sesame.callback(fakeRequest({ host: 'shop.example.com', url: stopUrl('app-made-state') }), res, { onStateReceived });
@@ -326,7 +335,7 @@ describe('autologin stops', () => {
   });
 
   it('refuses a continuation that is not Sesame’s /v1/autologin, before exchanging anything', async () => {
-    const { sesame, fetch } = client();
+    const { sesame, fetch } = walker();
     const state = createSignedState(CLIENT_SECRET);
     for (const next of [
       'https://evil.example/v1/autologin?token=x',

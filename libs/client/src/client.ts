@@ -40,6 +40,12 @@ export interface SesameClientOptions {
    * 1800). Keep it above the organization's link lifetime (default 600).
    */
   loginTimeoutSeconds?: number;
+  /**
+   * Take part in autologin walks (docs/autologin.md): a callback carrying `autologin_continue` is
+   * then handled as a stop, its signed state checked and its code exchanged with `autologin=true`.
+   * Off by default: without it such a callback is an ordinary one (its state must be this browser's).
+   */
+  autologin?: boolean;
   /** Oldest signed state accepted on an autologin stop, in seconds (default loginTimeoutSeconds + 600, the walk's own 10 minutes). */
   stateMaxAgeSeconds?: number;
   /** Read the scheme and host from X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them). */
@@ -71,6 +77,7 @@ export class SesameClient {
   private readonly loginTimeout: number;
   private readonly stateMaxAge: number;
   private readonly trustProxy: boolean;
+  private readonly autologin: boolean;
 
   constructor(private readonly options: SesameClientOptions) {
     if (!options.clientId || !options.clientSecret) throw new TypeError('clientId and clientSecret are required');
@@ -88,6 +95,7 @@ export class SesameClient {
     this.loginTimeout = options.loginTimeoutSeconds ?? 1800;
     this.stateMaxAge = options.stateMaxAgeSeconds ?? this.loginTimeout + 600;
     this.trustProxy = options.trustProxy ?? false;
+    this.autologin = options.autologin ?? false;
   }
 
   /**
@@ -157,9 +165,11 @@ export class SesameClient {
     if (state === null || state === '') throw new InvalidStateError('missing_state');
     if (code === null || code === '') throw new SesameError('invalid_request', 'The callback has neither code nor error');
 
+    // Only a client configured for autologin treats a callback as a walk's stop: the parameter alone
+    // is the attacker's to add, and must not switch the state check to the signature.
     const continueParameter = query.get('autologin_continue');
-    const autologin = continueParameter !== null;
-    const continueUrl = autologin ? this.checkedContinueUrl(continueParameter) : null;
+    const autologin = this.autologin && continueParameter !== null;
+    const continueUrl = autologin ? this.checkedContinueUrl(continueParameter!) : null;
 
     if (hooks.onStateReceived) {
       if (!(await hooks.onStateReceived(req, state))) throw new InvalidStateError('rejected');
@@ -170,14 +180,15 @@ export class SesameClient {
       throw new InvalidStateError('unknown_state');
     }
 
-    // An autologin stop's code is bound to this callback URL and has no PKCE challenge; the domain
+    // An autologin stop's code is bound to this callback URL and has no PKCE challenge: Sesame
+    // exchanges it only as a walk's code (autologin=true), and nothing else that way. The domain
     // that started the login exchanges with the redirect_uri and verifier it kept.
     const own = autologin ? undefined : started;
     const redirectUri = own?.redirectUri ?? withoutCallbackParameters(url);
     const tokens = (
       await this.http.postForm(
         '/v1/verify',
-        { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: own?.verifier },
+        { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: own?.verifier, autologin: autologin ? 'true' : undefined },
         { authorization: this.authorization },
       )
     ).body as { access_token: string; expires_in: number; expires_at: string };

@@ -37,12 +37,16 @@ describe('return address (returnTo) fallback order', () => {
     expect(resolveReturnTo(request('/signin?return_to=%2F%5Cevil.example'), undefined, false).source).toBe('origin');
   });
 
-  it('keeps the same host on another port or scheme (the login cookie is per host)', () => {
-    expect(resolveReturnTo(request('/signin?return_to=http://app.example.com:8080/x'), undefined, false).url.href).toBe('http://app.example.com:8080/x');
+  it('compares scheme, host and port: the same host on another port or scheme is another origin, and skipped', () => {
+    expect(resolveReturnTo(request('/signin?return_to=http://app.example.com:8080/x'), undefined, false).source).toBe('origin');
+    expect(resolveReturnTo(request('/signin?return_to=http://app.example.com/x'), undefined, false).source).toBe('origin');
+    expect(resolveReturnTo(request('/signin', 'https://app.example.com:8443/page'), undefined, false).source).toBe('origin');
+    expect(resolveReturnTo(request('/signin?return_to=https://app.example.com:443/x'), undefined, false).url.href).toBe('https://app.example.com/x');
   });
 
-  it('refuses an explicit returnTo on another host', () => {
-    expect(() => resolveReturnTo(request('/signin'), 'https://elsewhere.example/', false)).toThrow(/returnTo must be an http\(s\) URL on app.example.com/);
+  it('refuses an explicit returnTo on another origin', () => {
+    expect(() => resolveReturnTo(request('/signin'), 'https://elsewhere.example/', false)).toThrow(/returnTo must be an http\(s\) URL on https:\/\/app.example.com/);
+    expect(() => resolveReturnTo(request('/signin'), 'http://app.example.com/x', false)).toThrow(/origin the login starts on/);
   });
 
   it('drops fragments', () => {
@@ -55,7 +59,7 @@ describe('return address (returnTo) fallback order', () => {
     const cases: [Parameters<typeof fakeRequest>[0], string | undefined, string, string][] = [
       [{ url: '/signin' }, 'https://app.example.com/explicit', 'https://app.example.com/auth/callback', 'https://app.example.com/explicit'],
       [{ url: '/signin?return_to=/q' }, undefined, 'https://app.example.com/auth/callback', 'https://app.example.com/q'],
-      [{ url: '/signin', headers: { referer: 'http://app.example.com:8080/r' } }, undefined, 'http://app.example.com:8080/auth/callback', 'http://app.example.com:8080/r'],
+      [{ url: '/signin', headers: { referer: 'https://app.example.com/r' } }, undefined, 'https://app.example.com/auth/callback', 'https://app.example.com/r'],
       [{ url: '/signin', https: false, host: 'localhost:4000' }, undefined, 'http://localhost:4000/auth/callback', 'http://localhost:4000/'],
     ];
     for (const [init, returnTo, redirectUri, target] of cases) {

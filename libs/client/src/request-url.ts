@@ -26,14 +26,14 @@ export type ReturnToSource = 'config' | 'query' | 'referer' | 'origin';
  * origin of the current request URL. Relative values are resolved against the current URL.
  *
  * The login cookie is set on the current request's host, and the callback must find it there, so
- * a target on another host cannot work: an explicit one is an error, while a `return_to` or
- * Referer from elsewhere (which anyone can put in a link) is skipped.
+ * a target on another origin (scheme, host and port) is not used: an explicit one is an error,
+ * while a `return_to` or Referer from elsewhere (which anyone can put in a link) is skipped.
  */
 export function resolveReturnTo(req: RequestLike, explicit: string | undefined, trustProxy: boolean): { url: URL; source: ReturnToSource } {
   const current = currentUrl(req, trustProxy);
   if (explicit !== undefined) {
     const url = usableTarget(explicit, current);
-    if (!url) throw new SesameError('invalid_request', `returnTo must be an http(s) URL on ${current.host} (the host the login starts on): ${explicit}`);
+    if (!url) throw new SesameError('invalid_request', `returnTo must be an http(s) URL on ${current.origin} (the origin the login starts on): ${explicit}`);
     return { url, source: 'config' };
   }
   const query = current.searchParams.get('return_to');
@@ -54,7 +54,8 @@ function usableTarget(value: string, current: URL): URL | null {
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  if (url.hostname !== current.hostname || url.username || url.password) return null;
+  // The same origin: scheme, host and port (another port is another server, as far as cookies are not concerned).
+  if (url.origin !== current.origin || url.username || url.password) return null;
   url.hash = '';
   return url;
 }

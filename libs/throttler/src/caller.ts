@@ -28,3 +28,12 @@ export function callerTenant(request: ThrottledRequest): CallerTenant | null {
     ? { tenantId: client.tenantId, plan: client.plan }
     : principalTenant(request);
 }
+
+/**
+ * True when the caller is a public client (a native app, identified by client_id alone): anyone
+ * who knows its client_id can send requests in its name, so they must not spend its tenant's budget.
+ */
+export function isPublicClient(request: ThrottledRequest): boolean {
+  const client = request.client as Partial<ClientPrincipal> | undefined;
+  return typeof client?.tenantId === 'string' && client.method === 'none';
+}

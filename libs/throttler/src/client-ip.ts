@@ -1,3 +1,4 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { normalizeIp } from '@nestjs/throttler';
 
 /**
@@ -11,3 +12,6 @@ export function clientIp(request: { ip?: unknown; socket?: { remoteAddress?: unk
   const ip = typeof request.ip === 'string' && request.ip ? request.ip : request.socket?.remoteAddress;
   return typeof ip === 'string' && ip ? normalizeIp(ip) : 'unknown';
 }
+
+/** The request's client address as the rate limits count it (clientIp): IPv6 grouped by /64. */
+export const ClientIp = createParamDecorator((_: unknown, context: ExecutionContext): string => clientIp(context.switchToHttp().getRequest()));

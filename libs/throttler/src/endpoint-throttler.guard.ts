@@ -1,5 +1,5 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
-import { callerTenant, ThrottledRequest } from './caller';
+import { callerTenant, isPublicClient, ThrottledRequest } from './caller';
 import { clientIp } from './client-ip';
 import { ENDPOINT_LIMIT, EndpointLimitMetadata, THROTTLER_GROUPS } from './decorators';
 import { WindowState } from './rate-limit';
@@ -20,7 +20,9 @@ export function endpointKeyedByTenant(context: ExecutionContext): boolean {
 
 /**
  * Per-endpoint limits, declared with @EndpointLimit('tenant' | 'ip'): ENDPOINT_LIMITS[plan] per
- * minute per tenant, or PAGE_RATE_LIMIT per minute per client IP. Apply it with @UseGuards()
+ * minute per tenant, or PAGE_RATE_LIMIT per minute per client IP. A public client (client_id
+ * alone, no secret) is counted per tenant and client IP: knowing a native app's client_id must not
+ * let one address use up the budget of every application of the tenant. Apply it with @UseGuards()
  * after the guard that identifies the caller (ClientAuthGuard); routes without @EndpointLimit()
  * pass untouched. These requests are not charged to the plan budget.
  */
@@ -35,7 +37,8 @@ export class EndpointThrottlerGuard extends SlidingWindowGuard {
 
   protected override async getTracker(request: ThrottledRequest, context?: ExecutionContext): Promise<string> {
     const tenant = context && endpointLimitOf(context)?.key === 'tenant' ? callerTenant(request) : null;
-    return tenant ? `tenant:${tenant.tenantId}` : `ip:${clientIp(request)}`;
+    if (!tenant) return `ip:${clientIp(request)}`;
+    return isPublicClient(request) ? `tenant:${tenant.tenantId}:ip:${clientIp(request)}` : `tenant:${tenant.tenantId}`;
   }
 
   /** One bucket per endpoint (or per @EndpointLimit name) and tracker. */
@@ -45,8 +48,9 @@ export class EndpointThrottlerGuard extends SlidingWindowGuard {
   }
 
   protected describeLimit(context: ExecutionContext, window: WindowState): string {
-    return endpointKeyedByTenant(context)
-      ? `This endpoint allows ${window.limit} requests per ${window.name} for the tenant`
-      : `This endpoint allows ${window.limit} requests per ${window.name} from this address`;
+    if (!endpointKeyedByTenant(context)) return `This endpoint allows ${window.limit} requests per ${window.name} from this address`;
+    return isPublicClient(context.switchToHttp().getRequest<ThrottledRequest>())
+      ? `This endpoint allows ${window.limit} requests per ${window.name} for the tenant from this address`
+      : `This endpoint allows ${window.limit} requests per ${window.name} for the tenant`;
   }
 }

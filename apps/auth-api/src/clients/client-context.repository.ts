@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApplicationType, Plan } from '@sesame/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 /** What the login flow needs to know about an application and its organization. */
 export interface ClientContext {
@@ -29,16 +29,17 @@ interface ContextRow {
 export class ClientContextRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  findByApplicationId(applicationId: string): Promise<ClientContext | null> {
-    return this.findOne('a.id = $1', applicationId);
+  /** Inside a transaction, pass its manager: a second pool connection could wait for one held by a transaction that waits for this one. */
+  findByApplicationId(applicationId: string, manager?: EntityManager): Promise<ClientContext | null> {
+    return this.findOne('a.id = $1', applicationId, manager);
   }
 
   findByClientId(clientId: string): Promise<ClientContext | null> {
     return clientId.length > 64 ? Promise.resolve(null) : this.findOne('a.client_id = $1', clientId);
   }
 
-  private async findOne(condition: string, value: string): Promise<ClientContext | null> {
-    const rows: ContextRow[] = await this.dataSource.query(
+  private async findOne(condition: string, value: string, manager?: EntityManager): Promise<ClientContext | null> {
+    const rows: ContextRow[] = await (manager ?? this.dataSource).query(
       `SELECT a.id AS application_id, a.name AS application_name, a.type, a.client_id, a.callback_urls,
               o.id AS organization_id, o.name AS organization_name, o.whitelist_domains, o.autologin, o.link_ttl_seconds,
               t.id AS tenant_id, t.plan

@@ -70,7 +70,11 @@ describe('AuthenticateDirectDto', () => {
     ['state', { state: 's'.repeat(1025) }],
     ['email', { email: `${'a'.repeat(309)}@example.com` }],
     ['redirect_uri', { redirect_uri: `https://a.io/${'a'.repeat(2000)}` }],
-    ['nonce', { nonce: 'x' }],
+    ['prompt', { prompt: 'x' }],
+    ['nonce', { nonce: '' }],
+    ['nonce', { nonce: 'n'.repeat(513) }],
+    ['nonce', { nonce: 'a\nb' }],
+    ['nonce', { nonce: 42 }],
   ])('refuses a bad or unknown %s', async (field, change) => {
     const result = await validate({ ...valid, ...change });
     expect(result.ok === false && result.fields).toContain(field);

@@ -1,13 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AUTOLOGIN_CONTINUE_PARAMETER, Clock, isSecretShaped, randomSecret, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
+import { ApplicationType, AUTOLOGIN_CONTINUE_PARAMETER, Clock, isSecretShaped, randomSecret, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
+import { LoginFlow } from '@sesame/entities';
 import { DataSource, EntityManager } from 'typeorm';
+import { StoredRedirectCheck } from '../clients/stored-redirect-check';
 import { AuthorizationCodeService } from '../tokens/authorization-code.service';
 import { autologinTargets } from './autologin-walk';
 import { unknownLink } from './link-errors';
 
 /** How long after the login the walk may continue. */
 const WALK_SECONDS = 600;
+
+/** The cookie that ties a walk to the browser that pressed Continue. */
+export const WALK_COOKIE = 'sesame_walk';
 
 export interface CompletedLogin {
   attemptId: string;
@@ -16,7 +21,15 @@ export interface CompletedLogin {
   redirectUri: string;
   state: string;
   codeChallenge: string | null;
+  nonce: string | null;
+  flow: LoginFlow;
   authTime: Date;
+}
+
+/** The first stop of a walk, and the value of the cookie that lets this browser (and only it) continue. */
+export interface WalkStart {
+  url: string;
+  cookie: string;
 }
 
 interface WalkRow {
@@ -26,6 +39,8 @@ interface WalkRow {
   redirect_uri: string;
   state: string;
   code_challenge: string | null;
+  nonce: string | null;
+  flow: LoginFlow;
   used_at: Date;
   autologin_remaining: string[];
 }
@@ -34,46 +49,55 @@ interface WalkRow {
  * Autologin: after a login in an organization with `autologin`, the browser visits the callback
  * of every other whitelist domain (each with a fresh code and the same state, plus a one-time
  * continuation URL) and ends at the original redirect_uri, so the user is signed in on all of
- * them. The protocol is described in docs/autologin.md.
+ * them. Only the browser that pressed Continue can continue the walk (a cookie it got then).
+ * The protocol is described in docs/autologin.md.
  */
 @Injectable()
 export class AutologinService {
   private readonly continueUrl: string;
+  private readonly cookieAttributes: string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly codes: AuthorizationCodeService,
+    private readonly redirects: StoredRedirectCheck,
     private readonly clock: Clock,
     @Inject(SESAME_CONFIG) config: SesameConfig,
   ) {
     this.continueUrl = `${config.http.publicBaseUrl}/v1/autologin`;
+    const secure = config.http.publicBaseUrl.startsWith('https:') ? '; Secure' : '';
+    // Lax: the walk comes back to Sesame as top-level GET navigations from the applications' domains.
+    this.cookieAttributes = `Path=/${config.http.apiPrefix}/v1/autologin; HttpOnly; SameSite=Lax; Max-Age=${WALK_SECONDS}${secure}`;
   }
 
   /** The first stop of the walk, or null when the login needs none (autologin off, native app, single domain). */
-  async begin(manager: EntityManager, login: CompletedLogin, now: Date): Promise<string | null> {
-    const rows: { autologin: boolean; whitelist_domains: string[]; type: string; callback_urls: string[] }[] = await manager.query(
+  async begin(manager: EntityManager, login: CompletedLogin, now: Date): Promise<WalkStart | null> {
+    const rows: { autologin: boolean; whitelist_domains: string[]; type: ApplicationType; callback_urls: string[] }[] = await manager.query(
       `SELECT o.autologin, o.whitelist_domains, a.type, a.callback_urls
          FROM application a JOIN organization o ON o.id = a.organization_id WHERE a.id = $1`,
       [login.applicationId],
     );
     const settings = rows[0];
     if (!settings?.autologin || settings.type !== 'web') return null;
-    const targets = autologinTargets(login.redirectUri, settings.whitelist_domains, settings.callback_urls);
-    return targets.length === 0 ? null : this.visit(manager, login, targets, now);
+    const targets = autologinTargets(login.redirectUri, { type: 'web', whitelistDomains: settings.whitelist_domains, callbackUrls: settings.callback_urls });
+    if (targets.length === 0) return null;
+    const browser = randomSecret();
+    await manager.query('UPDATE login_attempt SET autologin_browser_hash = $2 WHERE id = $1', [login.attemptId, sha256(browser)]);
+    return { url: await this.visit(manager, login, targets, now), cookie: `${WALK_COOKIE}=${browser}; ${this.cookieAttributes}` };
   }
 
   /** GET /v1/autologin: the next stop, or the original redirect_uri with its own code at the end. */
-  async continue(token: unknown): Promise<string> {
-    if (!isSecretShaped(token)) throw unknownWalk();
+  async continue(token: unknown, browser: string | undefined): Promise<string> {
+    if (!isSecretShaped(token) || !isSecretShaped(browser)) throw unknownWalk();
     const now = this.clock.now();
     return this.dataSource.transaction(async (manager) => {
       const rows: WalkRow[] = await manager.query(
         `WITH claimed AS (
            UPDATE login_attempt SET autologin_walk_hash = NULL
-            WHERE autologin_walk_hash = $1 AND used_at > $2
-            RETURNING id, application_id, user_id, redirect_uri, state, code_challenge, used_at, autologin_remaining)
+            WHERE autologin_walk_hash = $1 AND autologin_browser_hash = $2 AND used_at > $3
+            RETURNING id, application_id, user_id, redirect_uri, state, code_challenge, nonce, flow, used_at, autologin_remaining)
          SELECT * FROM claimed`,
-        [sha256(token), new Date(now.getTime() - WALK_SECONDS * 1000)],
+        [sha256(token), sha256(browser), new Date(now.getTime() - WALK_SECONDS * 1000)],
       );
       const walk = rows[0];
       if (!walk) throw unknownWalk();
@@ -84,10 +108,15 @@ export class AutologinService {
         redirectUri: walk.redirect_uri,
         state: walk.state,
         codeChallenge: walk.code_challenge,
+        nonce: walk.nonce,
+        flow: walk.flow,
         authTime: walk.used_at,
       };
-      if (walk.autologin_remaining.length > 0) return this.visit(manager, login, walk.autologin_remaining, now);
-      const code = await this.codes.issue(manager, login, now);
+      // The stops were chosen at login; domains removed since are skipped, and so is the end if it was.
+      const remaining = await this.redirects.stillAllowed(manager, login.applicationId, walk.autologin_remaining);
+      if (remaining.length > 0) return this.visit(manager, login, remaining, now);
+      await this.redirects.require(manager, login.applicationId, login.redirectUri);
+      const code = await this.codes.issue(manager, { ...login, origin: login.flow }, now);
       return withQuery(login.redirectUri, { code, state: login.state });
     });
   }
@@ -102,11 +131,15 @@ export class AutologinService {
       sha256(token),
       remaining,
     ]);
-    // Walked domains did not start the login, so they have no PKCE verifier: their codes carry no challenge
-    // (web apps authenticate with their client secret). The original redirect_uri's code keeps its challenge.
-    const code = await this.codes.issue(manager, { applicationId: login.applicationId, userId: login.userId, redirectUri: target, codeChallenge: null, authTime: login.authTime }, now);
+    // Walked domains did not start the login, so they have neither a PKCE verifier nor a nonce: their
+    // codes are marked as walk codes instead. The original redirect_uri's code keeps its challenge and nonce.
+    const code = await this.codes.issue(
+      manager,
+      { applicationId: login.applicationId, userId: login.userId, redirectUri: target, codeChallenge: null, nonce: null, origin: 'autologin', authTime: login.authTime },
+      now,
+    );
     return withQuery(target, { code, state: login.state, [AUTOLOGIN_CONTINUE_PARAMETER]: `${this.continueUrl}?token=${token}` });
   }
 }
 
-const unknownWalk = () => unknownLink('This sign-in continuation is not valid or has expired');
+const unknownWalk = () => unknownLink('This sign-in continuation is not valid, has expired, or was started in another browser');

@@ -22,7 +22,7 @@ import { LoginAttemptService } from './login-attempt.service';
 
 @ApiTags('Direct authentication')
 @ApiBasicAuth('client')
-@ApiUnauthorizedResponse({ type: OAuthError, description: '`invalid_client`: missing or wrong client credentials.' })
+@ApiUnauthorizedResponse({ type: OAuthError, description: '`invalid_client`: missing or wrong client credentials, or credentials of a native application (it has no secret).' })
 // Client authentication first, then the tenant's per-endpoint limit (not charged to the plan budget).
 @UseGuards(ClientAuthGuard, EndpointThrottlerGuard)
 @EndpointLimit('tenant')
@@ -43,7 +43,7 @@ export class DirectAuthController {
       'Respect allowedDate: earlier requests for the same address answer 429.',
   })
   @ApiOkResponse({ type: LoginAttemptResponse })
-  @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request` (bad input or redirect_uri), `unauthorized_client` (not a web application).' })
+  @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request` (bad input, or a redirect_uri outside the whitelist or with a path starting with `//`).' })
   @ApiForbiddenResponse({ type: OAuthError, description: '`plan_not_supported`: the tenant is not on Pro or Enterprise.' })
   @ApiTooManyRequestsResponse({ type: TooEarlyResponse, description: 'Before allowedDate for this address (with Retry-After); nothing is sent.' })
   @ApiServiceUnavailableResponse({ type: OAuthError, description: '`temporarily_unavailable`: the mail queue is unreachable; the attempt was withdrawn and the backoff of the address restored.' })

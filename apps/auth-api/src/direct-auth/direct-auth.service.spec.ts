@@ -12,7 +12,7 @@ const principal = (overrides: Partial<ClientPrincipal> = {}): ClientPrincipal =>
   organizationId: 'org-1',
   tenantId: 'tenant-1',
   plan: 'pro',
-  clientSecretHash: Buffer.alloc(32),
+  idTokenKey: Buffer.alloc(32),
   method: 'client_secret_basic',
   ...overrides,
 });
@@ -50,7 +50,7 @@ describe('DirectAuthService', () => {
 
   it.each(['android', 'ios', 'desktop'] as const)('a %s application is refused with 400 unauthorized_client before anything else', async (type) => {
     for (const plan of ['free', 'pro'] as const) {
-      const error = await refusal(principal({ type, plan, clientSecretHash: null, method: 'none' }));
+      const error = await refusal(principal({ type, plan, idTokenKey: null, method: 'none' }));
       expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: 'unauthorized_client' });
     }
     expect(contexts.findByApplicationId).not.toHaveBeenCalled();
@@ -96,7 +96,7 @@ describe('DirectAuthService', () => {
     const translations = Object.assign(Object.create({ inherited: 'x' }), { subject: 'Hallo' });
     const answer = await service.authenticate(
       principal({ plan: 'enterprise' }),
-      input({ state: 's'.repeat(10), code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', translations }),
+      input({ state: 's'.repeat(10), code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', nonce: 'n-1', translations }),
       'req-1',
     );
     const request: LoginRequest = attempts.start.mock.calls[0][0];
@@ -107,6 +107,8 @@ describe('DirectAuthService', () => {
       redirectUri: 'https://APP.example.com/cb',
       state: 'ssssssssss',
       codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      nonce: 'n-1',
+      flow: 'direct',
       translations: { subject: 'Hallo' },
       linkTtlSeconds: 900,
       requestId: 'req-1',
@@ -116,6 +118,6 @@ describe('DirectAuthService', () => {
 
   it('without a challenge or translations they are null', async () => {
     await service.authenticate(principal(), input(), null);
-    expect(attempts.start.mock.calls[0][0]).toMatchObject({ codeChallenge: null, translations: null, requestId: null });
+    expect(attempts.start.mock.calls[0][0]).toMatchObject({ codeChallenge: null, nonce: null, translations: null, requestId: null });
   });
 });

@@ -36,6 +36,8 @@ export class DirectAuthService {
       redirectUri: input.redirect_uri,
       state: input.state,
       codeChallenge: input.code_challenge ?? null,
+      nonce: input.nonce ?? null,
+      flow: 'direct',
       translations: input.translations ? { ...input.translations } : null,
       linkTtlSeconds: context.organization.linkTtlSeconds,
       requestId,

@@ -1,7 +1,7 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, notFound, ProblemException, randomSecret, SecretBox, SesameMetrics, sha256 } from '@sesame/common';
-import { LoginAttemptStatus, Translations } from '@sesame/entities';
+import { LoginAttemptStatus, LoginFlow, Translations } from '@sesame/entities';
 import { MailProducer, QueueUnavailableError } from '@sesame/queue';
 import { DataSource, EntityManager } from 'typeorm';
 import { EmailThrottleState, nextThrottle } from './email-backoff';
@@ -16,6 +16,9 @@ export interface LoginRequest {
   redirectUri: string;
   state: string;
   codeChallenge: string | null;
+  /** OpenID Connect nonce, returned in the id_token. */
+  nonce: string | null;
+  flow: LoginFlow;
   translations: Translations | null;
   linkTtlSeconds: number;
   requestId: string | null;
@@ -129,8 +132,8 @@ export class LoginAttemptService {
       const sentence = generateSentence();
       const rows: { id: string }[] = await manager.query(
         `INSERT INTO login_attempt (organization_id, application_id, email, token_hash, link_token_encrypted, sentence, state, redirect_uri,
-                                    code_challenge, translations, mail_suppressed, request_id, expires_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                                    code_challenge, translations, mail_suppressed, request_id, expires_at, created_at, nonce, flow)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
          ON CONFLICT DO NOTHING RETURNING id`,
         [
           request.organizationId,
@@ -147,6 +150,8 @@ export class LoginAttemptService {
           request.requestId,
           expiresAt,
           now,
+          request.nonce,
+          request.flow,
         ],
       );
       if (rows[0]) return { loginAttemptId: rows[0].id, tokenHash, sentence };

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Post, Query, Redirect, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { PageErrorFilter } from '../pages/page-error.filter';
 import { PageInterceptor } from '../pages/page.interceptor';
+import { SameOriginFormGuard } from '../pages/same-origin-form.guard';
 import { loginLinkPage } from './login-link.pages';
 import { LoginLinkService } from './login-link.service';
 
@@ -30,18 +31,26 @@ export class LoginLinkController {
   @ApiOkResponse({ description: 'HTML page.' })
   @ApiResponse({ status: 404, description: 'Unknown link: an error page, no redirect.' })
   async show(@Query('token') token: string) {
-    return loginLinkPage(token, await this.links.describe(token));
+    const page = loginLinkPage(token, await this.links.describe(token));
+    // The Continue form's post then carries this origin (not "null", as under no-referrer), for browsers without Fetch Metadata.
+    return { ...page, headers: { ...page.headers, 'Referrer-Policy': 'same-origin' } };
   }
 
   @Post()
   @Redirect()
+  @UseGuards(SameOriginFormGuard)
   @ApiOperation({
     summary: 'Uses the link once and redirects (303) to redirect_uri with code and state, or with error=login_link_expired | login_link_used | access_denied.',
+    description: 'Only the link page’s own form: a post another site makes the browser send is refused (Sec-Fetch-Site, else Origin).',
   })
-  @ApiResponse({ status: 303, description: 'Redirect to the application.' })
+  @ApiHeader({ name: 'sec-fetch-site', required: false, description: 'Sent by browsers: must be `same-origin`.' })
+  @ApiHeader({ name: 'origin', required: false, description: 'Without Sec-Fetch-Site: must be Sesame’s public origin when present.' })
+  @ApiResponse({ status: 303, description: 'Redirect to the application (with an autologin walk, to its first stop, setting the `sesame_walk` cookie).' })
+  @ApiResponse({ status: 400, description: '`invalid_redirect_uri`: the application no longer allows the redirect_uri the login started with (an error page; the link is not used).' })
+  @ApiResponse({ status: 403, description: '`cross_site_request`: the post came from another site (an error page).' })
   @ApiResponse({ status: 404, description: 'Unknown link: an error page, no redirect.' })
   async use(@Body() form: LoginLinkForm) {
-    return { url: await this.links.use(form.token), statusCode: 303 };
+    const outcome = await this.links.use(form.token);
+    return { url: outcome.url, statusCode: 303, headers: outcome.cookie ? { 'Set-Cookie': outcome.cookie } : {} };
   }
 }
-

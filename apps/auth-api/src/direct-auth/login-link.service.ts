@@ -1,8 +1,9 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, isSecretShaped, LoginFailureReason, ProblemException, SesameMetrics, sha256, withQuery } from '@sesame/common';
-import { LoginAttemptStatus } from '@sesame/entities';
+import { LoginAttemptStatus, LoginFlow } from '@sesame/entities';
 import { DataSource, EntityManager } from 'typeorm';
+import { StoredRedirectCheck } from '../clients/stored-redirect-check';
 import { AuthorizationCodeService } from '../tokens/authorization-code.service';
 import { AutologinService, CompletedLogin } from './autologin.service';
 import { unknownLink } from './link-errors';
@@ -27,13 +28,20 @@ interface AttemptRow {
   state: string;
   redirect_uri: string;
   code_challenge: string | null;
+  nonce: string | null;
+  flow: LoginFlow;
   status: LoginAttemptStatus;
   expires_at: Date;
 }
 
-/** Where a used link sends the browser, and why the login failed if it did. */
-interface LinkOutcome {
+/** Where a used link sends the browser, with the Set-Cookie of an autologin walk it starts. */
+export interface LinkRedirect {
   url: string;
+  cookie?: string;
+}
+
+/** Where a used link sends the browser, and why the login failed if it did. */
+interface LinkOutcome extends LinkRedirect {
   failure?: LoginFailureReason;
 }
 
@@ -45,6 +53,7 @@ export class LoginLinkService {
     private readonly clock: Clock,
     private readonly codes: AuthorizationCodeService,
     private readonly autologin: AutologinService,
+    private readonly redirects: StoredRedirectCheck,
     @Optional() private readonly metrics?: SesameMetrics,
   ) {}
 
@@ -77,8 +86,10 @@ export class LoginLinkService {
    * Uses the link once, atomically: the first request wins, any other finds it used. On success
    * the user is created on first login, the address's backoff is reset, and a code is issued.
    * Returns where to send the browser; failures also go back to the application, with an error.
+   * The stored redirect_uri is checked again first: one the application no longer allows gets
+   * an error page, and the link stays as it was.
    */
-  async use(token: unknown): Promise<string> {
+  async use(token: unknown): Promise<LinkRedirect> {
     if (!isSecretShaped(token)) {
       this.metrics?.loginsFailed.inc({ reason: 'unknown_link' });
       throw unknownLink();
@@ -92,7 +103,7 @@ export class LoginLinkService {
         `WITH claimed AS (
            UPDATE login_attempt SET status = 'completed', used_at = $2, link_token_encrypted = NULL
             WHERE token_hash = $1 AND status = 'pending' AND expires_at > $2
-            RETURNING id, organization_id, application_id, email, state, redirect_uri, code_challenge, status, expires_at)
+            RETURNING id, organization_id, application_id, email, state, redirect_uri, code_challenge, nonce, flow, status, expires_at)
          SELECT * FROM claimed`,
         [hash, now],
       );
@@ -105,10 +116,11 @@ export class LoginLinkService {
     // Counted once the transaction has committed.
     if (outcome.failure) this.metrics?.loginsFailed.inc({ reason: outcome.failure });
     else this.metrics?.loginsCompleted.inc();
-    return outcome.url;
+    return { url: outcome.url, cookie: outcome.cookie };
   }
 
   private async complete(manager: EntityManager, attempt: AttemptRow, now: Date): Promise<LinkOutcome> {
+    await this.redirects.require(manager, attempt.application_id, attempt.redirect_uri);
     const users: { id: string }[] = await manager.query(
       `INSERT INTO "user" (organization_id, email, email_verified, last_login_at) VALUES ($1, $2, true, $3)
        ON CONFLICT (organization_id, email) DO UPDATE SET email_verified = true, last_login_at = $3, updated_at = $3
@@ -126,18 +138,21 @@ export class LoginLinkService {
       redirectUri: attempt.redirect_uri,
       state: attempt.state,
       codeChallenge: attempt.code_challenge,
+      nonce: attempt.nonce,
+      flow: attempt.flow,
       authTime: now,
     };
     const walk = await this.autologin.begin(manager, login, now);
-    if (walk) return { url: walk };
-    const code = await this.codes.issue(manager, login, now);
+    if (walk) return walk;
+    const code = await this.codes.issue(manager, { ...login, origin: login.flow }, now);
     return { url: withQuery(attempt.redirect_uri, { code, state: attempt.state }) };
   }
 
   private async refuse(manager: EntityManager, hash: Buffer): Promise<LinkOutcome> {
-    const rows: AttemptRow[] = await manager.query('SELECT state, redirect_uri, status, expires_at FROM login_attempt WHERE token_hash = $1', [hash]);
+    const rows: AttemptRow[] = await manager.query('SELECT application_id, state, redirect_uri, status, expires_at FROM login_attempt WHERE token_hash = $1', [hash]);
     const attempt = rows[0];
     if (!attempt) throw unknownLink();
+    await this.redirects.require(manager, attempt.application_id, attempt.redirect_uri);
     return this.linkState(attempt) === 'used'
       ? { url: errorRedirect(attempt, 'login_link_used', 'This login link has already been used'), failure: 'login_link_used' }
       : { url: errorRedirect(attempt, 'login_link_expired', 'This login link has expired'), failure: 'login_link_expired' };

@@ -32,7 +32,7 @@ describe('checkAuthorizeRequest', () => {
 
   it('accepts a complete native request and returns what the form carries', () => {
     expect(outcome(valid, desktop)).toEqual({
-      ok: { clientId: 'client-1', redirectUri: valid.redirect_uri, state: 's', codeChallenge: CHALLENGE, uiLocales: undefined, loginHint: undefined },
+      ok: { clientId: 'client-1', redirectUri: valid.redirect_uri, state: 's', codeChallenge: CHALLENGE, nonce: null, uiLocales: undefined, loginHint: undefined },
     });
   });
 
@@ -51,6 +51,9 @@ describe('checkAuthorizeRequest', () => {
     ['invalid_request', { code_challenge_method: 'plain' }, 's'],
     ['invalid_request', { code_challenge_method: undefined }, 's'],
     ['invalid_request', { code_challenge: `${CHALLENGE}=` }, 's'],
+    ['invalid_request', { nonce: '' }, 's'],
+    ['invalid_request', { nonce: 'x'.repeat(513) }, 's'],
+    ['invalid_request', { nonce: 'a\nb' }, 's'],
   ])('redirects %s for %j', (error, change, state) => {
     const result = outcome({ ...valid, ...change }, desktop);
     expect(result).toHaveProperty('redirect');
@@ -65,11 +68,16 @@ describe('checkAuthorizeRequest', () => {
     expect(result.redirect.href).toMatch(/^com\.example\.app:\/cb\?error=unsupported_response_type&/);
   });
 
-  it('lets web apps skip PKCE, and validates a challenge they do send', () => {
+  it('requires PKCE of web apps too (RFC 9700 §2.1.1)', () => {
     const request = { response_type: 'code', client_id: 'client-1', redirect_uri: 'https://app.example.com/cb', state: 's' };
-    expect(outcome(request, web)).toHaveProperty('ok.codeChallenge', null);
+    const refused = outcome(request, web) as { redirect: URL };
+    expect([refused.redirect.searchParams.get('error'), refused.redirect.searchParams.get('error_description')]).toEqual(['invalid_request', 'code_challenge is required (PKCE with S256)']);
     expect(outcome({ ...request, code_challenge: CHALLENGE, code_challenge_method: 'S256' }, web)).toHaveProperty('ok.codeChallenge', CHALLENGE);
     expect(outcome({ ...request, code_challenge: 'short', code_challenge_method: 'S256' }, web)).toHaveProperty('redirect');
+  });
+
+  it('carries an OpenID Connect nonce', () => {
+    expect(outcome({ ...valid, nonce: 'n-0S6_WzA2Mj' }, desktop)).toHaveProperty('ok.nonce', 'n-0S6_WzA2Mj');
   });
 
   it('ignores parameters that are not strings', () => {
@@ -78,20 +86,23 @@ describe('checkAuthorizeRequest', () => {
 });
 
 describe('hiddenParameters', () => {
-  it('carries the request through the form, the challenge and languages only when present', () => {
-    expect(hiddenParameters({ clientId: 'c', redirectUri: 'https://a.example/cb', state: 's', codeChallenge: null, uiLocales: undefined, loginHint: 'x@example.com' })).toEqual({
+  it('carries the request through the form, the nonce and languages only when present', () => {
+    expect(hiddenParameters({ clientId: 'c', redirectUri: 'https://a.example/cb', state: 's', codeChallenge: CHALLENGE, nonce: null, uiLocales: undefined, loginHint: 'x@example.com' })).toEqual({
       response_type: 'code',
       client_id: 'c',
       redirect_uri: 'https://a.example/cb',
       state: 's',
+      code_challenge: CHALLENGE,
+      code_challenge_method: 'S256',
     });
-    expect(hiddenParameters({ clientId: 'c', redirectUri: 'r', state: 's', codeChallenge: CHALLENGE, uiLocales: 'de', loginHint: undefined })).toEqual({
+    expect(hiddenParameters({ clientId: 'c', redirectUri: 'r', state: 's', codeChallenge: CHALLENGE, nonce: 'n', uiLocales: 'de', loginHint: undefined })).toEqual({
       response_type: 'code',
       client_id: 'c',
       redirect_uri: 'r',
       state: 's',
       code_challenge: CHALLENGE,
       code_challenge_method: 'S256',
+      nonce: 'n',
       ui_locales: 'de',
     });
   });

@@ -7,12 +7,15 @@ export interface AuthorizeRequest {
   clientId: string;
   redirectUri: string;
   state: string;
-  codeChallenge: string | null;
+  codeChallenge: string;
+  nonce: string | null;
   uiLocales: string | undefined;
   loginHint: string | undefined;
 }
 
 const CHALLENGE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+/** At most 512 characters, printable (the id_token carries it back). */
+const NONCE_SHAPE = /^[^\u0000-\u001f\u007f]{1,512}$/;
 
 /**
  * Checks a hosted login request in the order RFC 6749 §4.1.2.1 asks: an unknown client or an
@@ -34,14 +37,19 @@ export function checkAuthorizeRequest(params: Record<string, unknown>, context: 
   const challenge = read('code_challenge');
   const method = read('code_challenge_method');
   if (challenge !== undefined && !CHALLENGE_SHAPE.test(challenge)) throw fail('invalid_request', 'code_challenge must be a base64url SHA-256 digest');
-  if ((challenge !== undefined || method !== undefined) && method !== 'S256') throw fail('invalid_request', 'code_challenge_method must be S256');
-  if (challenge === undefined && context.application.type !== 'web') throw fail('invalid_request', 'Native applications must use PKCE (code_challenge)');
+  // Every application type (RFC 9700 §2.1.1): anyone who knows a client_id can start a login here,
+  // so a code without PKCE could be injected into another browser's callback.
+  if (challenge === undefined) throw fail('invalid_request', 'code_challenge is required (PKCE with S256)');
+  if (method !== 'S256') throw fail('invalid_request', 'code_challenge_method must be S256');
+  const nonce = read('nonce');
+  if (nonce !== undefined && !NONCE_SHAPE.test(nonce)) throw fail('invalid_request', 'nonce must be 1 to 512 printable characters');
 
   return {
     clientId: context.application.clientId,
     redirectUri,
     state,
-    codeChallenge: challenge ?? null,
+    codeChallenge: challenge,
+    nonce: nonce ?? null,
     uiLocales: read('ui_locales'),
     loginHint: read('login_hint'),
   };
@@ -54,7 +62,9 @@ export function hiddenParameters(request: AuthorizeRequest): Record<string, stri
     client_id: request.clientId,
     redirect_uri: request.redirectUri,
     state: request.state,
-    ...(request.codeChallenge ? { code_challenge: request.codeChallenge, code_challenge_method: 'S256' } : {}),
+    code_challenge: request.codeChallenge,
+    code_challenge_method: 'S256',
+    ...(request.nonce ? { nonce: request.nonce } : {}),
     ...(request.uiLocales ? { ui_locales: request.uiLocales } : {}),
   };
 }

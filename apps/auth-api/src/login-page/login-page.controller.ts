@@ -17,8 +17,9 @@ const PARAMETERS: { name: string; required: boolean; description: string; enum?:
       'Web apps: an origin on the organization’s whitelist (and one of the registered callback URLs, if any). Android/iOS: exactly a registered callback URL (custom scheme or https). Desktop: a registered loopback callback, on any port.',
   },
   { name: 'state', required: true, description: 'Returned unchanged to redirect_uri (at most 1024 characters).' },
-  { name: 'code_challenge', required: false, description: 'PKCE S256 challenge, BASE64URL(SHA-256(code_verifier)). Required for native apps.' },
-  { name: 'code_challenge_method', required: false, enum: ['S256'], description: 'Required with code_challenge.' },
+  { name: 'code_challenge', required: true, description: 'PKCE S256 challenge, BASE64URL(SHA-256(code_verifier)). Required for every application type (RFC 9700 §2.1.1).' },
+  { name: 'code_challenge_method', required: true, enum: ['S256'], description: 'Always S256.' },
+  { name: 'nonce', required: false, description: 'OpenID Connect nonce (at most 512 printable characters): returned unchanged as the id_token’s `nonce` claim.' },
   { name: 'ui_locales', required: false, description: 'Space-separated language tags; the first of en, de, fr, es is used (else Accept-Language, else English).' },
   { name: 'login_hint', required: false, description: 'Pre-fills the e-mail address.' },
 ];
@@ -44,7 +45,7 @@ export class LoginPageController {
   @ApiOperation({
     summary: 'Hosted login page for every application type',
     description:
-      'Query: response_type=code, client_id, redirect_uri, state, code_challenge, code_challenge_method=S256 (required for native apps), ui_locales, login_hint. ' +
+      'Query: response_type=code, client_id, redirect_uri, state, code_challenge and code_challenge_method=S256 (required for every application), nonce, ui_locales, login_hint. ' +
       'An unknown client or unacceptable redirect_uri shows an error page; other errors redirect to redirect_uri with error, error_description and state.',
   })
   @ApiProduces('text/html')
@@ -64,7 +65,7 @@ export class LoginPageController {
     description: 'The form of GET /v1/authorize: its hidden fields (the request’s parameters and the CSRF value) and the e-mail address.',
     schema: {
       type: 'object',
-      required: ['response_type', 'client_id', 'redirect_uri', 'state', 'csrf', 'email'],
+      required: ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'csrf', 'email'],
       properties: {
         ...Object.fromEntries(PARAMETERS.filter(({ name }) => name !== 'login_hint').map(({ name, description, enum: values }) => [name, { type: 'string', description, ...(values ? { enum: values } : {}) }])),
         csrf: { type: 'string', description: 'The CSRF value of the form; must match the `sesame_csrf` cookie.' },

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { normalizeEmail, ProblemException, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { normalizeEmail, ProblemException, readCookie, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { ClientContext, ClientContextRepository } from '../clients/client-context.repository';
 import { LoginAttemptService } from '../direct-auth/login-attempt.service';
 import { RenderedPage } from '../pages/layout';
@@ -46,7 +46,7 @@ export class LoginPageService {
   async submit(form: Record<string, unknown>, browser: BrowserContext): Promise<RenderedPage> {
     const { context, request } = await this.check(form);
     const locale = this.locale(request, browser);
-    const cookie = readCookieValue(browser.cookieHeader);
+    const cookie = readCookie(browser.cookieHeader, CSRF_COOKIE);
     if (!this.csrf.verify(cookie, typeof form.csrf === 'string' ? form.csrf : undefined)) {
       throw new ProblemException(403, 'csrf_failed', 'This form has expired. Go back to the application and start signing in again.');
     }
@@ -64,6 +64,8 @@ export class LoginPageService {
         redirectUri: request.redirectUri,
         state: request.state,
         codeChallenge: request.codeChallenge,
+        nonce: request.nonce,
+        flow: 'hosted',
         translations: locale === 'en' ? null : MAIL_STRINGS[locale],
         linkTtlSeconds: context.organization.linkTtlSeconds,
         requestId: browser.requestId,
@@ -88,12 +90,4 @@ export class LoginPageService {
   private locale(request: AuthorizeRequest, browser: BrowserContext): Locale {
     return chooseLocale(request.uiLocales, browser.acceptLanguage);
   }
-}
-
-function readCookieValue(header: string | undefined): string | undefined {
-  for (const part of header?.split(';') ?? []) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === CSRF_COOKIE) return rest.join('=');
-  }
-  return undefined;
 }

@@ -6,7 +6,8 @@ import { setPageHeaders } from './page-headers';
 
 /**
  * Sends a handler's RenderedPage as HTML with the page security headers, including its own
- * Content-Security-Policy; handlers that redirect (with @Redirect) get the same headers.
+ * Content-Security-Policy; handlers that redirect (with @Redirect) get the same headers, and
+ * the `headers` they return with the URL.
  * Works through Nest's HTTP adapter, so pages behave the same on Express and Fastify.
  */
 @Injectable()
@@ -19,7 +20,9 @@ export class PageInterceptor implements NestInterceptor {
     return next.handle().pipe(
       map((result: unknown) => {
         if (!isRenderedPage(result)) {
+          // A redirect (@Redirect), possibly with headers of its own such as Set-Cookie.
           setPageHeaders(adapter, response);
+          for (const [name, value] of Object.entries(redirectHeaders(result))) adapter.setHeader(response, name, value);
           return result;
         }
         setPageHeaders(adapter, response, result.contentSecurityPolicy);
@@ -29,6 +32,11 @@ export class PageInterceptor implements NestInterceptor {
       }),
     );
   }
+}
+
+function redirectHeaders(value: unknown): Record<string, string> {
+  const headers = typeof value === 'object' && value !== null ? (value as { headers?: unknown }).headers : undefined;
+  return typeof headers === 'object' && headers !== null ? (headers as Record<string, string>) : {};
 }
 
 function isRenderedPage(value: unknown): value is RenderedPage {

@@ -100,12 +100,12 @@ export class AccessTokensService {
     this.userInfoCache.delete(hash.toString('base64'));
   }
 
-  /** Revokes the tokens issued from a code (it was used twice), here and in this instance's cache. */
-  async revokeIssuedFrom(codeHash: Buffer, now: Date): Promise<void> {
+  /** Revokes the tokens an application got from a code (it was used twice), here and in this instance's cache. */
+  async revokeIssuedFrom(applicationId: string, codeHash: Buffer, now: Date): Promise<void> {
     const revoked: { hash: Buffer }[] = await this.dataSource.query(
-      `WITH revoked AS (UPDATE access_token SET revoked_at = $2 WHERE code_hash = $1 AND revoked_at IS NULL RETURNING hash)
+      `WITH revoked AS (UPDATE access_token SET revoked_at = $3 WHERE code_hash = $1 AND application_id = $2 AND revoked_at IS NULL RETURNING hash)
        SELECT hash FROM revoked`,
-      [codeHash, now],
+      [codeHash, applicationId, now],
     );
     for (const { hash } of revoked) this.userInfoCache.delete(hash.toString('base64'));
   }

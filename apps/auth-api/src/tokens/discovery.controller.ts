@@ -59,7 +59,7 @@ export class DiscoveryController {
       id_token_signing_alg_values_supported: ['ES256'],
       id_token_encryption_alg_values_supported: ['dir'],
       id_token_encryption_enc_values_supported: ['A256GCM'],
-      claims_supported: ['iss', 'sub', 'aud', 'iat', 'exp', 'auth_time', 'email', 'email_verified', 'org_id', 'name'],
+      claims_supported: ['iss', 'sub', 'aud', 'iat', 'exp', 'auth_time', 'nonce', 'email', 'email_verified', 'org_id', 'name'],
       ui_locales_supported: ['en', 'de', 'fr', 'es'],
       service_documentation: `${issuer}/docs`,
     };

@@ -12,7 +12,7 @@ describe('IdTokenService', () => {
     ID_TOKEN_TTL_SECONDS: '900',
   });
   const now = new Date('2030-01-02T03:04:05.678Z');
-  const subject = { userId: 'user-1', email: 'ada@example.com', emailVerified: true, organizationId: 'org-1', authTime: new Date('2030-01-02T03:00:00.000Z') };
+  const subject = { userId: 'user-1', email: 'ada@example.com', emailVerified: true, organizationId: 'org-1', authTime: new Date('2030-01-02T03:00:00.000Z'), nonce: null };
   let service: IdTokenService;
   let jwks: ReturnType<typeof createLocalJWKSet>;
 
@@ -25,8 +25,8 @@ describe('IdTokenService', () => {
 
   const verifyOptions = { issuer: 'https://id.example.com/api/v1', audience: 'client-1', currentDate: now };
 
-  it('signs an ES256 JWT with the claims of the design, for native apps', async () => {
-    const token = await service.issue(subject, { clientId: 'client-1', clientSecretHash: null }, now);
+  it('signs an ES256 JWT with the claims of the design, for native apps and signed-only web apps', async () => {
+    const token = await service.issue(subject, { clientId: 'client-1', encryptionKey: null }, now);
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'ES256', kid: 'key-1', typ: 'JWT' });
     const { payload } = await jwtVerify(token, jwks, verifyOptions);
     expect(payload).toEqual({
@@ -44,13 +44,19 @@ describe('IdTokenService', () => {
 
   it('encrypts it for web apps as a compact JWE (dir, A256GCM, cty JWT) under SHA-256 of the client secret', async () => {
     const secretHash = createHash('sha256').update('the-client-secret').digest();
-    const token = await service.issue(subject, { clientId: 'client-1', clientSecretHash: secretHash }, now);
+    const token = await service.issue(subject, { clientId: 'client-1', encryptionKey: secretHash }, now);
     expect(token.split('.')).toHaveLength(5);
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'dir', enc: 'A256GCM', cty: 'JWT' });
     const { plaintext } = await compactDecrypt(token, secretHash);
     const { payload } = await jwtVerify(new TextDecoder().decode(plaintext), jwks, verifyOptions);
     expect(payload.sub).toBe('user-1');
     await expect(compactDecrypt(token, createHash('sha256').update('another-secret').digest())).rejects.toThrow();
+  });
+
+  it('carries the nonce of the authentication request back (OpenID Connect Core §3.1.2.1)', async () => {
+    const token = await service.issue({ ...subject, nonce: 'n-0S6_WzA2Mj' }, { clientId: 'client-1', encryptionKey: null }, now);
+    const { payload } = await jwtVerify(token, jwks, verifyOptions);
+    expect(payload.nonce).toBe('n-0S6_WzA2Mj');
   });
 
   it('publishes its issuer as PUBLIC_BASE_URL + /v1', () => {

@@ -9,18 +9,21 @@ export interface IdTokenSubject {
   emailVerified: boolean;
   organizationId: string;
   authTime: Date;
+  /** The nonce of the authentication request (OpenID Connect Core §3.1.2.1), if it had one. */
+  nonce: string | null;
 }
 
 export interface IdTokenAudience {
   clientId: string;
-  /** SHA-256 of the client secret: set for web apps, whose id_token is then encrypted with it. */
-  clientSecretHash: Buffer | null;
+  /** SHA-256 of the client secret the request authenticated with, for apps that chose encrypted id_tokens; null: signed only. */
+  encryptionKey: Buffer | null;
 }
 
 /**
- * id_tokens: a JWT signed with the service's ES256 key; for web apps then encrypted as a compact
- * JWE (`dir`, `A256GCM`, `cty: JWT`) whose key is the SHA-256 of the client secret (OpenID
- * Connect Core §2 and §10.2), so the client secret decodes it. Native apps get the signed JWT.
+ * id_tokens: a JWT signed with the service's ES256 key; for web apps that chose it (the default,
+ * `id_token_encrypted_response_alg: dir`) then encrypted as a compact JWE (`dir`, `A256GCM`,
+ * `cty: JWT`) whose key is the SHA-256 of the client secret (OpenID Connect Core §2 and §10.2),
+ * so the client secret decodes it. Everyone else gets the signed JWT.
  */
 @Injectable()
 export class IdTokenService {
@@ -52,9 +55,10 @@ export class IdTokenService {
         email: subject.email,
         email_verified: subject.emailVerified,
         org_id: subject.organizationId,
+        ...(subject.nonce === null ? {} : { nonce: subject.nonce }),
       },
       key.privateKey,
     );
-    return audience.clientSecretHash ? encryptDirA256Gcm(jwt, audience.clientSecretHash, { cty: 'JWT' }) : jwt;
+    return audience.encryptionKey ? encryptDirA256Gcm(jwt, audience.encryptionKey, { cty: 'JWT' }) : jwt;
   }
 }

@@ -15,6 +15,8 @@ interface ClaimedCode {
   redirect_uri: string;
   code_challenge: string | null;
   auth_time: Date;
+  nonce: string | null;
+  autologin: boolean;
   email: string;
   email_verified: boolean;
   organization_id: string;
@@ -29,18 +31,19 @@ interface ClaimedCode {
  * checks fail, so a wrong verifier or redirect_uri cannot be retried; the token is stored only
  * when they pass: the exact redirect_uri, a user not blocked, and PKCE — the code's challenge
  * equals BASE64URL(SHA-256(code_verifier)) ($7, computed by the service), or the code has no
- * challenge, no verifier was sent ($7 null: downgrade protection) and the client has a secret ($8).
+ * challenge, no verifier was sent ($7 null: downgrade protection), the client has a secret ($8),
+ * and the client said it handles an autologin walk ($9) exactly when the code is a walk stop's.
  */
 const CLAIM_CODE_AND_ISSUE_TOKEN = prepared(
   'claim-code-and-issue-token',
   `WITH claimed AS (
      UPDATE authorization_code SET used_at = $3
       WHERE hash = $1 AND application_id = $2 AND used_at IS NULL AND expires_at > $3
-      RETURNING user_id, redirect_uri, code_challenge, auth_time),
+      RETURNING user_id, redirect_uri, code_challenge, auth_time, nonce, autologin),
    checked AS (
      SELECT c.*, u.email, u.email_verified, u.organization_id, u.blocked,
             (c.redirect_uri = $4 AND NOT u.blocked
-             AND (c.code_challenge = $7 OR (c.code_challenge IS NULL AND $7::text IS NULL AND $8::boolean))) AS granted
+             AND (c.code_challenge = $7 OR (c.code_challenge IS NULL AND $7::text IS NULL AND $8::boolean AND c.autologin = $9::boolean))) AS granted
        FROM claimed c JOIN "user" u ON u.id = c.user_id),
    issued AS (
      INSERT INTO access_token (hash, application_id, user_id, organization_id, code_hash, expires_at, created_at)
@@ -77,14 +80,15 @@ export class TokenExchangeService {
       expiresAt,
       form.code_verifier === undefined ? null : challengeOf(form.code_verifier),
       client.method !== 'none',
+      form.autologin === 'true',
     ]);
     const code = rows[0];
-    if (!code) throw await this.refuseUnusable(codeHash, now);
+    if (!code) throw await this.refuseUnusable(client, codeHash, now);
     if (!code.granted) throw this.refusal(client, code, form) ?? invalidGrant('The code cannot be used by this request');
 
     const idToken = await this.idTokens.issue(
-      { userId: code.user_id, email: code.email, emailVerified: code.email_verified, organizationId: code.organization_id, authTime: code.auth_time },
-      { clientId: client.clientId, clientSecretHash: client.clientSecretHash },
+      { userId: code.user_id, email: code.email, emailVerified: code.email_verified, organizationId: code.organization_id, authTime: code.auth_time, nonce: code.nonce },
+      { clientId: client.clientId, encryptionKey: client.idTokenKey },
       now,
     );
     return {
@@ -103,6 +107,8 @@ export class TokenExchangeService {
       // Downgrade protection: a verifier for a code issued without a challenge is refused.
       if (form.code_verifier !== undefined) return invalidGrant('code_verifier sent for a login started without code_challenge');
       if (client.method === 'none') return invalidGrant('Clients without a secret must use PKCE');
+      if (code.autologin && form.autologin !== 'true') return invalidGrant('This code is an autologin stop’s: exchange it with autologin=true');
+      if (!code.autologin && form.autologin === 'true') return invalidGrant('autologin=true is only for the codes of an autologin walk');
     } else if (form.code_verifier === undefined || !verifierMatches(form.code_verifier, code.code_challenge)) {
       return invalidGrant('code_verifier does not match the code_challenge');
     }
@@ -110,11 +116,17 @@ export class TokenExchangeService {
     return null;
   }
 
-  /** Why a code cannot be used. A second use also revokes the tokens issued from it (RFC 6749 §4.1.2). */
-  private async refuseUnusable(codeHash: Buffer, now: Date) {
-    const rows: { used_at: Date | null }[] = await this.dataSource.query('SELECT used_at FROM authorization_code WHERE hash = $1', [codeHash]);
+  /**
+   * Why a code cannot be used. A second use by the application the code belongs to also revokes
+   * the tokens issued from it (RFC 6749 §4.1.2); another client presenting it changes nothing.
+   */
+  private async refuseUnusable(client: ClientPrincipal, codeHash: Buffer, now: Date) {
+    const rows: { used_at: Date | null }[] = await this.dataSource.query('SELECT used_at FROM authorization_code WHERE hash = $1 AND application_id = $2', [
+      codeHash,
+      client.applicationId,
+    ]);
     if (rows[0]?.used_at) {
-      await this.accessTokens.revokeIssuedFrom(codeHash, now);
+      await this.accessTokens.revokeIssuedFrom(client.applicationId, codeHash, now);
       return invalidGrant('The code has already been used; tokens issued from it are revoked');
     }
     return invalidGrant('The code is invalid, expired, or was issued to another client');

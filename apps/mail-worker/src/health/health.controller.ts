@@ -1,7 +1,7 @@
-import { MailerService } from '@nestjs-modules/mailer';
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { RedisHealthIndicator } from '@sesame/common';
+import { SmtpTransport } from '../mail/smtp-transport';
 
 @Controller('health')
 export class HealthController {
@@ -9,7 +9,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
-    private readonly mailer: MailerService,
+    private readonly mailer: SmtpTransport,
     private readonly indicators: HealthIndicatorService,
   ) {}
 
@@ -23,7 +23,7 @@ export class HealthController {
   private async smtp() {
     const indicator = this.indicators.check('smtp');
     try {
-      return (await this.mailer.verifyAllTransporters()) ? indicator.up() : indicator.down({ message: 'SMTP transport not ready' });
+      return (await this.mailer.verify()) ? indicator.up() : indicator.down({ message: 'SMTP transport not ready' });
     } catch (error) {
       return indicator.down({ message: error instanceof Error ? error.message : 'unreachable' });
     }

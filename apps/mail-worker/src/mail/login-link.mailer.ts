@@ -1,9 +1,9 @@
-import { MailerService } from '@nestjs-modules/mailer';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, SecretBox, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { Translations } from '@sesame/entities';
 import { DataSource } from 'typeorm';
+import { SmtpTransport } from './smtp-transport';
 import { LoginLinkTemplates } from './login-link.templates';
 
 interface PendingMail {
@@ -31,7 +31,7 @@ export class LoginLinkMailer {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly mailer: MailerService,
+    private readonly mailer: SmtpTransport,
     private readonly box: SecretBox,
     private readonly clock: Clock,
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { PageQuery } from '@sesame/common';
-import { Application, keysetPage } from '@sesame/entities';
-import { Repository } from 'typeorm';
+import { AccessToken, Application, keysetPage } from '@sesame/entities';
+import { IsNull, Not, Repository } from 'typeorm';
 
 /** Applications, always looked up within one organization. */
 @Injectable()
@@ -18,13 +18,32 @@ export class ApplicationRepository {
     return keysetPage(query, page).getMany();
   }
 
-
   insert(application: Omit<Application, 'id' | 'createdAt' | 'updatedAt'>): Promise<Application> {
     return this.applications.save(this.applications.create(application));
   }
 
   save(application: Application): Promise<Application> {
     return this.applications.save(application);
+  }
+
+  /** Saves a rotated secret and, when `revokeTokensAt` is given, revokes the application's access tokens, in one transaction. */
+  saveRotation(application: Application, revokeTokensAt: Date | null): Promise<Application> {
+    return this.applications.manager.transaction(async (manager) => {
+      const saved = await manager.save(application);
+      if (revokeTokensAt) await manager.update(AccessToken, { applicationId: application.id, revokedAt: IsNull() }, { revokedAt: revokeTokensAt });
+      return saved;
+    });
+  }
+
+  /** Replaces every legacy SHA-256 secret hash with the verifier computed for its application, in one transaction. */
+  replaceLegacyHashes(verifierOf: (application: Application) => Buffer): Promise<number> {
+    return this.applications.manager.transaction(async (manager) => {
+      const legacy = await manager.find(Application, { where: { clientSecretHash: Not(IsNull()), clientSecretEncrypted: Not(IsNull()) }, lock: { mode: 'pessimistic_write' } });
+      for (const application of legacy) {
+        await manager.update(Application, { id: application.id }, { clientSecretVerifier: verifierOf(application), clientSecretHash: null });
+      }
+      return legacy.length;
+    });
   }
 
   async delete(organizationId: string, id: string): Promise<void> {

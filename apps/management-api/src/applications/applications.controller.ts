@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { pageOf, PageQuery, UuidParam } from '@sesame/common';
 import { CurrentPrincipal, Principal } from '@sesame/guards';
 import { ManagementErrors } from '../access/management-errors';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { ApplicationsService } from './applications.service';
-import { ApplicationResponse, ApplicationSummary, CreateApplicationDto, UpdateApplicationDto } from './dto/application.dto';
+import { ApplicationResponse, ApplicationSummary, CreateApplicationDto, RotateSecretDto, UpdateApplicationDto } from './dto/application.dto';
 
 class ApplicationPage extends pageOf(ApplicationSummary) {}
 
@@ -46,7 +46,7 @@ export class ApplicationsController {
 
   @Post(':applicationId')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Update an application: name, callback URLs' })
+  @ApiOperation({ summary: 'Update an application: name, callback URLs, id_token encryption' })
   @ApiOkResponse({ type: ApplicationResponse })
   @ManagementErrors({ notFound: true })
   async update(
@@ -61,12 +61,24 @@ export class ApplicationsController {
 
   @Post(':applicationId/rotate_secret')
   @HttpCode(200)
-  @ApiOperation({ summary: "Replace a web app's client secret; the old one stops working within CLIENT_CACHE_SECONDS (5 s by default)" })
+  @ApiOperation({
+    summary: "Replace a web app's client secret",
+    description:
+      'The replaced secret keeps authenticating for `overlapSeconds` (default CLIENT_SECRET_ROTATION_OVERLAP_SECONDS, 86400; 0 stops it at once), ' +
+      'so running deployments can switch over; a client still using it gets id_tokens encrypted with it. `revokeAccessTokens` also revokes every access token of the application. ' +
+      'Other auth-api instances see the change within CLIENT_CACHE_SECONDS (5 s by default). Native applications have no secret: 400 `no_client_secret`.',
+  })
+  @ApiBody({ type: RotateSecretDto, required: false })
   @ApiOkResponse({ type: ApplicationResponse })
   @ManagementErrors({ notFound: true })
-  async rotateSecret(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @UuidParam('applicationId') applicationId: string) {
+  async rotateSecret(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('organizationId') organizationId: string,
+    @UuidParam('applicationId') applicationId: string,
+    @Body() body: RotateSecretDto,
+  ) {
     await this.organizations.findReachable(principal, organizationId);
-    return this.applications.rotateSecret(organizationId, applicationId);
+    return this.applications.rotateSecret(organizationId, applicationId, body ?? {});
   }
 
   @Delete(':applicationId')

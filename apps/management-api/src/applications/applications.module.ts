@@ -1,15 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { secretBoxProvider } from '@sesame/common';
-import { Application } from '@sesame/entities';
+import { clientSecretVerifierProvider, secretBoxProvider } from '@sesame/common';
+import { AccessToken, Application } from '@sesame/entities';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationsController } from './applications.controller';
 import { ApplicationsService } from './applications.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Application]), OrganizationsModule],
+  imports: [TypeOrmModule.forFeature([Application, AccessToken]), OrganizationsModule],
   controllers: [ApplicationsController],
-  providers: [ApplicationRepository, ApplicationsService, secretBoxProvider],
+  providers: [ApplicationRepository, ApplicationsService, secretBoxProvider, clientSecretVerifierProvider],
+  exports: [ApplicationsService],
 })
 export class ApplicationsModule {}

@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
-import { badRequest, normalizeAll, notFound, Page, PageQuery, SecretBox, toPage, validateCallbackUrl } from '@sesame/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { badRequest, ClientSecretVerifier, Clock, normalizeAll, notFound, Page, PageQuery, SecretBox, SESAME_CONFIG, SesameConfig, toPage, validateCallbackUrl, validationFailed } from '@sesame/common';
 import { Application } from '@sesame/entities';
 import { ApplicationRepository } from './application.repository';
 import { generateClientId, generateClientSecret } from './client-credentials';
-import { ApplicationResponse, ApplicationSummary, CreateApplicationDto, UpdateApplicationDto } from './dto/application.dto';
+import { ApplicationResponse, ApplicationSummary, CreateApplicationDto, IdTokenEncryptionAlgorithm, RotateSecretDto, UpdateApplicationDto } from './dto/application.dto';
 
 /** Applications of one organization; the caller has already checked the organization is in reach. */
 @Injectable()
@@ -11,6 +11,9 @@ export class ApplicationsService {
   constructor(
     private readonly applications: ApplicationRepository,
     private readonly box: SecretBox,
+    private readonly verifiers: ClientSecretVerifier,
+    private readonly clock: Clock,
+    @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
   ) {}
 
   async list(organizationId: string, page: PageQuery): Promise<Page<ApplicationSummary>> {
@@ -23,14 +26,21 @@ export class ApplicationsService {
 
   async create(organizationId: string, input: CreateApplicationDto): Promise<ApplicationResponse> {
     const clientId = generateClientId();
-    const secret = input.type === 'web' ? generateClientSecret(this.box, clientId) : null;
+    const web = input.type === 'web';
+    const secret = web ? generateClientSecret(this.box, this.verifiers, clientId) : null;
     const application = await this.applications.insert({
       organizationId,
       name: input.name,
       type: input.type,
       clientId,
-      clientSecretHash: secret?.hash ?? null,
+      clientSecretHash: null,
+      clientSecretVerifier: secret?.verifier ?? null,
       clientSecretEncrypted: secret?.encrypted ?? null,
+      previousClientSecretVerifier: null,
+      previousClientSecretEncrypted: null,
+      previousClientSecretExpiresAt: null,
+      // Web apps get the encrypted id_token unless they ask for a signed one; native apps have no secret to encrypt with.
+      idTokenEncryptedResponseAlg: idTokenEncryption(web, input.idTokenEncryptedResponseAlg === undefined ? (web ? 'dir' : null) : input.idTokenEncryptedResponseAlg),
       callbackUrls: normalizeAll('callbackUrls', input.callbackUrls ?? [], (url) => validateCallbackUrl(url, input.type)),
     });
     return this.withSecret(application);
@@ -40,22 +50,44 @@ export class ApplicationsService {
     const application = await this.findOrFail(organizationId, id);
     if (input.name !== undefined) application.name = input.name;
     if (input.callbackUrls !== undefined) application.callbackUrls = normalizeAll('callbackUrls', input.callbackUrls, (url) => validateCallbackUrl(url, application.type));
+    if (input.idTokenEncryptedResponseAlg !== undefined) application.idTokenEncryptedResponseAlg = idTokenEncryption(application.type === 'web', input.idTokenEncryptedResponseAlg);
     return this.withSecret(await this.applications.save(application));
   }
 
-  /** Replaces a web app's secret; the old one stops working within CLIENT_CACHE_SECONDS (auth-api caches client lookups). */
-  async rotateSecret(organizationId: string, id: string): Promise<ApplicationResponse> {
+  /**
+   * Replaces a web app's secret. The replaced one keeps working for `overlapSeconds` (default
+   * CLIENT_SECRET_ROTATION_OVERLAP_SECONDS), so running deployments can switch over; 0 stops it
+   * at once. Optionally every access token of the application is revoked in the same transaction.
+   * Other auth-api instances see the change within CLIENT_CACHE_SECONDS (and ACCESS_TOKEN_CACHE_SECONDS).
+   */
+  async rotateSecret(organizationId: string, id: string, options: RotateSecretDto): Promise<ApplicationResponse> {
     const application = await this.findOrFail(organizationId, id);
     if (application.type !== 'web') throw badRequest('no_client_secret', 'Native applications have no client secret; they use PKCE');
-    const secret = generateClientSecret(this.box, application.clientId);
-    application.clientSecretHash = secret.hash;
+    const now = this.clock.now();
+    const overlapSeconds = options.overlapSeconds ?? this.config.auth.clientSecretRotationOverlapSeconds;
+    const keepPrevious = overlapSeconds > 0 && application.clientSecretEncrypted !== null;
+    const previous = keepPrevious ? this.box.decrypt(application.clientSecretEncrypted!, application.clientId) : null;
+    const secret = generateClientSecret(this.box, this.verifiers, application.clientId);
+    application.previousClientSecretVerifier = previous === null ? null : this.verifiers.of(previous);
+    application.previousClientSecretEncrypted = previous === null ? null : application.clientSecretEncrypted;
+    application.previousClientSecretExpiresAt = previous === null ? null : new Date(now.getTime() + overlapSeconds * 1000);
+    application.clientSecretHash = null;
+    application.clientSecretVerifier = secret.verifier;
     application.clientSecretEncrypted = secret.encrypted;
-    return this.withSecret(await this.applications.save(application));
+    return this.withSecret(await this.applications.saveRotation(application, options.revokeAccessTokens ? now : null));
   }
 
   async delete(organizationId: string, id: string): Promise<void> {
     await this.findOrFail(organizationId, id);
     await this.applications.delete(organizationId, id);
+  }
+
+  /**
+   * Computes the HMAC verifier of every client secret still stored as a bare SHA-256 (rows from
+   * before verifiers), from the sealed secret, and erases the hash. Run by `npm run cli -- migrate`.
+   */
+  upgradeLegacyVerifiers(): Promise<number> {
+    return this.applications.replaceLegacyHashes((application) => this.verifiers.of(this.box.decrypt(application.clientSecretEncrypted!, application.clientId)));
   }
 
   private async findOrFail(organizationId: string, id: string): Promise<Application> {
@@ -68,4 +100,12 @@ export class ApplicationsService {
     const clientSecret = application.clientSecretEncrypted ? this.box.decrypt(application.clientSecretEncrypted, application.clientId) : null;
     return { ...ApplicationSummary.from(application), clientSecret };
   }
+}
+
+/** Native apps have no secret to derive an encryption key from: their id_tokens are always signed only. */
+function idTokenEncryption(web: boolean, requested: IdTokenEncryptionAlgorithm | null): IdTokenEncryptionAlgorithm | null {
+  if (requested !== null && !web) {
+    throw validationFailed([{ field: 'idTokenEncryptedResponseAlg', message: 'idTokenEncryptedResponseAlg must be null for native applications: they have no client secret to encrypt with' }]);
+  }
+  return requested;
 }

@@ -1,42 +1,43 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { STATUS_CODES } from 'node:http';
-import { secretsEqual } from '@sesame/common';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { secretsEqual, sha256 } from '@sesame/common';
 
-/** Browsers are asked for HTTP Basic (any user name, the platform key as password); API clients may send the key as a Bearer token. */
-export const BOARD_CHALLENGES = ['Basic realm="Sesame queues", charset="UTF-8"', 'Bearer realm="sesame"'];
+/** The cookie of a dashboard session in a browser (HttpOnly, SameSite=Strict, the dashboard's path only). */
+export const BOARD_SESSION_COOKIE = 'sesame_queues';
+export const BOARD_SESSION_SECONDS = 3600;
 
-/** The key an Authorization header presents: `Bearer <key>`, or HTTP Basic with the key as password (any user name). */
-export function presentedKey(authorization: string | undefined): string | null {
-  const match = /^\s*(\S+)\s+(\S+)\s*$/.exec(authorization ?? '');
-  if (!match) return null;
-  const [, scheme, credentials] = match;
-  if (/^bearer$/i.test(scheme)) return credentials;
-  if (!/^basic$/i.test(scheme)) return null;
-  const decoded = Buffer.from(credentials, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon === -1 ? null : decoded.slice(colon + 1);
+/** The platform key of `Authorization: Bearer <key>` (API clients), compared in constant time. */
+export function bearerIsPlatformKey(authorization: string | string[] | undefined, platformKey: string): boolean {
+  const match = typeof authorization === 'string' ? /^\s*bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+  return match !== null && secretsEqual(match[1], platformKey);
 }
 
-/** True when the request carries the platform key (compared in constant time). */
-export function hasPlatformKey(request: Pick<IncomingMessage, 'headers'>, platformKey: string): boolean {
-  const header = request.headers.authorization;
-  const key = presentedKey(Array.isArray(header) ? header[0] : header);
-  return key !== null && secretsEqual(key, platformKey);
-}
+/**
+ * Browser sessions of the dashboard: after the operator typed the platform key into the sign-in
+ * form, the browser holds `expiry.signature` for an hour, never the key itself (HTTP Basic would
+ * have the browser keep sending the key until it quits). The signature is an HMAC under a key
+ * derived from SECRETS_KEY, over the expiry and the platform key's hash: a new platform key ends
+ * every session.
+ */
+export class BoardSessions {
+  private readonly key: Buffer;
 
-/** The 401 problem (RFC 9457) with both challenges, written on Node's response (the same on Express and Fastify). */
-export function refuseBoardAccess(request: Pick<IncomingMessage, 'url'>, response: ServerResponse): void {
-  const body = JSON.stringify({
-    type: 'urn:sesame:error:platform_key_required',
-    title: STATUS_CODES[401],
-    status: 401,
-    detail: 'The queue dashboard needs the platform key: HTTP Basic with the key as password, or Authorization: Bearer <key>',
-    code: 'platform_key_required',
-    instance: (request.url ?? '').split('?')[0],
-  });
-  response.statusCode = 401;
-  response.setHeader('WWW-Authenticate', BOARD_CHALLENGES);
-  response.setHeader('Content-Type', 'application/problem+json; charset=utf-8');
-  response.setHeader('Cache-Control', 'no-store');
-  response.end(body);
+  constructor(secretsKey: Buffer, platformKey: string) {
+    this.key = createHmac('sha256', secretsKey).update('sesame queue dashboard session').update(sha256(platformKey)).digest();
+  }
+
+  issue(now: Date): string {
+    const expires = Math.floor(now.getTime() / 1000) + BOARD_SESSION_SECONDS;
+    return `${expires}.${this.sign(String(expires))}`;
+  }
+
+  valid(value: string | undefined, now: Date): boolean {
+    const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(value ?? '');
+    if (!match) return false;
+    const expected = Buffer.from(this.sign(match[1]));
+    return timingSafeEqual(expected, Buffer.from(match[2])) && Number(match[1]) * 1000 > now.getTime();
+  }
+
+  private sign(value: string): string {
+    return createHmac('sha256', this.key).update(value).digest('base64url');
+  }
 }

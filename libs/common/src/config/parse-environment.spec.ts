@@ -27,15 +27,17 @@ describe('parseEnvironment', () => {
         platform: 'express',
         trustProxy: false,
         bodyLimitBytes: 100 * 1024,
+        hstsMaxAgeSeconds: 365 * 24 * 3600,
         ports: { management: 3001, auth: 3002, mailWorker: 3003 },
       });
       expect(config.database).toEqual({ url: REQUIRED.DATABASE_URL, poolSize: 10, statementTimeoutMs: 10_000 });
       expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'sesame', commandTimeoutMs: 1000 });
       expect(config.secrets).toEqual({ key: Buffer.from(HEX_KEY, 'hex'), platformApiKey: null });
       expect(config.apiKeys).toEqual({ cacheSeconds: 5 });
+      expect(config.queueDashboard).toBe(false);
       expect(config.mail.smtpUrl).toBe('smtp://127.0.0.1:1025');
       expect(config.mail.from).toBe('Sesame <no-reply@sesame.localhost>');
-      expect(config.auth).toEqual({ codeTtlSeconds: 300, accessTokenTtlSeconds: 30 * 24 * 3600, idTokenTtlSeconds: 3600, accessTokenCacheSeconds: 5, clientCacheSeconds: 5 });
+      expect(config.auth).toEqual({ codeTtlSeconds: 300, accessTokenTtlSeconds: 30 * 24 * 3600, idTokenTtlSeconds: 3600, accessTokenCacheSeconds: 5, clientCacheSeconds: 5, clientSecretRotationOverlapSeconds: 86400 });
       expect(config.log).toEqual({ level: 'info' });
     });
 

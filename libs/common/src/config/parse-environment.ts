@@ -34,6 +34,7 @@ export function parseEnvironment(env: Env): SesameConfig {
       platform: read.oneOf('HTTP_PLATFORM', ['express', 'fastify'] as const, 'express'),
       trustProxy: read.trustProxy('TRUST_PROXY'),
       bodyLimitBytes: read.integer('HTTP_BODY_LIMIT_BYTES', 100 * 1024, 1024, 10 * 1024 * 1024),
+      hstsMaxAgeSeconds: read.integer('HSTS_MAX_AGE_SECONDS', 365 * 24 * 3600, 0, 2 * 365 * 24 * 3600),
       ports: {
         management: read.port('MANAGEMENT_PORT', 3001),
         auth: read.port('AUTH_PORT', 3002),
@@ -54,6 +55,7 @@ export function parseEnvironment(env: Env): SesameConfig {
       key: read.secretKey('SECRETS_KEY'),
       platformApiKey: read.optionalSecret('PLATFORM_API_KEY', 32),
     },
+    queueDashboard: read.oneOf('QUEUE_DASHBOARD', ['off', 'on'] as const, 'off') === 'on',
     apiKeys: { cacheSeconds: read.integer('API_KEY_CACHE_SECONDS', 5, 0, 60) },
     limits: {
       plans: read.planLimits('PLAN_LIMITS'),
@@ -76,6 +78,7 @@ export function parseEnvironment(env: Env): SesameConfig {
       idTokenTtlSeconds: read.integer('ID_TOKEN_TTL_SECONDS', 3600, 60, 24 * 3600),
       accessTokenCacheSeconds: read.integer('ACCESS_TOKEN_CACHE_SECONDS', 5, 0, 60),
       clientCacheSeconds: read.integer('CLIENT_CACHE_SECONDS', 5, 0, 60),
+      clientSecretRotationOverlapSeconds: read.integer('CLIENT_SECRET_ROTATION_OVERLAP_SECONDS', 24 * 3600, 0, 30 * 24 * 3600),
     },
     log: {
       level: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),

@@ -18,11 +18,15 @@ export interface SesameConfig {
     /** Express-style trust-proxy value: false (trust nobody), a hop count, or a list of addresses/subnets. */
     trustProxy: boolean | number | string[];
     bodyLimitBytes: number;
+    /** Strict-Transport-Security max-age sent on every answer when PUBLIC_BASE_URL is https; 0 sends none. */
+    hstsMaxAgeSeconds: number;
     ports: { management: number; auth: number; mailWorker: number };
   };
   database: { url: string; poolSize: number; statementTimeoutMs: number };
   redis: { url: string; prefix: string; commandTimeoutMs: number };
   secrets: { key: Buffer; platformApiKey: string | null };
+  /** The Bull dashboard of management-api: off unless an operator turns it on. */
+  queueDashboard: boolean;
   apiKeys: { cacheSeconds: number };
   limits: {
     plans: Record<Plan, WindowLimits>;
@@ -49,6 +53,8 @@ export interface SesameConfig {
     accessTokenCacheSeconds: number;
     /** How long an application looked up by client_id is reused (a rotated secret keeps working that long on other instances). */
     clientCacheSeconds: number;
+    /** How long a web app's previous client secret keeps working after a rotation (0: not at all). */
+    clientSecretRotationOverlapSeconds: number;
   };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
 }

@@ -3,6 +3,7 @@ import { AbstractHttpAdapter, NestFactory } from '@nestjs/core';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { SesameConfig } from '../config/sesame-config';
 import { requestIdOf } from '../logging/request-id';
 import { createValidationPipe } from './validation';
@@ -58,11 +59,26 @@ export function configureHttpApp(app: INestApplication, config: SesameConfig): v
       }
     });
   }
+  const hsts = strictTransportSecurity(config);
+  if (hsts) {
+    // On Node's own request event: every answer, whatever answers it (Nest, a 404, the queue dashboard).
+    (app.getHttpServer() as Server).prependListener('request', (_request: IncomingMessage, response: ServerResponse) => response.setHeader('Strict-Transport-Security', hsts));
+  }
   app.setGlobalPrefix(config.http.apiPrefix);
   app.enableVersioning({ type: VersioningType.URI });
   app.useGlobalPipes(createValidationPipe());
   // On SIGTERM/SIGINT: close everything, then exit 0 (Nest would otherwise re-raise the signal).
   app.enableShutdownHooks([], { useProcessExit: true });
+}
+
+/**
+ * The Strict-Transport-Security header (RFC 6797) when clients reach Sesame over HTTPS (PUBLIC_BASE_URL
+ * is https; TLS usually ends at the gateway in front), or null: HSTS_MAX_AGE_SECONDS=0 turns it off,
+ * and browsers ignore it on plain HTTP anyway.
+ */
+export function strictTransportSecurity(config: SesameConfig): string | null {
+  if (config.http.hstsMaxAgeSeconds === 0 || !config.http.publicBaseUrl.startsWith('https:')) return null;
+  return `max-age=${config.http.hstsMaxAgeSeconds}`;
 }
 
 /** JSON.parse limited to objects and arrays, as Express's strict body parser. */

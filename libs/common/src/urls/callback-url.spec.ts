@@ -90,6 +90,9 @@ describe('validateCallbackUrl', () => {
       expectInvalid(url, ALL, 'must not contain credentials');
     });
 
+    it.each(['https://app.example.com//evil.com/cb', 'com.example.app://host//cb', 'http://127.0.0.1//cb'])('a path starting with //: %j', (url) => {
+      expectInvalid(url, ALL, 'must not have a path starting with //');
+    });
     it.each(['https://app.example.com/c b', ' https://app.example.com/cb', 'https://app.example.com/cb\n', 'https://app.example.com/cb\t', 'https:\\\\evil.com/cb', 'https://app.example.com\\@evil.com', 'https://app.example.com/\u3000'])(
       'whitespace or backslashes: %j',
       (url) => {

@@ -14,7 +14,7 @@ const REVERSE_DOMAIN_SCHEME = /^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/;
  * which is what redirect_uri values are compared against.
  * - https everywhere; http only on loopback (web: also `localhost`; desktop: loopback IPs only);
  * - private-use schemes (com.example.app:/cb) only for android and ios;
- * - never fragments or credentials.
+ * - never fragments, credentials or a path starting with `//` (read as a host elsewhere).
  */
 export function validateCallbackUrl(input: string, type: ApplicationType): Normalized {
   if (typeof input !== 'string' || input.length === 0 || input.length > 2000) return fail('must be 1 to 2000 characters');
@@ -27,6 +27,7 @@ export function validateCallbackUrl(input: string, type: ApplicationType): Norma
     return fail('must be an absolute URL');
   }
   if (url.username || url.password) return fail('must not contain credentials');
+  if (url.pathname.startsWith('//')) return fail('must not have a path starting with //');
 
   const scheme = url.protocol.slice(0, -1);
   if (scheme === 'https') return url.hostname ? ok(url) : fail('must have a host');

@@ -63,6 +63,10 @@ describe('allowedRedirect', () => {
       'javascript:alert(1)//app.example.com',
       'data:text/html,https://app.example.com',
       'file:///etc/passwd',
+      // a path starting with // (read as a host when the path is put on another origin)
+      'https://app.example.com//evil.com/cb',
+      'https://app.example.com//',
+      'https://app.example.com/./evil.com/../..//evil.com',
       // not absolute
       '//app.example.com/cb',
       '/cb',

@@ -14,7 +14,8 @@ export interface RedirectTarget {
  * Decides whether the service may redirect to `raw` for this application, and returns the URL
  * it redirects to (its own re-serialisation of the parsed URL) or null. A redirect_uri that
  * fails is never redirected to.
- * - web: https (http only on loopback), no fragment or credentials, origin on a whitelist
+ * - every type: no fragment or credentials, no path starting with `//`;
+ * - web: https (http only on loopback), origin on a whitelist
  *   domain, and equal to a registered callback URL when the app registered any (RFC 9700 §2.1);
  * - android, ios: equal to a registered callback URL;
  * - desktop: equal to a registered callback URL, where a loopback IP callback matches on any
@@ -23,6 +24,8 @@ export interface RedirectTarget {
 export function allowedRedirect(target: RedirectTarget, raw: string): URL | null {
   const url = parseAbsolute(raw);
   if (!url || RESPONSE_PARAMETERS.some((name) => url.searchParams.has(name))) return null;
+  // A path starting with "//" reads as a host once it is put on another origin ("//evil.com/cb").
+  if (url.pathname.startsWith('//')) return null;
   if (target.type === 'web') return webRedirectAllowed(target, url) ? url : null;
   if (target.callbackUrls.includes(url.href)) return url;
   return target.type === 'desktop' && target.callbackUrls.some((callback) => sameLoopbackCallback(callback, url)) ? url : null;

@@ -3,7 +3,7 @@ import { normalizeWhitelistDomain, originMatchesWhitelist } from './whitelist-do
 const ORIGIN_SHAPE = 'must be an origin such as https://example.com, without path, query or fragment';
 const HTTP_ONLY_LOOPBACK = 'must use https (http is allowed only for loopback hosts)';
 const WILDCARD_POSITION = 'a wildcard is allowed only as the whole leftmost label, as in https://*.example.com';
-const WILDCARD_BASE = 'a wildcard needs a registrable domain below it, as in https://*.example.com';
+const WILDCARD_BASE = 'a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app';
 
 describe('normalizeWhitelistDomain', () => {
   describe('normalises valid origins', () => {
@@ -34,6 +34,9 @@ describe('normalizeWhitelistDomain', () => {
       ['https://*.example.com:8443', 'https://*.example.com:8443'],
       ['https://*.example.com:443', 'https://*.example.com'],
       ['https://*.bücher.example', 'https://*.xn--bcher-kva.example'],
+      // below a public suffix: the customer's own registrable domain
+      ['https://*.example.co.uk', 'https://*.example.co.uk'],
+      ['https://*.my-app.vercel.app', 'https://*.my-app.vercel.app'],
       // surrounding whitespace is trimmed (inner whitespace is rejected below)
       ['  https://example.com  ', 'https://example.com'],
     ])('%j → %s', (input, expected) => {
@@ -146,6 +149,13 @@ describe('normalizeWhitelistDomain', () => {
       ['https://*.0x7f.1', WILDCARD_BASE], // an IPv4 address in disguise
       ['https://*.1', WILDCARD_BASE],
       ['https://*.[::1]', WILDCARD_BASE],
+      // public suffixes (ICANN and private sections of the Public Suffix List)
+      ['https://*.co.uk', WILDCARD_BASE],
+      ['https://*.vercel.app', WILDCARD_BASE],
+      ['https://*.github.io', WILDCARD_BASE],
+      ['https://*.s3.amazonaws.com', WILDCARD_BASE],
+      ['https://*.pages.dev', WILDCARD_BASE],
+      ['https://*.CO.UK', WILDCARD_BASE],
       ['https://a.*.example.com', WILDCARD_POSITION],
       ['https://*example.com', WILDCARD_POSITION],
       ['https://*', WILDCARD_POSITION],

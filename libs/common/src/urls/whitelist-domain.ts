@@ -1,3 +1,4 @@
+import { parse } from 'tldts';
 import { isLoopbackHost } from './loopback';
 
 import { Normalized } from './normalized';
@@ -33,15 +34,20 @@ export function normalizeWhitelistDomain(input: string): Normalized {
   const host = url.hostname;
   if (host.endsWith('.') || host.length === 0) return fail('must have a host without a trailing dot');
   if (url.protocol === 'http:' && !isLoopbackHost(host)) return fail('must use https (http is allowed only for loopback hosts)');
-  if (wildcard && !isWildcardBase(host)) return fail('a wildcard needs a registrable domain below it, as in https://*.example.com');
+  if (wildcard && !isWildcardBase(host)) return fail('a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app');
 
   const origin = `${url.protocol}//${wildcard ? WILDCARD_PREFIX : ''}${url.host}`;
   return { ok: true, value: origin };
 }
 
+/**
+ * A wildcard's base must be a registrable domain or below one, by the Public Suffix List (its ICANN
+ * and private sections, through tldts): `*.co.uk` or `*.vercel.app` would let every customer of
+ * that suffix in. IP addresses and single labels never qualify.
+ */
 function isWildcardBase(host: string): boolean {
   const isIp = host.startsWith('[') || /^\d+(\.\d+){3}$/.test(host);
-  return !isIp && host.split('.').length >= 2;
+  return !isIp && host.split('.').length >= 2 && parse(host, { allowPrivateDomains: true }).domain !== null;
 }
 
 function fail(reason: string): Normalized {

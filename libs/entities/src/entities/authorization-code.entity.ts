@@ -33,6 +33,14 @@ export class AuthorizationCode {
   @Column({ type: 'varchar', length: 128, name: 'code_challenge', nullable: true })
   codeChallenge: string | null;
 
+  /** Minted by an autologin walk for a domain that did not start the login: no PKCE, exchanged only with `autologin=true`. */
+  @Column({ type: 'boolean', default: false })
+  autologin: boolean;
+
+  /** The OpenID Connect nonce of the login's request, returned in the id_token. */
+  @Column({ type: 'varchar', length: 512, nullable: true })
+  nonce: string | null;
+
   @Column({ ...TIMESTAMP, name: 'auth_time' })
   authTime: Date;
 

@@ -6,6 +6,10 @@ import { Organization } from './organization.entity';
 export const LOGIN_ATTEMPT_STATUSES = ['pending', 'completed', 'expired'] as const;
 export type LoginAttemptStatus = (typeof LOGIN_ATTEMPT_STATUSES)[number];
 
+/** How a login started: direct authentication (an authenticated client) or the hosted login page (anyone with a client_id). */
+export const LOGIN_FLOWS = ['direct', 'hosted'] as const;
+export type LoginFlow = (typeof LOGIN_FLOWS)[number];
+
 /** Strings of the login e-mail and pages a caller may override (the `translations` field in docs/login-flow.md). */
 export type Translations = Partial<Record<'subject' | 'greeting' | 'intro' | 'button' | 'expiry' | 'ignore', string>>;
 
@@ -67,6 +71,13 @@ export class LoginAttempt {
   @Column({ type: 'jsonb', nullable: true })
   translations: Translations | null;
 
+  @Column({ type: 'enum', enum: LOGIN_FLOWS, enumName: 'login_flow', default: 'direct' })
+  flow: LoginFlow;
+
+  /** The OpenID Connect nonce of the request, returned in the id_token. */
+  @Column({ type: 'varchar', length: 512, nullable: true })
+  nonce: string | null;
+
   @Column({ type: 'enum', enum: LOGIN_ATTEMPT_STATUSES, enumName: 'login_attempt_status', default: 'pending' })
   status: LoginAttemptStatus;
 
@@ -85,6 +96,10 @@ export class LoginAttempt {
   /** Autologin: SHA-256 of the token that continues the walk through the organization's domains. */
   @Column({ type: 'bytea', name: 'autologin_walk_hash', nullable: true })
   autologinWalkHash: Buffer | null;
+
+  /** Autologin: SHA-256 of the cookie set in the browser that pressed Continue; only that browser continues the walk. */
+  @Column({ type: 'bytea', name: 'autologin_browser_hash', nullable: true })
+  autologinBrowserHash: Buffer | null;
 
   /** Autologin: callback URLs still to visit before the original redirect_uri. */
   @Column({ type: 'text', array: true, name: 'autologin_remaining', nullable: true })

@@ -1,4 +1,5 @@
 import { Initial1795343225561 } from './1795343225561-initial';
+import { SecurityAndStandards1796100000000 } from './1796100000000-security-and-standards';
 
 /** Every migration, in order (registered explicitly, no globs). */
-export const MIGRATIONS = [Initial1795343225561];
+export const MIGRATIONS = [Initial1795343225561, SecurityAndStandards1796100000000];

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ProblemException } from '@sesame/common';
+import { ClientSecretVerifier, ProblemException } from '@sesame/common';
 import { ClientAuthGuard, ClientAuthMethod, parseBasic } from './client-auth.guard';
 import { RequestWithClient } from './client-principal';
 import { ClientVerifier, RegisteredClient } from './client-verifier';
@@ -10,6 +10,10 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest();
 const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
 
 const WEB_SECRET = 'cs_S3cr3t-value_with-base64url_chars';
+const PREVIOUS_SECRET = 'cs_the-secret-before-the-rotation';
+const verifiers = new ClientSecretVerifier(Buffer.alloc(32, 7));
+const NOW = new Date('2030-01-01T00:00:00Z');
+const stored = (secret: string) => ({ verifier: verifiers.of(secret), legacyHash: null, previousVerifier: null, previousExpiresAt: null });
 const web: RegisteredClient = {
   applicationId: 'app-web',
   clientId: 'web-client',
@@ -17,11 +21,18 @@ const web: RegisteredClient = {
   organizationId: 'org',
   tenantId: 'tenant',
   plan: 'pro',
-  clientSecretHash: sha256(WEB_SECRET),
+  secret: stored(WEB_SECRET),
+  idTokenEncrypted: true,
 };
-const android: RegisteredClient = { ...web, applicationId: 'app-android', clientId: 'android-client', type: 'android', clientSecretHash: null };
-const weird: RegisteredClient = { ...web, applicationId: 'app-weird', clientId: 'we:rd id+1', clientSecretHash: sha256('p@ss:w rd+%') };
-const CLIENTS = [web, android, weird];
+const android: RegisteredClient = { ...web, applicationId: 'app-android', clientId: 'android-client', type: 'android', secret: null, idTokenEncrypted: false };
+const weird: RegisteredClient = { ...web, applicationId: 'app-weird', clientId: 'we:rd id+1', secret: stored('p@ss:w rd+%') };
+const signedOnly: RegisteredClient = { ...web, applicationId: 'app-signed', clientId: 'signed-client', idTokenEncrypted: false };
+const principal = (client: RegisteredClient, method: string, secret: string | null) => {
+  const { secret: _secret, idTokenEncrypted, ...identity } = client;
+  return { ...identity, idTokenKey: idTokenEncrypted && secret !== null ? sha256(secret) : null, method };
+};
+const verifierAt = (now: Date) => new ClientVerifier(undefined as never, { now: () => now } as never, verifiers, { auth: { clientCacheSeconds: 0 } } as never);
+const CLIENTS = [web, android, weird, signedOnly];
 
 describe('parseBasic', () => {
   it('decodes client_id:client_secret', () => {
@@ -69,7 +80,7 @@ describe('parseBasic', () => {
 describe('ClientAuthGuard', () => {
   const verifier = {
     find: jest.fn(async (clientId: string) => CLIENTS.find((client) => client.clientId === clientId) ?? null),
-    secretMatches: jest.fn((client: RegisteredClient, secret: string) => new ClientVerifier(undefined as never, undefined as never, { auth: { clientCacheSeconds: 0 } } as never).secretMatches(client, secret)),
+    secretMatches: jest.fn((client: RegisteredClient, secret: string) => verifierAt(NOW).secretMatches(client, secret)),
   } as unknown as ClientVerifier;
   const reflector = (methods?: ClientAuthMethod[]) => ({ getAllAndOverride: () => methods }) as unknown as Reflector;
   const contextFor = (request: RequestWithClient) =>
@@ -99,12 +110,17 @@ describe('ClientAuthGuard', () => {
   describe('Basic only (the default)', () => {
     it('authenticates a web application with its secret', async () => {
       const client = await outcome({ headers: { authorization: basic(`web-client:${WEB_SECRET}`) } });
-      expect(client).toEqual({ ...web, method: 'client_secret_basic' });
+      expect(client).toEqual(principal(web, 'client_secret_basic', WEB_SECRET));
     });
 
     it('authenticates form-encoded credentials', async () => {
       const client = await outcome({ headers: { authorization: basic('we%3Ard+id%2B1:p%40ss%3Aw+rd%2B%25') } });
-      expect(client).toEqual({ ...weird, method: 'client_secret_basic' });
+      expect(client).toEqual(principal(weird, 'client_secret_basic', 'p@ss:w rd+%'));
+    });
+
+    it('gives no id_token key to an application whose id_tokens are signed only', async () => {
+      const client = await outcome({ headers: { authorization: basic(`signed-client:${WEB_SECRET}`) } });
+      expect(client).toMatchObject({ clientId: 'signed-client', idTokenKey: null });
     });
 
     it.each([
@@ -126,10 +142,10 @@ describe('ClientAuthGuard', () => {
     it.each([
       ['an empty secret', basic('android-client:')],
       ['any secret', basic('android-client:anything')],
-    ])('a native application with %s is 400 unauthorized_client: it has no secret', async (_, authorization) => {
+    ])('a native application with %s is 401 invalid_client: it has no secret (RFC 6749 §5.2)', async (_, authorization) => {
       const result = await outcome({ headers: { authorization } });
-      expect(result).toBeInstanceOf(ProblemException);
-      expect([(result as ProblemException).status, (result as ProblemException).code]).toEqual([400, 'unauthorized_client']);
+      expectInvalidClient(result);
+      expect((result as ProblemException).detail).toBe('Native applications have no client secret: send client_id alone and use PKCE');
     });
 
     it('client_secret in the body (client_secret_post) is not accepted', async () => {
@@ -150,11 +166,11 @@ describe('ClientAuthGuard', () => {
     const ALL: ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'none'];
 
     it('client_secret_post authenticates a web application', async () => {
-      expect(await outcome({ headers: {}, body: { client_id: 'web-client', client_secret: WEB_SECRET } }, ALL)).toEqual({ ...web, method: 'client_secret_post' });
+      expect(await outcome({ headers: {}, body: { client_id: 'web-client', client_secret: WEB_SECRET } }, ALL)).toEqual(principal(web, 'client_secret_post', WEB_SECRET));
     });
 
     it('none identifies a native application, never a web one', async () => {
-      expect(await outcome({ headers: {}, body: { client_id: 'android-client' } }, ALL)).toEqual({ ...android, method: 'none' });
+      expect(await outcome({ headers: {}, body: { client_id: 'android-client' } }, ALL)).toEqual(principal(android, 'none', null));
       expectInvalidClient(await outcome({ headers: {}, body: { client_id: 'web-client' } }, ALL));
     });
 
@@ -174,10 +190,9 @@ describe('ClientAuthGuard', () => {
     });
 
     it('the same client_id in the body besides Basic is fine', async () => {
-      expect(await outcome({ headers: { authorization: basic(`web-client:${WEB_SECRET}`) }, body: { client_id: 'web-client' } }, ALL)).toEqual({
-        ...web,
-        method: 'client_secret_basic',
-      });
+      expect(await outcome({ headers: { authorization: basic(`web-client:${WEB_SECRET}`) }, body: { client_id: 'web-client' } }, ALL)).toEqual(
+        principal(web, 'client_secret_basic', WEB_SECRET),
+      );
     });
 
     it.each([{ client_id: 42 }, { client_id: ['web-client'] }, { client_id: 'web-client', client_secret: { $ne: '' } }])('non-string credentials %j are 400 invalid_request', async (body) => {
@@ -187,17 +202,38 @@ describe('ClientAuthGuard', () => {
   });
 
   describe('ClientVerifier.secretMatches', () => {
-    const verifierOnly = new ClientVerifier(undefined as never, undefined as never, { auth: { clientCacheSeconds: 0 } } as never);
+    const verifierOnly = verifierAt(NOW);
 
-    it('compares SHA-256 digests, so any secret is compared in constant time over 32 bytes', () => {
+    it('compares HMAC digests, so any secret is compared in constant time over 32 bytes', () => {
       expect(verifierOnly.secretMatches(web, WEB_SECRET)).toBe(true);
       expect(verifierOnly.secretMatches(web, '')).toBe(false);
       expect(verifierOnly.secretMatches(web, 'x'.repeat(10_000))).toBe(false);
     });
 
+    it('the stored verifier is an HMAC under a key derived from SECRETS_KEY: neither the bare SHA-256 nor one under another key', () => {
+      expect(web.secret!.verifier!.equals(sha256(WEB_SECRET))).toBe(false);
+      expect(new ClientSecretVerifier(Buffer.alloc(32, 8)).of(WEB_SECRET).equals(web.secret!.verifier!)).toBe(false);
+      // The derived key is not SECRETS_KEY itself.
+      expect(createHmac('sha256', Buffer.alloc(32, 7)).update(WEB_SECRET).digest().equals(web.secret!.verifier!)).toBe(false);
+    });
+
+    it('accepts a legacy SHA-256 hash until migrate replaces it', () => {
+      const legacy: RegisteredClient = { ...web, secret: { verifier: null, legacyHash: sha256(WEB_SECRET), previousVerifier: null, previousExpiresAt: null } };
+      expect(verifierOnly.secretMatches(legacy, WEB_SECRET)).toBe(true);
+      expect(verifierOnly.secretMatches(legacy, PREVIOUS_SECRET)).toBe(false);
+    });
+
+    it('accepts the previous secret until its overlap ends, and the current one throughout', () => {
+      const ends = new Date(NOW.getTime() + 1000);
+      const rotated: RegisteredClient = { ...web, secret: { ...stored(WEB_SECRET), previousVerifier: verifiers.of(PREVIOUS_SECRET), previousExpiresAt: ends } };
+      expect(verifierAt(NOW).secretMatches(rotated, PREVIOUS_SECRET)).toBe(true);
+      expect(verifierAt(ends).secretMatches(rotated, PREVIOUS_SECRET)).toBe(false);
+      expect(verifierAt(ends).secretMatches(rotated, WEB_SECRET)).toBe(true);
+    });
+
     it('never matches a client without a secret', () => {
       expect(verifierOnly.secretMatches(android, '')).toBe(false);
-      expect(verifierOnly.secretMatches({ ...android, clientSecretHash: null }, 'anything')).toBe(false);
+      expect(verifierOnly.secretMatches(android, 'anything')).toBe(false);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { badRequest, ProblemException } from '@sesame/common';
+import { badRequest, ProblemException, sha256 } from '@sesame/common';
 import { ClientPrincipal, RequestWithClient } from './client-principal';
 import { ClientVerifier, RegisteredClient } from './client-verifier';
 
@@ -24,8 +24,9 @@ export function invalidClient(detail = 'Client authentication failed'): ProblemE
  *   skip the encoding work too;
  * - `client_secret_post`: client_id and client_secret in the form body (less secure);
  * - `none`: client_id alone, for native apps, which prove possession with PKCE instead.
- * Using two methods at once is `invalid_request`; a secret for a native app is
- * `unauthorized_client`; anything else wrong is 401 `invalid_client`.
+ * Using two methods at once is `invalid_request`; anything else wrong, a secret presented for a
+ * native app (which has none: an authentication method it does not support, RFC 6749 §5.2) included,
+ * is 401 `invalid_client`.
  */
 @Injectable()
 export class ClientAuthGuard implements CanActivate {
@@ -45,10 +46,12 @@ export class ClientAuthGuard implements CanActivate {
     const client = presented.clientId ? await this.clients.find(presented.clientId) : null;
     if (client && client.type !== 'web' && presented.method !== 'none') {
       // Tell the developer what is wrong: native apps have no secret to authenticate with.
-      throw badRequest('unauthorized_client', 'Native applications have no client secret: send client_id alone and use PKCE');
+      throw invalidClient('Native applications have no client secret: send client_id alone and use PKCE');
     }
     if (!client || !this.accepts(client, presented)) throw invalidClient();
-    request.client = { ...client, method: presented.method };
+    const { applicationId, clientId, type, organizationId, tenantId, plan } = client;
+    const idTokenKey = client.idTokenEncrypted && presented.clientSecret !== null ? sha256(presented.clientSecret) : null;
+    request.client = { applicationId, clientId, type, organizationId, tenantId, plan, idTokenKey, method: presented.method };
     return true;
   }
 

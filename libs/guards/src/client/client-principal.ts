@@ -9,8 +9,12 @@ export interface ClientPrincipal {
   organizationId: string;
   tenantId: string;
   plan: Plan;
-  /** SHA-256 of the client secret (web apps): the id_token JWE key. */
-  clientSecretHash: Buffer | null;
+  /**
+   * The id_token JWE key: SHA-256 of the secret this request authenticated with, for web apps whose
+   * id_tokens are encrypted (`dir`); null when they are signed only. During a rotation overlap a
+   * client that still presents the previous secret gets id_tokens it can open with it.
+   */
+  idTokenKey: Buffer | null;
   /** How the client authenticated (RFC 8414 names). */
   method: 'client_secret_basic' | 'client_secret_post' | 'none';
 }

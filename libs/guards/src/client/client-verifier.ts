@@ -1,7 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ApplicationType, Clock, digestsEqual, Plan, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
+import { ApplicationType, ClientSecretVerifier, Clock, digestsEqual, Plan, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
 import { DataSource } from 'typeorm';
+
+/** What a web app's client secret is checked against. */
+export interface StoredClientSecret {
+  /** HMAC verifier of the current secret (ClientSecretVerifier). */
+  verifier: Buffer | null;
+  /** A bare SHA-256 of the current secret, from before HMAC verifiers, until `migrate` replaces it. */
+  legacyHash: Buffer | null;
+  /** The secret replaced by the last rotation, accepted until `previousExpiresAt`. */
+  previousVerifier: Buffer | null;
+  previousExpiresAt: Date | null;
+}
 
 export interface RegisteredClient {
   applicationId: string;
@@ -10,7 +21,23 @@ export interface RegisteredClient {
   organizationId: string;
   tenantId: string;
   plan: Plan;
-  clientSecretHash: Buffer | null;
+  /** Null for native apps, which have no secret. */
+  secret: StoredClientSecret | null;
+  /** The application's id_tokens are encrypted with the SHA-256 of the secret it authenticates with (`id_token_encrypted_response_alg: dir`). */
+  idTokenEncrypted: boolean;
+}
+
+interface ClientRow {
+  id: string;
+  type: ApplicationType;
+  organization_id: string;
+  tenant_id: string;
+  plan: Plan;
+  client_secret_verifier: Buffer | null;
+  client_secret_hash: Buffer | null;
+  previous_client_secret_verifier: Buffer | null;
+  previous_client_secret_expires_at: Date | null;
+  id_token_encrypted_response_alg: string | null;
 }
 
 const MAX_CACHED_CLIENTS = 10_000;
@@ -28,6 +55,7 @@ export class ClientVerifier {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly verifiers: ClientSecretVerifier,
     @Inject(SESAME_CONFIG) config: SesameConfig,
   ) {
     this.cacheMs = config.auth.clientCacheSeconds * 1000;
@@ -44,17 +72,18 @@ export class ClientVerifier {
   }
 
   private async lookup(clientId: string): Promise<RegisteredClient | null> {
-    const rows: { id: string; type: ApplicationType; organization_id: string; tenant_id: string; plan: Plan; client_secret_hash: Buffer | null }[] =
-      await this.dataSource.query(
-        `SELECT a.id, a.type, a.organization_id, o.tenant_id, t.plan, a.client_secret_hash
-           FROM application a
-           JOIN organization o ON o.id = a.organization_id
-           JOIN tenant t ON t.id = o.tenant_id
-          WHERE a.client_id = $1`,
-        [clientId],
-      );
+    const rows: ClientRow[] = await this.dataSource.query(
+      `SELECT a.id, a.type, a.organization_id, o.tenant_id, t.plan, a.client_secret_verifier, a.client_secret_hash,
+              a.previous_client_secret_verifier, a.previous_client_secret_expires_at, a.id_token_encrypted_response_alg
+         FROM application a
+         JOIN organization o ON o.id = a.organization_id
+         JOIN tenant t ON t.id = o.tenant_id
+        WHERE a.client_id = $1`,
+      [clientId],
+    );
     const row = rows[0];
     if (!row) return null;
+    const hasSecret = row.client_secret_verifier !== null || row.client_secret_hash !== null;
     return {
       applicationId: row.id,
       clientId,
@@ -62,11 +91,29 @@ export class ClientVerifier {
       organizationId: row.organization_id,
       tenantId: row.tenant_id,
       plan: row.plan,
-      clientSecretHash: row.client_secret_hash,
+      secret: hasSecret
+        ? {
+            verifier: row.client_secret_verifier,
+            legacyHash: row.client_secret_verifier === null ? row.client_secret_hash : null,
+            previousVerifier: row.previous_client_secret_verifier,
+            previousExpiresAt: row.previous_client_secret_expires_at,
+          }
+        : null,
+      idTokenEncrypted: row.id_token_encrypted_response_alg === 'dir',
     };
   }
 
+  /**
+   * The current secret, or the previous one until its overlap ends. Every comparison is of two
+   * 32-byte digests in constant time, and all of them are made, whichever matches.
+   */
   secretMatches(client: RegisteredClient, secret: string): boolean {
-    return client.clientSecretHash !== null && digestsEqual(sha256(secret), client.clientSecretHash);
+    const stored = client.secret;
+    if (!stored) return false;
+    const current = this.verifiers.matches(secret, stored.verifier);
+    const legacy = stored.legacyHash !== null && digestsEqual(sha256(secret), stored.legacyHash);
+    const inOverlap = stored.previousExpiresAt !== null && stored.previousExpiresAt > this.clock.now();
+    const previous = this.verifiers.matches(secret, stored.previousVerifier);
+    return current || legacy || (inOverlap && previous);
   }
 }

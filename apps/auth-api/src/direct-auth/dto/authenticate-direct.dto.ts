@@ -4,6 +4,8 @@ import { Equals, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, Matches,
 
 const PLAIN_TEXT = /^[^\u0000-\u001f\u007f]*$/;
 const TRANSLATION_MAX = 300;
+/** Longest accepted OpenID Connect nonce (the column's size). */
+export const NONCE_MAX = 512;
 
 /** Overrides of the login e-mail's strings: plain text (HTML-escaped when rendered), bounded, one line each. */
 export class TranslationsDto {
@@ -51,6 +53,14 @@ export class AuthenticateDirectDto {
   @IsNotEmpty()
   @MaxLength(1024)
   state: string;
+
+  @ApiPropertyOptional({ maxLength: NONCE_MAX, example: 'n-0S6_WzA2Mj', description: 'OpenID Connect nonce: returned unchanged as the id_token’s `nonce` claim.' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(NONCE_MAX)
+  @Matches(PLAIN_TEXT, { message: 'nonce must not contain control characters' })
+  nonce?: string;
 
   @ApiPropertyOptional({ type: TranslationsDto, description: 'Strings of the e-mail; `{organization}` and `{minutes}` are replaced.' })
   @IsOptional()

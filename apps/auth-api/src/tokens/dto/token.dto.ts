@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 
 /** Client credentials a form may carry (client_secret_post, or client_id alone for native apps). */
 class ClientCredentialsForm {
@@ -33,11 +33,20 @@ export class VerifyForm extends ClientCredentialsForm {
   @MaxLength(2000)
   redirect_uri: string;
 
-  @ApiPropertyOptional({ description: 'The PKCE code verifier, when the login was started with a code_challenge (always for native apps).' })
+  @ApiPropertyOptional({ description: 'The PKCE code verifier, when the login was started with a code_challenge (always for native apps and the hosted login page).' })
   @IsOptional()
   @IsString()
   @MaxLength(200)
   code_verifier?: string;
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description:
+      '`true` when exchanging the code of an autologin stop (a callback that carried `autologin_continue`): such codes have no PKCE challenge and are exchanged only this way, and this way exchanges nothing else.',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  autologin?: 'true' | 'false';
 }
 
 export class TokenForm extends ClientCredentialsForm {
@@ -57,7 +66,10 @@ export class TokenResponse {
   @ApiProperty({ description: 'Opaque long-lived token; send it as `Authorization: Bearer` to /v1/userinfo.' })
   access_token: string;
 
-  @ApiProperty({ description: 'For web apps a JWE (dir, A256GCM) decryptable with SHA-256(client_secret) holding a signed JWT; for native apps the signed JWT (ES256).' })
+  @ApiProperty({
+    description:
+      'A signed JWT (ES256). For web apps registered with idTokenEncryptedResponseAlg `dir` (the default) it is wrapped in a JWE (dir, A256GCM) whose key is SHA-256 of the client secret the request authenticated with.',
+  })
   id_token: string;
 
   @ApiProperty({ example: 2592000, description: 'Seconds until the access token expires.' })
