@@ -1,8 +1,8 @@
 /**
  * `npm start`: the whole stack on one machine. Postgres (DATABASE_URL, or an embedded cluster under
- * .data/), Redis (REDIS_URL), a mail catcher, migrations, the three apps, a gateway on :3000 and a demo
- * tenant whose credentials it prints. Ctrl-C stops everything; the data stays in .data/ for next time.
- * See docs/local-development.md.
+ * .data/), Redis (REDIS_URL), a mail catcher, migrations, the console's set-up, the four apps, a
+ * gateway on :3000 and a demo tenant whose credentials (and console owner) it prints. Ctrl-C stops
+ * everything; the data stays in .data/ for next time. See docs/local-development.md.
  */
 import 'reflect-metadata';
 import { join, resolve } from 'node:path';
@@ -21,7 +21,7 @@ const ROOT = resolve(__dirname, '..', '..');
 /** Local data (secrets, demo credentials, embedded Postgres, mail): SESAME_DATA_DIR, by default .data/. */
 const DATA_DIR = process.env.SESAME_DATA_DIR ? resolve(process.env.SESAME_DATA_DIR) : join(ROOT, '.data');
 
-const APPS = ['management-api', 'auth-api', 'mail-worker'] as const;
+const APPS = ['management-api', 'auth-api', 'mail-worker', 'console'] as const;
 type AppName = (typeof APPS)[number];
 
 /** Variables of the launcher itself; the apps' own variables are in docs/configuration.md. */
@@ -30,6 +30,8 @@ interface LauncherSettings {
   embeddedPostgresPort: number;
   smtpPort: number;
   inboxPort: number;
+  /** The demo tenant's owner, who signs in to the console (DEMO_OWNER_EMAIL). */
+  demoOwnerEmail: string;
 }
 
 interface LaunchPlan {
@@ -45,7 +47,7 @@ interface LaunchPlan {
 }
 
 class Launcher {
-  private readonly supervisor = new ProcessSupervisor(['launcher', 'postgres', 'maildev', 'migrate', ...APPS], (child, status) =>
+  private readonly supervisor = new ProcessSupervisor(['launcher', 'postgres', 'maildev', 'migrate', 'console-setup', ...APPS], (child, status) =>
     this.onUnexpectedExit(child, status),
   );
   private gateway: RunningGateway | null = null;
@@ -88,6 +90,7 @@ class Launcher {
       ...(mailCatcher && { SMTP_URL: mailCatcherSmtpUrl(mailCatcher) }),
       // The apps sit behind the gateway, which connects from loopback and sets X-Forwarded-*.
       TRUST_PROXY: 'loopback',
+      ...consoleDefaults(settings),
     });
     // The public URL depends on API_PREFIX, which only the parsed configuration normalises.
     env.PUBLIC_BASE_URL ||= `http://localhost:${settings.gatewayPort}/${parseEnvironment(env).http.apiPrefix}`;
@@ -107,6 +110,7 @@ class Launcher {
 
     this.say('Applying database migrations');
     await this.supervisor.run({ name: 'migrate', command: process.execPath, args: [appEntry('management-api', 'cli'), 'migrate'], env, cwd: ROOT });
+    await this.setUpConsole(env);
 
     const apps = APPS.map((name) => this.supervisor.start({ name, command: process.execPath, args: [appEntry(name, 'main')], env, cwd: ROOT }));
     this.gateway = await startGateway(gatewayRoutes(config), settings.gatewayPort);
@@ -114,8 +118,20 @@ class Launcher {
 
     const managementUrl = `http://127.0.0.1:${settings.gatewayPort}/${config.http.apiPrefix}/v2`;
     const platformApiKey = config.secrets.platformApiKey ?? plan.secrets.platformApiKey;
-    const { demo, state } = await ensureDemo({ managementUrl, platformApiKey, file: join(DATA_DIR, 'demo.json') });
+    const { demo, state } = await ensureDemo({ managementUrl, platformApiKey, ownerEmail: settings.demoOwnerEmail, file: join(DATA_DIR, 'demo.json') });
     printSummary({ config, demo, demoState: state, inboxUrl, smtpUrl: config.mail.smtpUrl });
+  }
+
+  /** The console's system tenant and application, and its credentials in the file the console reads (CONSOLE_CREDENTIALS_FILE). */
+  private async setUpConsole(env: NodeJS.ProcessEnv): Promise<void> {
+    this.say('Setting up the console');
+    await this.supervisor.run({
+      name: 'console-setup',
+      command: process.execPath,
+      args: [appEntry('management-api', 'cli'), 'console:setup', '--credentials-file', env.CONSOLE_CREDENTIALS_FILE!],
+      env,
+      cwd: ROOT,
+    });
   }
 
   /** Redis is not started by the launcher: say so plainly instead of letting every health check time out. */
@@ -166,6 +182,15 @@ function launcherSettings(env: NodeJS.ProcessEnv): LauncherSettings {
     embeddedPostgresPort: portFromEnv(env, 'EMBEDDED_POSTGRES_PORT', 5433),
     smtpPort: portFromEnv(env, 'MAILDEV_SMTP_PORT', 1025),
     inboxPort: portFromEnv(env, 'MAILDEV_WEB_PORT', 1080),
+    demoOwnerEmail: env.DEMO_OWNER_EMAIL?.trim() || 'admin@example.com',
+  };
+}
+
+/** The console at the gateway's /console, with its credentials kept in the data directory. */
+function consoleDefaults(settings: LauncherSettings): Record<string, string> {
+  return {
+    CONSOLE_PUBLIC_URL: `http://localhost:${settings.gatewayPort}/console`,
+    CONSOLE_CREDENTIALS_FILE: join(DATA_DIR, 'console.json'),
   };
 }
 
@@ -197,6 +222,7 @@ function portsToClaim(plan: LaunchPlan): NamedPort[] {
     { name: 'management-api', port: ports.management },
     { name: 'auth-api', port: ports.auth },
     { name: 'mail-worker', port: ports.mailWorker },
+    { name: 'console', port: ports.console },
     ...(plan.embeddedPostgres ? [{ name: 'embedded Postgres', port: plan.embeddedPostgres.port }] : []),
     ...(plan.mailCatcher
       ? [
@@ -219,6 +245,7 @@ function gatewayRoutes(config: SesameConfig): GatewayRoute[] {
   return [
     { name: 'auth-api', prefix: `${prefix}/v1`, target: auth },
     { name: 'management-api', prefix: `${prefix}/v2`, target: origin(config.http.ports.management) },
+    { name: 'console', prefix: '/console', target: origin(config.http.ports.console) },
     // RFC 8414 §3: metadata of an issuer with a path lives at /.well-known/oauth-authorization-server/<path>.
     {
       name: 'auth-api',
@@ -239,6 +266,7 @@ function waitForHealth(app: SupervisedProcess, config: SesameConfig): Promise<vo
     'management-api': config.http.ports.management,
     'auth-api': config.http.ports.auth,
     'mail-worker': config.http.ports.mailWorker,
+    console: config.http.ports.console,
   };
   const url = `http://${loopbackHost(config.http.host)}:${ports[app.name as AppName]}/${config.http.apiPrefix}/health`;
   return waitUntil(() => httpOk(url), { description: `${app.name} to answer GET ${url} with 200`, process: app });
@@ -268,6 +296,7 @@ function printSummary({ config, demo, demoState, inboxUrl, smtpUrl }: Summary): 
   const base = config.http.publicBaseUrl;
   const rows: [string, string][] = [
     ['Public base URL', `${base}   (/v1 → auth-api, /v2 → management-api)`],
+    ['Console', `${config.console.publicUrl}   (sign in as ${demo.ownerEmail}: the link arrives in the mail inbox)`],
     ['Management API', `${base}/v2/docs   (OpenAPI: ${base}/v2/openapi.json)`],
     ['Auth API', `${base}/v1/docs   (OpenAPI: ${base}/v1/openapi.json)`],
     ['Mail', inboxUrl ? `${inboxUrl}   (web inbox; SMTP ${smtpUrl})` : `sent to ${withoutPassword(smtpUrl)}`],
@@ -289,11 +318,12 @@ function printSummary({ config, demo, demoState, inboxUrl, smtpUrl }: Summary): 
       '',
       table(rows),
       '',
-      `Demo tenant (plan pro, ${DEMO_STATES[demoState]}), organization and web application:`,
+      `Demo tenant (plan pro, ${DEMO_STATES[demoState]}, owner ${demo.ownerEmail}), organization and web application:`,
       table(demoRows),
       '',
       'Try:',
       `  curl -H "Authorization: Bearer ${demo.apiKey}" ${base}/v2/organization/${demo.organizationId}`,
+      `  or open ${config.console.publicUrl}, enter ${demo.ownerEmail} and follow the link in ${inboxUrl ?? 'the e-mail'}`,
       '',
       'Press Ctrl-C to stop. Data is kept in .data/ (delete it to start over).',
       '',

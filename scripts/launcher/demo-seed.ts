@@ -10,12 +10,16 @@ export interface DemoData {
   clientId: string;
   clientSecret: string;
   callbackUrl: string;
+  /** The demo tenant's owner: signs in to the console with this address. */
+  ownerEmail: string;
 }
 
 export interface DemoSeedOptions {
   /** The management API's base, e.g. http://127.0.0.1:3000/api/v2. */
   managementUrl: string;
   platformApiKey: string;
+  /** The demo tenant's owner (DEMO_OWNER_EMAIL, admin@example.com by default). */
+  ownerEmail: string;
   file: string;
 }
 
@@ -23,16 +27,17 @@ export const DEMO_ORIGIN = 'http://localhost:4000';
 const DEMO_CALLBACK_URL = `${DEMO_ORIGIN}/callback`;
 
 /**
- * Makes sure the demo tenant, organization and web application exist: created through the management
- * API on the first start (as a user would create them), and on later starts checked with the stored
- * key, then created afresh if the database no longer has them (e.g. after DATABASE_URL changed).
+ * Makes sure the demo tenant (with its owner), organization and web application exist: created
+ * through the management API on the first start (as a user would create them), and on later starts
+ * checked with the stored key, then created afresh if the database no longer has them (e.g. after
+ * DATABASE_URL changed).
  */
 export async function ensureDemo(options: DemoSeedOptions): Promise<DemoSeedResult> {
   const stored = await readJsonFile<DemoData>(options.file);
   if (stored) {
-    const checked = await checkDemo(options.managementUrl, stored);
+    const checked = await checkDemo(options.managementUrl, stored, options.ownerEmail);
     if (checked) {
-      if (checked.demo.clientSecret !== stored.clientSecret) await writePrivateJsonFile(options.file, checked.demo);
+      if (JSON.stringify(checked.demo) !== JSON.stringify(stored)) await writePrivateJsonFile(options.file, checked.demo);
       return checked;
     }
   }
@@ -47,15 +52,16 @@ export interface DemoSeedResult {
   state: 'created' | 'reused' | 'unverified';
 }
 
-/** The stored demo with its current client secret (it may have been rotated), or null if it is gone. */
-async function checkDemo(managementUrl: string, stored: DemoData): Promise<DemoSeedResult | null> {
+/** The stored demo with its current client secret (it may have been rotated) and its owner, or null if it is gone. */
+async function checkDemo(managementUrl: string, stored: DemoData, ownerEmail: string): Promise<DemoSeedResult | null> {
   const api = new ManagementClient(managementUrl, stored.apiKey);
   try {
     await api.get(`/organization/${stored.organizationId}`);
     const application = await api.get<{ clientId: string; clientSecret: string }>(
       `/organization/${stored.organizationId}/application/${stored.applicationId}`,
     );
-    return { demo: { ...stored, clientId: application.clientId, clientSecret: application.clientSecret }, state: 'reused' };
+    await ensureOwner(api, ownerEmail);
+    return { demo: { ...stored, clientId: application.clientId, clientSecret: application.clientSecret, ownerEmail }, state: 'reused' };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     // 401: the key is unknown (another database); 404: the organization or application was deleted.
@@ -66,11 +72,18 @@ async function checkDemo(managementUrl: string, stored: DemoData): Promise<DemoS
   }
 }
 
+/** The owner of an older demo (or another DEMO_OWNER_EMAIL) becomes a member, invited like any other. */
+async function ensureOwner(api: ManagementClient, ownerEmail: string): Promise<void> {
+  const members = await api.get<{ data: { email: string }[] }>('/tenant/member?limit=100');
+  if (!members.data.some((member) => member.email === ownerEmail.toLowerCase())) await api.post('/tenant/member', { email: ownerEmail, role: 'owner' });
+}
+
 async function createDemo(options: DemoSeedOptions): Promise<DemoData> {
   const platform = new ManagementClient(options.managementUrl, options.platformApiKey);
   const { tenant, apiKey } = await platform.post<{ tenant: { id: string }; apiKey: { key: string } }>('/tenant', {
     name: 'Demo',
     plan: 'pro',
+    ownerEmail: options.ownerEmail,
   });
   const api = new ManagementClient(options.managementUrl, apiKey.key);
   const organization = await api.post<{ id: string }>('/organization', {
@@ -89,6 +102,7 @@ async function createDemo(options: DemoSeedOptions): Promise<DemoData> {
     clientId: application.clientId,
     clientSecret: application.clientSecret,
     callbackUrl: DEMO_CALLBACK_URL,
+    ownerEmail: options.ownerEmail,
   };
 }
 

@@ -26,7 +26,7 @@ import {
 
 type Caller = 'platform' | 'tenant' | 'org' | 'siblingOrg' | 'otherTenant' | 'none' | 'malformed' | 'unknown' | 'revokedTenantKey' | 'revokedOrgKey';
 type Method = 'get' | 'post' | 'delete';
-type Outcome = number | 'notFound' | 'platformKeyRequired' | 'tenantKeyRequired' | 'tenantScopeRequired';
+type Outcome = number | 'notFound' | 'platformKeyRequired' | 'tenantKeyRequired' | 'tenantScopeRequired' | 'memberTokenRequired';
 
 interface World {
   tenant: TenantFixture;
@@ -51,7 +51,14 @@ const FORBIDDEN: Record<Exclude<Outcome, number | 'notFound'>, { code: string; d
   platformKeyRequired: { code: 'platform_key_required', detail: 'Only the platform API key can do this' },
   tenantKeyRequired: { code: 'tenant_key_required', detail: 'Only a tenant API key can do this' },
   tenantScopeRequired: { code: 'tenant_key_required', detail: 'The platform key manages tenants only; use a tenant or organization key' },
+  memberTokenRequired: { code: 'member_token_required', detail: 'Only a console access token can do this' },
 };
+
+/** A member of the world's tenant, invited with the tenant key, to change or remove. */
+async function newMember(w: World): Promise<string> {
+  const response = await call(URL_OF(w), 'post', '/tenant/member', w.tenant.apiKey, { email: `${randomUUID()}@example.com`, role: 'viewer' }).expect(201);
+  return response.body.id;
+}
 
 const fixed = (path: (world: World) => string) => async (world: World) => ({ path: path(world) });
 const name = (caller: Caller) => ({ name: `by ${caller}` });
@@ -98,6 +105,35 @@ const ENDPOINTS: Endpoint[] = [
     outcomes: { platform: 200, tenant: 200, org: 'tenantKeyRequired', siblingOrg: 'tenantKeyRequired', otherTenant: 'notFound' },
   },
   { method: 'get', route: '/tenant/usage', target: fixed(() => '/tenant/usage'), outcomes: { platform: 'tenantScopeRequired', tenant: 200, org: 200, siblingOrg: 200, otherTenant: 200 } },
+  {
+    method: 'get',
+    route: '/tenant/usage/history',
+    target: fixed(() => '/tenant/usage/history'),
+    outcomes: { platform: 'tenantScopeRequired', tenant: 200, org: 200, siblingOrg: 200, otherTenant: 200 },
+  },
+  // members and the audit log
+  { method: 'get', route: '/tenant/member', target: fixed(() => '/tenant/member'), outcomes: tenantOnly(200) },
+  { method: 'post', route: '/tenant/member', target: fixed(() => '/tenant/member'), body: () => ({ email: `${randomUUID()}@example.com`, role: 'admin' }), outcomes: tenantOnly(201) },
+  {
+    method: 'post',
+    route: '/tenant/member/{memberId}',
+    target: async (w) => ({ path: `/tenant/member/${await newMember(w)}` }),
+    body: () => ({ role: 'admin' }),
+    outcomes: { ...tenantOnly(200), otherTenant: 'notFound' },
+  },
+  {
+    method: 'delete',
+    route: '/tenant/member/{memberId}',
+    target: async (w) => ({ path: `/tenant/member/${await newMember(w)}` }),
+    outcomes: { ...tenantOnly(204), otherTenant: 'notFound' },
+  },
+  { method: 'get', route: '/tenant/audit_event', target: fixed(() => '/tenant/audit_event'), outcomes: tenantOnly(200) },
+  {
+    method: 'get',
+    route: '/me',
+    target: fixed(() => '/me'),
+    outcomes: { platform: 'memberTokenRequired', tenant: 'memberTokenRequired', org: 'memberTokenRequired', siblingOrg: 'memberTokenRequired', otherTenant: 'memberTokenRequired' },
+  },
   // tenant API keys
   { method: 'get', route: '/tenant/api_key', target: fixed(() => '/tenant/api_key'), outcomes: tenantOnly(200) },
   { method: 'post', route: '/tenant/api_key', target: fixed(() => '/tenant/api_key'), body: name, outcomes: tenantOnly(201) },
@@ -188,6 +224,8 @@ const ENDPOINTS: Endpoint[] = [
     },
     outcomes: organizationScoped(204),
   },
+  // login activity
+  { method: 'get', route: '/organization/{organizationId}/login_attempt', target: fixed((w) => `/organization/${w.org.organizationId}/login_attempt`), outcomes: organizationScoped(200) },
   // organization API keys
   { method: 'get', route: '/organization/{organizationId}/api_key', target: fixed((w) => `/organization/${w.org.organizationId}/api_key`), outcomes: organizationScoped(200) },
   { method: 'post', route: '/organization/{organizationId}/api_key', target: fixed((w) => `/organization/${w.org.organizationId}/api_key`), body: name, outcomes: organizationScoped(201) },

@@ -22,6 +22,14 @@ const SUCCESS: Record<string, string> = {
   'GET /api/v2/tenant': '200',
   'POST /api/v2/tenant': '201',
   'GET /api/v2/tenant/usage': '200',
+  'GET /api/v2/tenant/usage/history': '200',
+  'GET /api/v2/tenant/member': '200',
+  'POST /api/v2/tenant/member': '201',
+  'POST /api/v2/tenant/member/{memberId}': '200',
+  'DELETE /api/v2/tenant/member/{memberId}': '204',
+  'GET /api/v2/tenant/audit_event': '200',
+  'GET /api/v2/me': '200',
+  'GET /api/v2/organization/{organizationId}/login_attempt': '200',
   'GET /api/v2/tenant/{tenantId}': '200',
   'POST /api/v2/tenant/{tenantId}': '200',
   'GET /api/v2/tenant/api_key': '200',
@@ -53,6 +61,8 @@ const BODIES: Record<string, { schema: string; required: string[] }> = {
   'POST /api/v2/tenant': { schema: 'CreateTenantDto', required: ['name', 'plan'] },
   'POST /api/v2/tenant/{tenantId}': { schema: 'UpdateTenantDto', required: [] },
   'POST /api/v2/tenant/api_key': { schema: 'CreateApiKeyDto', required: ['name'] },
+  'POST /api/v2/tenant/member': { schema: 'InviteMemberDto', required: ['email', 'role'] },
+  'POST /api/v2/tenant/member/{memberId}': { schema: 'UpdateMemberDto', required: ['role'] },
   'POST /api/v2/organization': { schema: 'CreateOrganizationDto', required: ['name'] },
   'POST /api/v2/organization/{id}': { schema: 'UpdateOrganizationDto', required: [] },
   'POST /api/v2/organization/{organizationId}/user': { schema: 'CreateUserDto', required: ['email'] },
@@ -64,6 +74,12 @@ const BODIES: Record<string, { schema: string; required: string[] }> = {
 };
 
 const PROBLEM = '#/components/schemas/ProblemDetails';
+const KEY_OR_MEMBER = [{ apiKey: [] }, { member: [], sesameTenant: [] }];
+/** Who may call a route, as its `security` says: API keys, and members unless said otherwise here. */
+const SECURITY: Record<string, Record<string, string[]>[]> = {
+  'POST /api/v2/tenant': [{ apiKey: [] }],
+  'GET /api/v2/me': [{ member: [] }],
+};
 const toOpenApiPath = (route: string) => route.replace(/:(\w+)/g, '{$1}');
 
 describe('OpenAPI document of the management API', () => {
@@ -117,23 +133,23 @@ describe('OpenAPI document of the management API', () => {
       const operation = document.paths['/api/v2/organization/{id}'][method];
       expect(operation.responses['200'].content!['application/json'].schema).toEqual({ $ref: '#/components/schemas/OrganizationResponse' });
       expect(operation.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
-      expect(operation.security).toEqual([{ apiKey: [] }]);
+      expect(operation.security).toEqual(KEY_OR_MEMBER);
     }
     expect(document.components.schemas.OrganizationResponse.required).toEqual(expect.arrayContaining(['id', 'name']));
     expect(document.components.schemas.UpdateOrganizationDto.properties).toHaveProperty('name');
   });
 
-  it('every keyed route documents its security and its error answers as problem details', () => {
+  it('every keyed route documents its security (API keys, member tokens with Sesame-Tenant) and its error answers as problem details', () => {
     expect(document.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(document.components.securitySchemes.member).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(document.components.securitySchemes.sesameTenant).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'Sesame-Tenant' }));
     for (const [route, operation] of operations) {
       if (route === 'GET /api/health') continue;
       const statuses = Object.keys(operation.responses);
-      const expected = ['401', '403', '429'];
-      if (route.includes('{')) expected.push('400', '404');
-      if (BODIES[route] || route.endsWith('tenant') || route.endsWith('api_key') || route.endsWith('organization') || route.endsWith('user') || route.endsWith('application')) {
-        expected.push('400');
-      }
-      expect([route, operation.security]).toEqual([route, [{ apiKey: [] }]]);
+      // Any member token may lack a valid Sesame-Tenant (400); the person's own route needs none.
+      const expected = route === 'GET /api/v2/me' ? ['401', '403', '429'] : ['400', '401', '403', '429'];
+      if (route.includes('{')) expected.push('404');
+      expect([route, operation.security]).toEqual([route, SECURITY[route] ?? KEY_OR_MEMBER]);
       expect([route, statuses]).toEqual([route, expect.arrayContaining(expected)]);
       for (const status of statuses.filter((code) => /^[45]/.test(code))) {
         expect([route, status, operation.responses[status].content?.['application/json']?.schema]).toEqual([route, status, { $ref: PROBLEM }]);
@@ -171,7 +187,7 @@ describe('OpenAPI document of the management API', () => {
   it('documents list endpoints as pages with limit and cursor', () => {
     for (const [route, operation] of operations) {
       if (!route.startsWith('GET') || SUCCESS[route] !== '200') continue;
-      const isList = /\/(organization|user|application|api_key)$/.test(route) || route === 'GET /api/v2/tenant';
+      const isList = /\/(organization|user|application|api_key|member|audit_event|login_attempt)$/.test(route) || route === 'GET /api/v2/tenant';
       if (!isList) continue;
       const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
       expect([route, query]).toEqual([route, expect.arrayContaining(['limit', 'cursor'])]);

@@ -61,6 +61,7 @@ describe('tenants', () => {
           createdAt: expect.stringMatching(ISO),
           key: expect.stringMatching(/^sk_[A-Za-z0-9_-]{43}$/),
         },
+        owner: null,
       });
       const own = await call(api.url, 'get', '/tenant', response.body.apiKey.key).expect(200);
       expect(own.body).toEqual({ data: [response.body.tenant], nextCursor: null });

@@ -2,13 +2,19 @@ import { createHash } from 'node:crypto';
 import { ClientSecretVerifier, ManualClock } from '@sesame/common';
 import { Client } from 'pg';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { SigningKeysService } from '../../apps/auth-api/src/tokens/signing-keys.service';
 import { RunningApp, startAuthApi, startManagementApi } from '../support/apps';
 import { FILE_REDIS_PREFIX, testConfig } from '../support/config';
+import { acquireConsoleLock, CONSOLE_SETUP_TIMEOUT_MS, setUpConsole } from '../support/console';
+import { query } from '../support/direct-auth';
 import { createApplication, createOrganization, createTenant } from '../support/fixtures';
-import { basicAuth } from '../support/login';
+import { basicAuth, uniqueEmail } from '../support/login';
+import { PLATFORM_KEY } from '../support/management';
 import { REPOSITORY_ROOT } from './support/dockerfile';
 
 const run = promisify(execFile);
@@ -60,6 +66,55 @@ describe('command-line tools', () => {
       await management.close();
     }
   });
+
+  it('tenant:create --owner-email also creates the first owner, who is invited', async () => {
+    const owner = uniqueEmail('cli-owner');
+    const printed = await cli('management-api', 'tenant:create', '--name', 'Acme owned', '--plan', 'free', '--owner-email', owner);
+    expect(printed).toContain(`Owner ${owner}: invited to the console (http://localhost:3000/console)`);
+    const key = /API key \(shown once\): (sk_[A-Za-z0-9_-]+)/.exec(printed)![1];
+    const api = await startManagementApi();
+    try {
+      const members = await request(api.url).get('/api/v2/tenant/member').set('Authorization', `Bearer ${key}`).expect(200);
+      expect(members.body.data).toEqual([expect.objectContaining({ email: owner, role: 'owner', invitedBy: null })]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("console:setup creates the console's system tenant once, keeps it up to date with CONSOLE_PUBLIC_URL, and hides it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sesame-cli-console-'));
+    const release = await acquireConsoleLock();
+    try {
+      const file = join(dir, 'console.json');
+      const first = await setUpConsole('http://localhost:3000/console', file);
+      expect(first.printed).toContain(`Console application ready for http://localhost:3000/console (client id ${first.clientId})`);
+      expect(first.printed).not.toContain(first.clientSecret);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const moved = await setUpConsole('https://id.example.com/console', file);
+      expect([moved.clientId, moved.clientSecret]).toEqual([first.clientId, first.clientSecret]);
+      const rotated = await setUpConsole('https://id.example.com/console', file, '--rotate-secret');
+      expect(rotated.clientId).toBe(first.clientId);
+      expect(rotated.clientSecret).not.toBe(first.clientSecret);
+      const rows = await query<{ plan: string; whitelist_domains: string[]; callback_urls: string[]; type: string }>(
+        `SELECT t.plan, o.whitelist_domains, a.callback_urls, a.type FROM tenant t JOIN organization o ON o.tenant_id = t.id JOIN application a ON a.organization_id = o.id WHERE t.system`,
+      );
+      expect(rows).toEqual([{ plan: 'enterprise', whitelist_domains: ['https://id.example.com'], callback_urls: ['https://id.example.com/console/auth/callback'], type: 'web' }]);
+
+      const api = await startManagementApi();
+      try {
+        const systemId = (await query<{ id: string }>('SELECT id FROM tenant WHERE system'))[0].id;
+        const tenants = await request(api.url).get('/api/v2/tenant').query({ limit: '100' }).set('Authorization', `Bearer ${PLATFORM_KEY}`).expect(200);
+        expect(tenants.body.data.map((tenant: { id: string }) => tenant.id)).not.toContain(systemId);
+        await request(api.url).get(`/api/v2/tenant/${systemId}`).set('Authorization', `Bearer ${PLATFORM_KEY}`).expect(404);
+        await request(api.url).post(`/api/v2/tenant/${systemId}`).set('Authorization', `Bearer ${PLATFORM_KEY}`).send({ plan: 'free' }).expect(404);
+      } finally {
+        await api.close();
+      }
+    } finally {
+      await release();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, CONSOLE_SETUP_TIMEOUT_MS);
 
   it('signing-key:rotate publishes the new key at once and signs with it ten minutes later, the old key staying published', async () => {
     const clock = new ManualClock();

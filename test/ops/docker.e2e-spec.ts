@@ -1,6 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
+import { acquireConsoleLock, CONSOLE_SETUP_TIMEOUT_MS } from '../support/console';
 import { DockerCommandProcess } from './support/app-process';
 import { effective, healthCheckCommand, parseDockerfile, REPOSITORY_ROOT, runs, startCommand } from './support/dockerfile';
 
@@ -15,7 +17,8 @@ type Service = {
   stop_grace_period?: string;
 };
 
-const APPS = ['management-api', 'auth-api', 'mail-worker'] as const;
+const APPS = ['management-api', 'auth-api', 'mail-worker', 'console'] as const;
+const CREDENTIALS = '/run/sesame-console/credentials.json';
 const compose = load(readFileSync(join(REPOSITORY_ROOT, 'docker/compose.yml'), 'utf8')) as { services: Record<string, Service>; volumes: Record<string, unknown> };
 const stages = parseDockerfile();
 
@@ -66,8 +69,8 @@ describe('the production dependencies (what `npm prune --omit=dev` leaves in the
 });
 
 describe('docker/compose.yml', () => {
-  it('has Postgres 16 with a volume, Redis 7 with an append-only file, a mail catcher, the migration, the apps and the gateway', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['auth-api', 'gateway', 'mail-worker', 'mailpit', 'management-api', 'migrate', 'postgres', 'redis'].sort());
+  it("has Postgres 16 with a volume, Redis 7 with an append-only file, a mail catcher, the migration, the console's set-up, the apps and the gateway", () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['auth-api', 'console', 'console-setup', 'gateway', 'mail-worker', 'mailpit', 'management-api', 'migrate', 'postgres', 'redis'].sort());
     const { postgres, redis, mailpit } = compose.services;
     expect(postgres.image).toBe('postgres:16');
     expect(postgres.volumes).toEqual(['postgres-data:/var/lib/postgresql/data']);
@@ -75,7 +78,7 @@ describe('docker/compose.yml', () => {
     expect(redis.command).toEqual(expect.arrayContaining(['--appendonly', 'yes']));
     expect(redis.volumes).toEqual(['redis-data:/data']);
     expect(mailpit.image).toBe('axllent/mailpit');
-    expect(Object.keys(compose.volumes).sort()).toEqual(['postgres-data', 'redis-data']);
+    expect(Object.keys(compose.volumes).sort()).toEqual(['console-credentials', 'postgres-data', 'redis-data']);
   });
 
   it('builds each app from the Dockerfile target of its name and runs its CMD; the apps trust only the private network', () => {
@@ -96,12 +99,25 @@ describe('docker/compose.yml', () => {
     expect(migrate.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
   });
 
-  it('serves the gateway on :3000 with docker/nginx.conf, once the APIs are healthy', () => {
+  it("sets the console up once after the migration and hands it its credentials through a volume; the console calls Sesame through the gateway", () => {
+    const { 'console-setup': setup, console } = compose.services;
+    expect(setup.build!.target).toBe('management-api');
+    expect(setup.command).toEqual(['node', 'dist/apps/management-api/src/cli.js', 'console:setup', '--credentials-file', CREDENTIALS]);
+    expect(setup.volumes).toEqual(['console-credentials:/run/sesame-console']);
+    expect(setup.depends_on).toEqual({ migrate: { condition: 'service_completed_successfully' } });
+    expect(console.volumes).toEqual(['console-credentials:/run/sesame-console:ro']);
+    expect(console.environment).toEqual(expect.objectContaining({ CONSOLE_CREDENTIALS_FILE: CREDENTIALS, CONSOLE_SESAME_URL: 'http://gateway:3000/api' }));
+    expect(console.depends_on).toEqual(expect.objectContaining({ 'console-setup': { condition: 'service_completed_successfully' } }));
+    // The image's node user may write where the volume is mounted.
+    expect(runs(stages, 'runtime')).toContain('mkdir -p /run/sesame-console && chown node:node /run/sesame-console');
+  });
+
+  it('serves the gateway on :3000 with docker/nginx.conf, once the APIs and the console are healthy', () => {
     const { gateway } = compose.services;
     expect(gateway.image).toMatch(/^nginx:/);
     expect(gateway.volumes).toEqual(['./nginx.conf:/etc/nginx/nginx.conf:ro']);
     expect(gateway.ports).toEqual(['3000:3000']);
-    expect(gateway.depends_on).toEqual({ 'auth-api': { condition: 'service_healthy' }, 'management-api': { condition: 'service_healthy' } });
+    expect(gateway.depends_on).toEqual({ 'auth-api': { condition: 'service_healthy' }, 'management-api': { condition: 'service_healthy' }, console: { condition: 'service_healthy' } });
   });
 
   it("the migrate service's command works here (the run's database is already migrated)", async () => {
@@ -109,4 +125,18 @@ describe('docker/compose.yml', () => {
     expect(await migrate.exited).toEqual({ code: 0, signal: null });
     expect(migrate.output.lines).toContain('Database is up to date');
   });
+
+  it("the console-setup service's command works here (its file in a temporary directory instead of the volume)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sesame-console-setup-'));
+    const release = await acquireConsoleLock();
+    try {
+      const command = compose.services['console-setup'].command!.map((arg) => (arg === CREDENTIALS ? join(dir, 'credentials.json') : arg));
+      const setup = new DockerCommandProcess(command, process.env);
+      expect(await setup.exited).toEqual({ code: 0, signal: null });
+      expect(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8'))).toEqual({ clientId: expect.any(String), clientSecret: expect.stringMatching(/^cs_/) });
+    } finally {
+      await release();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, CONSOLE_SETUP_TIMEOUT_MS);
 });

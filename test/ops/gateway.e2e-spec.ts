@@ -1,30 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { freePort } from '../support/apps';
+import { acquireConsoleLock, CONSOLE_SETUP_TIMEOUT_MS, setUpConsole } from '../support/console';
 import { SmtpSink } from '../support/smtp-sink';
 import { TEST_PLATFORM_API_KEY } from '../support/test-env';
-import { AppName, AppProcess, startAppProcesses } from './support/app-process';
+import { AppName, AppProcess, startAppProcess, startAppProcesses } from './support/app-process';
 import { RunningNginx, startNginx } from './support/nginx';
 
 /**
  * docker/nginx.conf in front of the real apps: rendered with loopback upstreams, checked with
- * `nginx -t`, run by Debian's nginx; the apps run with their Dockerfile commands and TRUST_PROXY=loopback.
+ * `nginx -t`, run by Debian's nginx; the apps (and the console, after console:setup) run with their
+ * Dockerfile commands and TRUST_PROXY=loopback.
  */
 describe('the nginx gateway (docker/nginx.conf) in front of the apps', () => {
   let apps: Record<AppName, AppProcess>;
+  let consoleApp: AppProcess;
   let nginx: RunningNginx & { configTest: string };
   let gateway: string;
+  let releaseConsole: () => Promise<void>;
   const smtp = new SmtpSink();
+  const dir = mkdtempSync(join(tmpdir(), 'sesame-gateway-console-'));
 
   beforeAll(async () => {
     await smtp.start();
     const port = await freePort();
     gateway = `http://127.0.0.1:${port}`;
-    apps = await startAppProcesses({ PUBLIC_BASE_URL: `${gateway}/api`, TRUST_PROXY: 'loopback', GLOBAL_RATE_LIMIT: '1000', LOG_LEVEL: 'info', SMTP_URL: smtp.url });
-    nginx = await startNginx({ auth: `127.0.0.1:${apps['auth-api'].port}`, management: `127.0.0.1:${apps['management-api'].port}` }, port);
-  }, 60_000);
+    const env = { PUBLIC_BASE_URL: `${gateway}/api`, CONSOLE_PUBLIC_URL: `${gateway}/console`, TRUST_PROXY: 'loopback', GLOBAL_RATE_LIMIT: '1000', LOG_LEVEL: 'info', SMTP_URL: smtp.url };
+    apps = await startAppProcesses(env);
+    releaseConsole = await acquireConsoleLock();
+    const credentialsFile = join(dir, 'console.json');
+    await setUpConsole(`${gateway}/console`, credentialsFile);
+    consoleApp = await startAppProcess('console', { ...env, CONSOLE_CREDENTIALS_FILE: credentialsFile });
+    nginx = await startNginx({ auth: `127.0.0.1:${apps['auth-api'].port}`, management: `127.0.0.1:${apps['management-api'].port}`, console: `127.0.0.1:${consoleApp.port}` }, port);
+  }, CONSOLE_SETUP_TIMEOUT_MS);
   afterAll(async () => {
     await nginx?.stop();
-    await Promise.all(Object.values(apps ?? {}).map((app) => app.stop()));
+    await Promise.all([...Object.values(apps ?? {}), consoleApp].filter(Boolean).map((app) => app.stop()));
+    await releaseConsole?.();
+    rmSync(dir, { recursive: true, force: true });
     await smtp.stop();
   }, 30_000);
 
@@ -53,7 +68,19 @@ describe('the nginx gateway (docker/nginx.conf) in front of the apps', () => {
     expect(created.body.tenant.name).toBe('Through the gateway');
   });
 
-  it.each(['/', '/api', '/api/health', '/api/metrics', '/api/v3/organization', '/api/v10/x', '/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'])(
+  it('routes /console to the console: its page, its API and the sign-in it starts', async () => {
+    const page = await request(gateway).get('/console').expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).toContain('Sign in to the Sesame console');
+    const session = await request(gateway).get('/console/api/session').expect(200);
+    expect(session.body).toEqual({ signedIn: false, email: null, memberships: [], csrfToken: expect.any(String) });
+    const cookie = ([] as string[]).concat(session.headers['set-cookie']).map((value) => value.split(';')[0]).join('; ');
+    const started = await request(gateway).post('/console/api/sign_in').set('Cookie', cookie).set('X-CSRF-Token', session.body.csrfToken).send({ email: 'gateway@example.com' }).expect(200);
+    expect(started.body.sentence).toEqual(expect.any(String));
+    expect((await smtp.next('gateway@example.com')).text).toContain(`${gateway}/api/v1/login_link?token=`);
+  });
+
+  it.each(['/', '/api', '/api/health', '/api/metrics', '/api/v3/organization', '/api/v10/x', '/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/consoles', '/console-x'])(
     'answers 404 for %s (nothing else is exposed)',
     async (path) => {
       const response = await request(gateway).get(path).expect(404);
@@ -96,6 +123,6 @@ describe('the nginx gateway (docker/nginx.conf) in front of the apps', () => {
   });
 
   it("each image's HEALTHCHECK command passes against its running app", async () => {
-    for (const app of Object.values(apps)) expect([app.name, await app.healthCheck()]).toEqual([app.name, 0]);
+    for (const app of [...Object.values(apps), consoleApp]) expect([app.name, await app.healthCheck()]).toEqual([app.name, 0]);
   });
 });

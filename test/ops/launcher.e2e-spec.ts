@@ -3,30 +3,43 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../support/apps';
+import { Client } from 'pg';
 import { FILE_REDIS_PREFIX } from '../support/config';
+import { ADMIN_DATABASE_URL, databaseUrlFor, runId } from '../support/test-env';
 import { REPOSITORY_ROOT } from './support/dockerfile';
 import { LineCollector } from './support/lines';
 
 /**
  * `npm start`'s launcher (node dist/scripts/start.js, what `npm start` runs after building): it
  * brings the stack up behind its gateway, the curl line it prints answers the demo organization,
- * Ctrl-C stops it cleanly, and a second start keeps the data. It uses this run's database
- * (DATABASE_URL) instead of an embedded one, its own data directory and free ports.
+ * the console it prints answers with its sign-in page, Ctrl-C stops it cleanly, and a second start
+ * keeps the data. It uses a database of its own on the test Postgres (DATABASE_URL) instead of an
+ * embedded one (it generates its own SECRETS_KEY, and the console's system tenant is one per
+ * database), its own data directory and free ports.
  */
 describe('npm start (the local launcher)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sesame-launcher-'));
+  const database = `sesame_test_launcher_${runId()}`;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    const ports = await Promise.all(['GATEWAY_PORT', 'MANAGEMENT_PORT', 'AUTH_PORT', 'MAIL_WORKER_PORT', 'MAILDEV_SMTP_PORT', 'MAILDEV_WEB_PORT'].map(async (name) => [name, String(await freePort())]));
-    env = { ...process.env, ...Object.fromEntries(ports), SESAME_DATA_DIR: dataDir, REDIS_PREFIX: `${FILE_REDIS_PREFIX}-launcher`, LOG_LEVEL: 'warn' };
+    await adminQuery(`CREATE DATABASE "${database}"`);
+    const ports = await Promise.all(
+      ['GATEWAY_PORT', 'MANAGEMENT_PORT', 'AUTH_PORT', 'MAIL_WORKER_PORT', 'CONSOLE_PORT', 'MAILDEV_SMTP_PORT', 'MAILDEV_WEB_PORT'].map(async (name) => [name, String(await freePort())]),
+    );
+    env = { ...process.env, ...Object.fromEntries(ports), DATABASE_URL: databaseUrlFor(database), SESAME_DATA_DIR: dataDir, REDIS_PREFIX: `${FILE_REDIS_PREFIX}-launcher`, LOG_LEVEL: 'warn' };
     delete env.SMTP_URL;
     delete env.PUBLIC_BASE_URL;
     delete env.SECRETS_KEY;
     delete env.PLATFORM_API_KEY;
+    delete env.CONSOLE_PUBLIC_URL;
+    delete env.CONSOLE_CREDENTIALS_FILE;
   });
 
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  });
 
   function launch(): { child: ChildProcess; output: LineCollector; exited: Promise<number | null> } {
     const child = spawn(process.execPath, ['dist/scripts/start.js'], { cwd: REPOSITORY_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -37,7 +50,10 @@ describe('npm start (the local launcher)', () => {
     return { child, output, exited };
   }
 
-  /** Starts the launcher, runs the curl line it prints (as an HTTP request), stops it with Ctrl-C; returns the organization it answered. */
+  /**
+   * Starts the launcher, runs the curl line it prints (as an HTTP request), opens the console it
+   * prints, stops it with Ctrl-C; returns the organization it answered.
+   */
   async function startCurlStop(): Promise<{ id: string; name: string }> {
     const { child, output, exited } = launch();
     try {
@@ -45,6 +61,12 @@ describe('npm start (the local launcher)', () => {
       const [, key, url] = /Bearer (sk_[A-Za-z0-9_-]+)" (\S+)/.exec(curl)!;
       const response = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
       expect(response.status).toBe(200);
+      const consoleLine = output.lines.find((line) => /^\s*Console\s/.test(line))!;
+      expect(consoleLine).toMatch(new RegExp(`Console\\s+http://localhost:${env.GATEWAY_PORT}/console\\s+\\(sign in as admin@example.com: the link arrives in the mail inbox\\)`));
+      const page = await fetch(`http://localhost:${env.GATEWAY_PORT}/console`);
+      expect([page.status, await page.text()]).toEqual([200, expect.stringContaining('Sign in to the Sesame console')]);
+      const members = await fetch(url.replace(/\/organization\/.*$/, '/tenant/member'), { headers: { Authorization: `Bearer ${key}` } });
+      expect(((await members.json()) as { data: unknown[] }).data).toEqual([expect.objectContaining({ email: 'admin@example.com', role: 'owner' })]);
       return (await response.json()) as { id: string; name: string };
     } finally {
       child.kill('SIGINT');
@@ -59,3 +81,13 @@ describe('npm start (the local launcher)', () => {
     expect(second.id).toBe(first.id);
   }, 240_000);
 });
+
+async function adminQuery(sql: string): Promise<void> {
+  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}

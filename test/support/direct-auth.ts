@@ -99,3 +99,29 @@ export async function mailQueueConnected(app: RunningApp): Promise<void> {
   const clients = (mailQueueOf(app) as unknown as { clients: { status: string; once(event: 'ready', listener: () => void): void }[] }).clients;
   await Promise.all(clients.map((client) => (client.status === 'ready' ? undefined : new Promise<void>((resolve) => client.once('ready', () => resolve())))));
 }
+
+/**
+ * Records how each job of a queue ends, from the moment it is called: a test that starts a login
+ * and then waits for its e-mail job cannot miss a job that finished before it started waiting.
+ * Bull's events fire after the job's own work, its database writes included.
+ */
+export function watchJobs(queue: Queue): { settled(jobId: string): Promise<'completed' | 'failed'>; stop(): void } {
+  const ended = new Map<string, 'completed' | 'failed'>();
+  const waiting = new Map<string, (outcome: 'completed' | 'failed') => void>();
+  const listener = (outcome: 'completed' | 'failed') => (job: { id: string | number }) => {
+    const id = String(job.id);
+    ended.set(id, outcome);
+    waiting.get(id)?.(outcome);
+  };
+  const completed = listener('completed');
+  const failed = listener('failed');
+  queue.on('completed', completed);
+  queue.on('failed', failed);
+  return {
+    settled: (jobId) => (ended.has(jobId) ? Promise.resolve(ended.get(jobId)!) : new Promise((resolve) => waiting.set(jobId, resolve))),
+    stop: () => {
+      queue.off('completed', completed);
+      queue.off('failed', failed);
+    },
+  };
+}

@@ -4,8 +4,9 @@ import { StartOptions, startStack, Stack } from './apps';
 
 /**
  * The stack behind one public address, as in production: a small node:http gateway that sends
- * `/api/v1/*` to the auth API, `/api/v2/*` to the management API and RFC 8414's
- * `/.well-known/oauth-authorization-server/api/v1` to the auth API's metadata.
+ * `/api/v1/*` to the auth API, `/api/v2/*` to the management API, RFC 8414's
+ * `/.well-known/oauth-authorization-server/api/v1` to the auth API's metadata, and whatever
+ * `route()` adds (the console, at `/console`, which CONSOLE_PUBLIC_URL names).
  *
  * The gateway listens first (on a random port), so PUBLIC_BASE_URL can name it before the apps
  * start: the auth API's issuer (PUBLIC_BASE_URL + '/v1', the id_token's `iss`) is then exactly
@@ -13,10 +14,14 @@ import { StartOptions, startStack, Stack } from './apps';
  */
 export interface GatewayStack {
   stack: Stack;
+  /** e.g. http://127.0.0.1:41234 */
+  origin: string;
   /** e.g. http://127.0.0.1:41234/api */
   publicBaseUrl: string;
   /** e.g. http://127.0.0.1:41234/api/v1 */
   issuer: string;
+  /** Routes a path prefix to another upstream (the console). */
+  route(prefix: string, target: string): void;
   close(): Promise<void>;
 }
 
@@ -47,7 +52,7 @@ export async function startGatewayStack(smtpUrl: string, options: StartOptions =
 
   let stack: Stack;
   try {
-    stack = await startStack(smtpUrl, { ...options, env: { ...options.env, PUBLIC_BASE_URL: publicBaseUrl } });
+    stack = await startStack(smtpUrl, { ...options, env: { CONSOLE_PUBLIC_URL: `${origin}/console`, ...options.env, PUBLIC_BASE_URL: publicBaseUrl } });
   } catch (error) {
     await closeServer(server);
     throw error;
@@ -60,8 +65,10 @@ export async function startGatewayStack(smtpUrl: string, options: StartOptions =
   );
   return {
     stack,
+    origin,
     publicBaseUrl,
     issuer: `${publicBaseUrl}/v1`,
+    route: (prefix, target) => upstreams.push({ prefix, target }),
     close: async () => {
       await closeServer(server);
       await stack.close();

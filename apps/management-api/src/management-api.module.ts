@@ -3,18 +3,21 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { ClockModule, HttpMetricsGuard, LoggingModule, MetricsModule, ProblemFilter, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
-import { ApiKeyAuthModule, ApiKeyGuard, Public } from '@sesame/guards';
-import { GlobalIpThrottlerGuard, PlanThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesame/throttler';
+import { ApiKeyAuthModule, ApiKeyGuard, MemberRoleGuard, Public } from '@sesame/guards';
+import { GlobalIpThrottlerGuard, MemberThrottlerGuard, PlanThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesame/throttler';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { ApplicationsModule } from './applications/applications.module';
+import { AuditModule } from './audit/audit.module';
 import { HealthController } from './health/health.controller';
+import { LoginActivityModule } from './login-activity/login-activity.module';
+import { MembersModule } from './members/members.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { QueuesModule } from './queues/queues.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { UsageModule } from './usage/usage.module';
 import { UsersModule } from './users/users.module';
 
-/** The management API (/api/v2): tenants, organizations, users, applications and API keys. */
+/** The management API (/api/v2): tenants, their members, organizations, users, applications, API keys, the audit log, login activity and usage. */
 @Module({})
 export class ManagementApiModule {
   static forRoot(config: SesameConfig): DynamicModule {
@@ -30,23 +33,29 @@ export class ManagementApiModule {
         TerminusModule,
         ApiKeyAuthModule,
         ThrottlingModule,
-        // Static paths (tenant/api_key, tenant/usage) are registered before tenant/:tenantId.
+        // Static paths (tenant/api_key, tenant/usage, tenant/member, tenant/audit_event) are registered before tenant/:tenantId.
         ApiKeysModule,
         UsageModule,
+        MembersModule,
+        AuditModule,
         TenantsModule,
         OrganizationsModule,
         UsersModule,
         ApplicationsModule,
+        LoginActivityModule,
         QueuesModule.forRoot(config),
       ],
       controllers: [HealthController],
       providers: [
         RedisHealthIndicator,
-        // In this order: route labelling for the metrics, the per-IP global limit before any key lookup, then the key, then the tenant's plan limits.
+        // In this order: route labelling for the metrics, the per-IP global limit before any key lookup, then the key or member token,
+        // then the tenant's plan limits (keys) or the member's own limit, then the member's role.
         { provide: APP_GUARD, useExisting: HttpMetricsGuard },
         { provide: APP_GUARD, useExisting: GlobalIpThrottlerGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_GUARD, useExisting: PlanThrottlerGuard },
+        { provide: APP_GUARD, useExisting: MemberThrottlerGuard },
+        { provide: APP_GUARD, useExisting: MemberRoleGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
       ],
     };

@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { SESAME_CONFIG, SesameConfig, SesameMetrics, withTimeout } from '@sesame/common';
 import type { Queue } from 'bull';
-import { LOGIN_LINK_JOB, LoginLinkJob, MAIL_QUEUE } from './mail-queue';
+import { LOGIN_LINK_JOB, LoginLinkJob, MAIL_QUEUE, MEMBER_INVITATION_JOB, MemberInvitationJob } from './mail-queue';
 
 export class QueueUnavailableError extends Error {
   constructor() {
@@ -14,7 +14,7 @@ export class QueueUnavailableError extends Error {
 @Injectable()
 export class MailProducer {
   constructor(
-    @InjectQueue(MAIL_QUEUE) private readonly queue: Queue<LoginLinkJob>,
+    @InjectQueue(MAIL_QUEUE) private readonly queue: Queue<LoginLinkJob | MemberInvitationJob>,
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
     @Optional() private readonly metrics?: SesameMetrics,
   ) {}
@@ -27,8 +27,18 @@ export class MailProducer {
    */
   async enqueueLoginLink(loginAttemptId: string, requestId: string | null = null): Promise<void> {
     const job: LoginLinkJob = { version: 1, loginAttemptId, requestId };
+    await this.add(LOGIN_LINK_JOB, job, loginAttemptId);
+  }
+
+  /** Queues the invitation e-mail of a new tenant member (job id `member-invitation:<member id>`). Throws QueueUnavailableError like enqueueLoginLink. */
+  async enqueueMemberInvitation(memberId: string, requestId: string | null = null): Promise<void> {
+    const job: MemberInvitationJob = { version: 1, memberId, requestId };
+    await this.add(MEMBER_INVITATION_JOB, job, `${MEMBER_INVITATION_JOB}:${memberId}`);
+  }
+
+  private async add(name: string, job: LoginLinkJob | MemberInvitationJob, jobId: string): Promise<void> {
     try {
-      await withTimeout(this.queue.add(LOGIN_LINK_JOB, job, { jobId: loginAttemptId }), this.config.mail.enqueueTimeoutMs);
+      await withTimeout(this.queue.add(name, job, { jobId }), this.config.mail.enqueueTimeoutMs);
     } catch {
       throw new QueueUnavailableError();
     }

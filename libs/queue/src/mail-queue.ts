@@ -3,6 +3,7 @@ export const MAIL_QUEUE = 'mail';
 
 /** Job names on the mail queue. */
 export const LOGIN_LINK_JOB = 'login-link';
+export const MEMBER_INVITATION_JOB = 'member-invitation';
 
 /**
  * Payload of a `login-link` job: ids only. The worker reads the attempt (address, sentence,
@@ -13,5 +14,16 @@ export interface LoginLinkJob {
   version: 1;
   loginAttemptId: string;
   /** The id of the HTTP request that created the attempt, for log correlation. */
+  requestId: string | null;
+}
+
+/**
+ * Payload of a `member-invitation` job: ids only. The worker reads the member (address, role, who
+ * invited them) and their tenant from Postgres; a member removed before the job runs gets no mail.
+ */
+export interface MemberInvitationJob {
+  version: 1;
+  memberId: string;
+  /** The id of the HTTP request that invited the member, for log correlation. */
   requestId: string | null;
 }

@@ -1,11 +1,12 @@
 import { Plan } from '@sesame/common';
-import { ClientPrincipal, Principal } from '@sesame/guards';
+import { ClientPrincipal, Principal, SignedInPerson } from '@sesame/guards';
 
 export interface ThrottledRequest {
   headers: Record<string, string | string[] | undefined>;
   ip?: string;
   socket?: { remoteAddress?: string };
   principal?: Principal;
+  person?: SignedInPerson;
   client?: ClientPrincipal;
 }
 
@@ -14,10 +15,19 @@ export interface CallerTenant {
   plan: Plan;
 }
 
-/** The tenant an API key (request.principal) belongs to; none for the platform key. */
+/**
+ * The tenant whose plan budget an API key (request.principal) draws on; none for the platform key,
+ * and none for console members, who have a limit of their own (memberTracker).
+ */
 export function principalTenant(request: ThrottledRequest): CallerTenant | null {
   const principal = request.principal;
-  return principal && principal.kind !== 'platform' ? { tenantId: principal.tenantId, plan: principal.plan } : null;
+  return principal?.kind === 'tenant' || principal?.kind === 'organization' ? { tenantId: principal.tenantId, plan: principal.plan } : null;
+}
+
+/** The bucket of a console member's own limit: per member, or per signed-in person on routes without a tenant; null for API keys. */
+export function memberTracker(request: ThrottledRequest): string | null {
+  if (request.principal?.kind === 'member') return `member:${request.principal.memberId}`;
+  return request.person ? `person:${request.person.userId}` : null;
 }
 
 /** The tenant of the authenticated client application (request.client), else of the API key. */

@@ -32,7 +32,7 @@ export const EndpointLimit = (key: EndpointLimitKey, options: EndpointLimitOptio
   SetMetadata<string, EndpointLimitMetadata>(ENDPOINT_LIMIT, { key, ...options });
 
 /** The throttler groups, as @nestjs/throttler's SkipThrottle() names them. */
-export const THROTTLER_GROUPS = { global: 'global', plan: 'plan', endpoint: 'endpoint' } as const;
+export const THROTTLER_GROUPS = { global: 'global', plan: 'plan', endpoint: 'endpoint', member: 'member' } as const;
 
 /** Exempts a route or controller from the tenant's plan budget (it stays under the global per-IP limit). */
 export const SkipPlanLimit = () => SkipThrottle({ [THROTTLER_GROUPS.plan]: true });

@@ -1,6 +1,7 @@
 export * from './throttling.module';
 export * from './global-ip-throttler.guard';
 export * from './plan-throttler.guard';
+export * from './member-throttler.guard';
 export * from './endpoint-throttler.guard';
 export * from './plan-usage.service';
 export * from './redis-throttler.storage';

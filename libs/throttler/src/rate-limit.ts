@@ -1,7 +1,7 @@
 import { WindowName } from '@sesame/common';
 
-/** Which limit a bucket enforces: the tenant's plan, the per-address global limit, or an endpoint's own limit. */
-export type LimitScope = 'plan' | 'global' | 'endpoint';
+/** Which limit a bucket enforces: the tenant's plan, the per-address global limit, an endpoint's own limit, or a console member's. */
+export type LimitScope = 'plan' | 'global' | 'endpoint' | 'member';
 
 /** One window of a bucket, as the guard asks the store to check it. */
 export interface WindowSpec {

@@ -23,6 +23,7 @@ export function windowMs(config: SesameConfig, window: WindowName): number {
  * - global-minute: GLOBAL_RATE_LIMIT per client IP.
  * - plan-minute, plan-hour, plan-day: PLAN_LIMITS of the caller's plan, per tenant.
  * - endpoint-minute: ENDPOINT_LIMITS[plan] per tenant, or PAGE_RATE_LIMIT per IP.
+ * - member-minute: MEMBER_RATE_LIMIT per console member.
  */
 export function throttlerModuleOptions(config: SesameConfig, storage: ThrottlerStorage): ThrottlerModuleOptions {
   const minute = windowMs(config, 'minute');
@@ -42,6 +43,7 @@ export function throttlerModuleOptions(config: SesameConfig, storage: ThrottlerS
         limit: (context: ExecutionContext) =>
           endpointKeyedByTenant(context) ? config.limits.endpoints[callerTenant(requestOf(context))!.plan] : config.limits.pages,
       },
+      { name: throttlerName(THROTTLER_GROUPS.member, 'minute'), ttl: minute, limit: config.limits.memberPerMinute },
     ],
   };
 }

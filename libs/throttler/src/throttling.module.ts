@@ -3,6 +3,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { EndpointThrottlerGuard } from './endpoint-throttler.guard';
 import { GlobalIpThrottlerGuard } from './global-ip-throttler.guard';
+import { MemberThrottlerGuard } from './member-throttler.guard';
 import { PlanThrottlerGuard } from './plan-throttler.guard';
 import { PlanUsageService } from './plan-usage.service';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
@@ -27,7 +28,7 @@ class ThrottlerStorageModule {}
       useFactory: (config: SesameConfig, storage: RedisThrottlerStorage) => throttlerModuleOptions(config, storage),
     }),
   ],
-  providers: [GlobalIpThrottlerGuard, PlanThrottlerGuard, EndpointThrottlerGuard, PlanUsageService],
-  exports: [ThrottlerStorageModule, GlobalIpThrottlerGuard, PlanThrottlerGuard, EndpointThrottlerGuard, PlanUsageService],
+  providers: [GlobalIpThrottlerGuard, PlanThrottlerGuard, MemberThrottlerGuard, EndpointThrottlerGuard, PlanUsageService],
+  exports: [ThrottlerStorageModule, GlobalIpThrottlerGuard, PlanThrottlerGuard, MemberThrottlerGuard, EndpointThrottlerGuard, PlanUsageService],
 })
 export class ThrottlingModule {}

@@ -4,9 +4,12 @@ import { FILE_REDIS_PREFIX } from '../../support/config';
 import { healthCheckCommand, REPOSITORY_ROOT, startCommand } from './dockerfile';
 import { LineCollector } from './lines';
 
+/** The apps every test of the login flow runs. */
 export type AppName = 'management-api' | 'auth-api' | 'mail-worker';
+/** Every app with a Dockerfile target: the console too. */
+export type ProcessName = AppName | 'console';
 
-const PORT_VARIABLES: Record<AppName, string> = { 'management-api': 'MANAGEMENT_PORT', 'auth-api': 'AUTH_PORT', 'mail-worker': 'MAIL_WORKER_PORT' };
+const PORT_VARIABLES: Record<ProcessName, string> = { 'management-api': 'MANAGEMENT_PORT', 'auth-api': 'AUTH_PORT', 'mail-worker': 'MAIL_WORKER_PORT', console: 'CONSOLE_PORT' };
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string; requestId?: string; app?: string };
 
@@ -47,7 +50,7 @@ export class DockerCommandProcess {
 /** One of the apps as a separate process, started with its Dockerfile CMD. */
 export class AppProcess extends DockerCommandProcess {
   constructor(
-    readonly name: AppName,
+    readonly name: ProcessName,
     readonly port: number,
     env: NodeJS.ProcessEnv,
   ) {
@@ -109,7 +112,7 @@ export class AppProcess extends DockerCommandProcess {
 }
 
 /** The test run's environment (database, Redis, keys, generous limits) for an app process, with a free port. */
-export async function appEnv(name: AppName, overrides: Record<string, string> = {}): Promise<{ port: number; env: NodeJS.ProcessEnv }> {
+export async function appEnv(name: ProcessName, overrides: Record<string, string> = {}): Promise<{ port: number; env: NodeJS.ProcessEnv }> {
   const port = overrides[PORT_VARIABLES[name]] ? Number(overrides[PORT_VARIABLES[name]]) : await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -123,7 +126,7 @@ export async function appEnv(name: AppName, overrides: Record<string, string> = 
 }
 
 /** Starts an app as its container would (Dockerfile CMD), on a free loopback port, and waits until it listens. */
-export async function startAppProcess(name: AppName, overrides: Record<string, string> = {}): Promise<AppProcess> {
+export async function startAppProcess(name: ProcessName, overrides: Record<string, string> = {}): Promise<AppProcess> {
   const { port, env } = await appEnv(name, overrides);
   return new AppProcess(name, port, env).started();
 }

@@ -18,6 +18,7 @@ export function nginxBinary(): string {
 export interface Upstreams {
   auth: string;
   management: string;
+  console: string;
 }
 
 /**
@@ -29,6 +30,7 @@ export function renderNginxConfig(template: string, upstreams: Upstreams, port: 
   const replacements: [string | RegExp, string][] = [
     ['server auth-api:3002;', `server ${upstreams.auth};`],
     ['server management-api:3001;', `server ${upstreams.management};`],
+    ['server console:3004;', `server ${upstreams.console};`],
     ['listen 3000;', `listen 127.0.0.1:${port};`],
     ['pid /tmp/nginx.pid;', `pid ${join(dir, 'nginx.pid')};`],
     [

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { secretBoxProvider } from '@sesame/common';
 import { MailQueueModule } from '@sesame/queue';
+import { UsageCountersModule } from '@sesame/usage';
 import { ClientsModule } from '../clients/clients.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { AutologinController } from './autologin.controller';
@@ -13,7 +14,7 @@ import { LoginLinkService } from './login-link.service';
 
 /** Direct authentication: authenticate_direct, login attempt status, the e-mailed link's pages and autologin. */
 @Module({
-  imports: [ClientsModule, TokensModule, MailQueueModule],
+  imports: [ClientsModule, TokensModule, MailQueueModule, UsageCountersModule],
   controllers: [DirectAuthController, LoginLinkController, AutologinController],
   providers: [DirectAuthService, LoginAttemptService, LoginLinkService, AutologinService, secretBoxProvider],
   exports: [LoginAttemptService],

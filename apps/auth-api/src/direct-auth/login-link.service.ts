@@ -2,6 +2,7 @@ import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, isSecretShaped, LoginFailureReason, ProblemException, SesameMetrics, sha256, withQuery } from '@sesame/common';
 import { LoginAttemptStatus, LoginFlow } from '@sesame/entities';
+import { UsageCounter } from '@sesame/usage';
 import { DataSource, EntityManager } from 'typeorm';
 import { StoredRedirectCheck } from '../clients/stored-redirect-check';
 import { AuthorizationCodeService } from '../tokens/authorization-code.service';
@@ -40,9 +41,10 @@ export interface LinkRedirect {
   cookie?: string;
 }
 
-/** Where a used link sends the browser, and why the login failed if it did. */
+/** Where a used link sends the browser, and why the login failed if it did (or whose login it completed). */
 interface LinkOutcome extends LinkRedirect {
   failure?: LoginFailureReason;
+  organizationId?: string;
 }
 
 /** The e-mailed link: shown by GET (never used by it), used once by POST. */
@@ -54,6 +56,7 @@ export class LoginLinkService {
     private readonly codes: AuthorizationCodeService,
     private readonly autologin: AutologinService,
     private readonly redirects: StoredRedirectCheck,
+    private readonly usage: UsageCounter,
     @Optional() private readonly metrics?: SesameMetrics,
   ) {}
 
@@ -116,6 +119,7 @@ export class LoginLinkService {
     // Counted once the transaction has committed.
     if (outcome.failure) this.metrics?.loginsFailed.inc({ reason: outcome.failure });
     else this.metrics?.loginsCompleted.inc();
+    if (outcome.organizationId) await this.usage.recordForOrganization(outcome.organizationId, 'logins');
     return { url: outcome.url, cookie: outcome.cookie };
   }
 
@@ -143,9 +147,9 @@ export class LoginLinkService {
       authTime: now,
     };
     const walk = await this.autologin.begin(manager, login, now);
-    if (walk) return walk;
+    if (walk) return { ...walk, organizationId: attempt.organization_id };
     const code = await this.codes.issue(manager, { ...login, origin: login.flow }, now);
-    return { url: withQuery(attempt.redirect_uri, { code, state: attempt.state }) };
+    return { url: withQuery(attempt.redirect_uri, { code, state: attempt.state }), organizationId: attempt.organization_id };
   }
 
   private async refuse(manager: EntityManager, hash: Buffer): Promise<LinkOutcome> {

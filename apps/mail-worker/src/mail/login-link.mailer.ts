@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, SecretBox, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { Translations } from '@sesame/entities';
+import { UsageCounter } from '@sesame/usage';
 import { DataSource } from 'typeorm';
 import { SmtpTransport } from './smtp-transport';
 import { LoginLinkTemplates } from './login-link.templates';
@@ -16,6 +17,7 @@ interface PendingMail {
   expires_at: Date;
   created_at: Date;
   organization_name: string;
+  tenant_id: string;
 }
 
 export type DeliveryOutcome = 'sent' | 'skipped';
@@ -35,6 +37,7 @@ export class LoginLinkMailer {
     private readonly box: SecretBox,
     private readonly clock: Clock,
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
+    private readonly usage: UsageCounter,
   ) {}
 
   async deliver(loginAttemptId: string): Promise<DeliveryOutcome> {
@@ -51,12 +54,23 @@ export class LoginLinkMailer {
     await this.mailer.sendMail({ to: attempt.email, from: this.config.mail.from, subject: mail.subject, html: mail.html, text: mail.text });
     await this.dataSource.query('UPDATE login_attempt SET mail_sent_at = $2 WHERE id = $1 AND mail_sent_at IS NULL', [attempt.id, this.clock.now()]);
     this.logger.log(`Sent login link e-mail for attempt ${attempt.id}`);
+    await this.usage.record(attempt.tenant_id, 'mailsSent');
     return 'sent';
+  }
+
+  /** The worker gave up on an attempt's e-mail: recorded on the attempt (login activity shows it) and counted. */
+  async recordFailure(loginAttemptId: string): Promise<void> {
+    const rows: { organization_id: string }[] = await this.dataSource.query(
+      `WITH failed AS (UPDATE login_attempt SET mail_failed_at = $2 WHERE id = $1 AND mail_sent_at IS NULL AND mail_failed_at IS NULL RETURNING organization_id)
+       SELECT organization_id FROM failed`,
+      [loginAttemptId, this.clock.now()],
+    );
+    if (rows[0]) await this.usage.recordForOrganization(rows[0].organization_id, 'mailsFailed');
   }
 
   private async findDeliverable(loginAttemptId: string): Promise<PendingMail | null> {
     const rows: PendingMail[] = await this.dataSource.query(
-      `SELECT a.id, a.email, a.sentence, a.translations, a.token_hash, a.link_token_encrypted, a.expires_at, a.created_at, o.name AS organization_name
+      `SELECT a.id, a.email, a.sentence, a.translations, a.token_hash, a.link_token_encrypted, a.expires_at, a.created_at, o.name AS organization_name, o.tenant_id
          FROM login_attempt a JOIN organization o ON o.id = a.organization_id
         WHERE a.id = $1 AND a.status = 'pending' AND a.expires_at > $2 AND a.mail_sent_at IS NULL
           AND NOT a.mail_suppressed AND a.link_token_encrypted IS NOT NULL`,

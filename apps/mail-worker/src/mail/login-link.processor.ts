@@ -20,19 +20,27 @@ export class LoginLinkProcessor implements BeforeApplicationShutdown {
     @Optional() private readonly logContext?: LogContext,
   ) {}
 
-  /** Every line logged while a job runs carries the requestId of the HTTP request that queued it. */
+  /**
+   * Every line logged while a job runs carries the requestId of the HTTP request that queued it.
+   * A failure of the last attempt is recorded on the attempt before Bull keeps the job as failed.
+   */
   @Process({ name: LOGIN_LINK_JOB, concurrency: CONCURRENCY })
   handle(job: Job<LoginLinkJob>): Promise<DeliveryOutcome> {
     return this.inJobContext(job, async () => {
-      const outcome = await this.mailer.deliver(job.data.loginAttemptId);
+      const outcome = await this.mailer.deliver(job.data.loginAttemptId).catch(async (error: unknown) => {
+        if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await this.mailer.recordFailure(job.data.loginAttemptId);
+        throw error;
+      });
       (outcome === 'sent' ? this.metrics?.mailJobsSent : this.metrics?.mailJobsSkipped)?.inc();
       this.logger.log(`Login link job for attempt ${job.data.loginAttemptId}: ${outcome} (try ${job.attemptsMade + 1})`);
       return outcome;
     });
   }
 
+  /** Every failed job of the queue comes here (invitations too: the queue is shared). */
   @OnQueueFailed()
   onFailed(job: Job<LoginLinkJob>, error: Error): void {
+    if (job.name !== LOGIN_LINK_JOB) return;
     const final = job.attemptsMade >= (job.opts.attempts ?? 1);
     (final ? this.metrics?.mailJobsFailed : this.metrics?.mailJobsRetried)?.inc();
     this.inJobContext(job, () =>

@@ -1,7 +1,5 @@
-import Handlebars from 'handlebars';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Translations } from '@sesame/entities';
+import { compileTemplate } from './mail-template';
 
 export type TranslationKey = keyof Translations;
 
@@ -35,8 +33,8 @@ export interface RenderedMail {
  * they cannot change the link.
  */
 export class LoginLinkTemplates {
-  private readonly html = compile('login-link.html.hbs');
-  private readonly text = compile('login-link.text.hbs');
+  private readonly html = compileTemplate('login-link.html.hbs');
+  private readonly text = compileTemplate('login-link.text.hbs');
 
   render(message: LoginLinkMessage): RenderedMail {
     const strings = Object.fromEntries(
@@ -51,8 +49,4 @@ export class LoginLinkTemplates {
 function fill(template: string, message: LoginLinkMessage): string {
   const values: Record<string, string> = { organization: message.organization, minutes: String(message.minutes) };
   return template.replace(/\{(organization|minutes)\}/g, (_, name: string) => values[name]);
-}
-
-function compile(file: string): Handlebars.TemplateDelegate {
-  return Handlebars.compile(readFileSync(join(__dirname, 'templates', file), 'utf8'), { strict: true });
 }

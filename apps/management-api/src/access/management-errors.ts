@@ -2,14 +2,22 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { ProblemDetails } from '@sesame/common';
 
-/** The errors every management endpoint can answer, documented once. */
-export function ManagementErrors(options: { notFound?: boolean; badRequest?: boolean } = {}) {
+/** The errors every management endpoint can answer, documented once (member tokens are documented by @AllowMembers). */
+export function ManagementErrors(options: { notFound?: boolean } = {}) {
   return applyDecorators(
     ApiBearerAuth('apiKey'),
-    ApiUnauthorizedResponse({ type: ProblemDetails, description: 'Missing, malformed, unknown or revoked API key.' }),
-    ApiForbiddenResponse({ type: ProblemDetails, description: 'This kind of key may not call this endpoint.' }),
-    ApiTooManyRequestsResponse({ type: ProblemDetails, description: "The tenant's plan limit is used up." }),
-    ...(options.badRequest === false ? [] : [ApiBadRequestResponse({ type: ProblemDetails, description: 'Invalid input; see `errors`.' })]),
-    ...(options.notFound ? [ApiNotFoundResponse({ type: ProblemDetails, description: "Not found, or outside the key's reach." })] : []),
+    ApiUnauthorizedResponse({
+      type: ProblemDetails,
+      description: 'Missing, malformed, unknown or revoked API key (`missing_api_key`, `invalid_api_key`), or a console access token that is not valid (`invalid_member_token`).',
+    }),
+    ApiForbiddenResponse({
+      type: ProblemDetails,
+      description:
+        'This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), ' +
+        'has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`).',
+    }),
+    ApiTooManyRequestsResponse({ type: ProblemDetails, description: "The tenant's plan limit, or the member's own limit, is used up (`rate_limited`)." }),
+    ApiBadRequestResponse({ type: ProblemDetails, description: 'Invalid input (see `errors`), or a member token without a valid `Sesame-Tenant` header (`tenant_header_required`).' }),
+    ...(options.notFound ? [ApiNotFoundResponse({ type: ProblemDetails, description: "Not found, or outside the caller's reach." })] : []),
   );
 }

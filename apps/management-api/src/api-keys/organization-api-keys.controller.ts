@@ -1,9 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { pageOf, PageQuery, UuidParam } from '@sesame/common';
-import { CurrentPrincipal, Principal } from '@sesame/guards';
+import { AllowMembers, CurrentPrincipal, Principal } from '@sesame/guards';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { ManagementErrors } from '../access/management-errors';
+import { Audited, fromAnswer, fromParam } from '../audit/audited.decorator';
 import { ApiKeysService } from './api-keys.service';
 import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto';
 
@@ -18,6 +19,7 @@ export class OrganizationApiKeysController {
   ) {}
 
   @Get()
+  @AllowMembers('viewer')
   @ApiOperation({ summary: "List the organization's keys (revoked ones included)" })
   @ApiOkResponse({ type: ApiKeyPage })
   @ManagementErrors({ notFound: true })
@@ -27,6 +29,8 @@ export class OrganizationApiKeysController {
   }
 
   @Post()
+  @AllowMembers('admin')
+  @Audited('api_key.create', fromAnswer)
   @ApiOperation({ summary: 'Create an organization key; the key is shown only in this response' })
   @ApiCreatedResponse({ type: CreatedApiKeyResponse })
   @ManagementErrors({ notFound: true })
@@ -37,6 +41,8 @@ export class OrganizationApiKeysController {
 
   @Delete(':keyId')
   @HttpCode(204)
+  @AllowMembers('admin')
+  @Audited('api_key.revoke', fromParam('keyId'))
   @ApiOperation({ summary: 'Revoke an organization key' })
   @ApiNoContentResponse({ description: 'Revoked (or already revoked).' })
   @ManagementErrors({ notFound: true })

@@ -1,9 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { pageOf, PageQuery, UuidParam } from '@sesame/common';
-import { CurrentPrincipal, Principal } from '@sesame/guards';
+import { AllowMembers, CurrentPrincipal, Principal } from '@sesame/guards';
 import { requireTenantKey } from '../access/access';
 import { ManagementErrors } from '../access/management-errors';
+import { Audited, fromAnswer, fromParam } from '../audit/audited.decorator';
 import { ApiKeysService } from './api-keys.service';
 import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto';
 
@@ -15,6 +16,7 @@ export class TenantApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
   @Get()
+  @AllowMembers('viewer')
   @ApiOperation({ summary: "List the tenant's own keys (revoked ones included)" })
   @ApiOkResponse({ type: ApiKeyPage })
   @ManagementErrors()
@@ -24,6 +26,8 @@ export class TenantApiKeysController {
   }
 
   @Post()
+  @AllowMembers('admin')
+  @Audited('api_key.create', fromAnswer)
   @ApiOperation({ summary: 'Create a tenant key; the key is shown only in this response' })
   @ApiCreatedResponse({ type: CreatedApiKeyResponse })
   @ManagementErrors()
@@ -34,6 +38,8 @@ export class TenantApiKeysController {
 
   @Delete(':keyId')
   @HttpCode(204)
+  @AllowMembers('admin')
+  @Audited('api_key.revoke', fromParam('keyId'))
   @ApiOperation({ summary: 'Revoke a tenant key' })
   @ApiNoContentResponse({ description: 'Revoked (or already revoked).' })
   @ManagementErrors({ notFound: true })

@@ -1,8 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { pageOf, PageQuery, UuidParam } from '@sesame/common';
-import { CurrentPrincipal, Principal } from '@sesame/guards';
+import { AllowMembers, CurrentPrincipal, Principal } from '@sesame/guards';
+import { canSeeSecrets } from '../access/access';
 import { ManagementErrors } from '../access/management-errors';
+import { Audited, fromAnswer, fromParam } from '../audit/audited.decorator';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { ApplicationsService } from './applications.service';
 import { ApplicationResponse, ApplicationSummary, CreateApplicationDto, RotateSecretDto, UpdateApplicationDto } from './dto/application.dto';
@@ -18,6 +20,7 @@ export class ApplicationsController {
   ) {}
 
   @Get()
+  @AllowMembers('viewer')
   @ApiOperation({ summary: "List the organization's applications (without secrets)" })
   @ApiOkResponse({ type: ApplicationPage })
   @ManagementErrors({ notFound: true })
@@ -27,6 +30,8 @@ export class ApplicationsController {
   }
 
   @Post()
+  @AllowMembers('admin')
+  @Audited('application.create', fromAnswer)
   @ApiOperation({ summary: 'Register an application; web apps get a client secret' })
   @ApiCreatedResponse({ type: ApplicationResponse })
   @ManagementErrors({ notFound: true })
@@ -36,16 +41,19 @@ export class ApplicationsController {
   }
 
   @Get(':applicationId')
-  @ApiOperation({ summary: 'Read the integration data of an application, client secret included' })
+  @AllowMembers('viewer')
+  @ApiOperation({ summary: 'Read the integration data of an application, client secret included (but for members with the viewer role)' })
   @ApiOkResponse({ type: ApplicationResponse })
   @ManagementErrors({ notFound: true })
   async get(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @UuidParam('applicationId') applicationId: string) {
     await this.organizations.findReachable(principal, organizationId);
-    return this.applications.get(organizationId, applicationId);
+    return this.applications.get(organizationId, applicationId, canSeeSecrets(principal));
   }
 
   @Post(':applicationId')
   @HttpCode(200)
+  @AllowMembers('admin')
+  @Audited('application.update', fromParam('applicationId'))
   @ApiOperation({ summary: 'Update an application: name, callback URLs, id_token encryption' })
   @ApiOkResponse({ type: ApplicationResponse })
   @ManagementErrors({ notFound: true })
@@ -61,6 +69,8 @@ export class ApplicationsController {
 
   @Post(':applicationId/rotate_secret')
   @HttpCode(200)
+  @AllowMembers('admin')
+  @Audited('application.rotate_secret', fromParam('applicationId'))
   @ApiOperation({
     summary: "Replace a web app's client secret",
     description:
@@ -83,6 +93,8 @@ export class ApplicationsController {
 
   @Delete(':applicationId')
   @HttpCode(204)
+  @AllowMembers('admin')
+  @Audited('application.delete', fromParam('applicationId'))
   @ApiOperation({ summary: 'Delete an application and its tokens' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ManagementErrors({ notFound: true })

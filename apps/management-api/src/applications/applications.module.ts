@@ -11,6 +11,6 @@ import { ApplicationsService } from './applications.service';
   imports: [TypeOrmModule.forFeature([Application, AccessToken]), OrganizationsModule],
   controllers: [ApplicationsController],
   providers: [ApplicationRepository, ApplicationsService, secretBoxProvider, clientSecretVerifierProvider],
-  exports: [ApplicationsService],
+  exports: [ApplicationRepository, ApplicationsService],
 })
 export class ApplicationsModule {}

@@ -20,8 +20,10 @@ export class ApplicationsService {
     return toPage(await this.applications.list(organizationId, page), page.limit, ApplicationSummary.from);
   }
 
-  async get(organizationId: string, id: string): Promise<ApplicationResponse> {
-    return this.withSecret(await this.findOrFail(organizationId, id));
+  /** The integration data; `showSecret` false answers `clientSecret: null` (members with the viewer role never see secrets). */
+  async get(organizationId: string, id: string, showSecret = true): Promise<ApplicationResponse> {
+    const application = await this.findOrFail(organizationId, id);
+    return showSecret ? this.withSecret(application) : { ...ApplicationSummary.from(application), clientSecret: null };
   }
 
   async create(organizationId: string, input: CreateApplicationDto): Promise<ApplicationResponse> {

@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { pageOf, PageQuery, UuidParam } from '@sesame/common';
-import { CurrentPrincipal, Principal } from '@sesame/guards';
+import { AllowMembers, CurrentPrincipal, Principal } from '@sesame/guards';
 import { ManagementErrors } from '../access/management-errors';
+import { Audited, fromAnswer, fromParam } from '../audit/audited.decorator';
 import { CreateOrganizationDto, OrganizationResponse, UpdateOrganizationDto } from './dto/organization.dto';
 import { OrganizationsService } from './organizations.service';
 
@@ -14,7 +15,8 @@ export class OrganizationsController {
   constructor(private readonly organizations: OrganizationsService) {}
 
   @Get()
-  @ApiOperation({ summary: "List the tenant's organizations (tenant key)" })
+  @AllowMembers('viewer')
+  @ApiOperation({ summary: "List the tenant's organizations (tenant key, members)" })
   @ApiOkResponse({ type: OrganizationPage })
   @ManagementErrors()
   list(@CurrentPrincipal() principal: Principal, @Query() page: PageQuery) {
@@ -22,7 +24,9 @@ export class OrganizationsController {
   }
 
   @Post()
-  @ApiOperation({ summary: 'Create an organization (tenant key)' })
+  @AllowMembers('admin')
+  @Audited('organization.create', fromAnswer)
+  @ApiOperation({ summary: 'Create an organization (tenant key, admins)' })
   @ApiCreatedResponse({ type: OrganizationResponse })
   @ManagementErrors()
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateOrganizationDto) {
@@ -30,6 +34,7 @@ export class OrganizationsController {
   }
 
   @Get(':id')
+  @AllowMembers('viewer')
   @ApiOperation({ summary: 'Read an organization (tenant key, or that organization’s key)' })
   @ApiOkResponse({ type: OrganizationResponse })
   @ManagementErrors({ notFound: true })
@@ -39,6 +44,8 @@ export class OrganizationsController {
 
   @Post(':id')
   @HttpCode(200)
+  @AllowMembers('admin')
+  @Audited('organization.update', fromParam('id'))
   @ApiOperation({ summary: 'Update an organization: name, whitelist domains, autologin, link lifetime' })
   @ApiOkResponse({ type: OrganizationResponse })
   @ManagementErrors({ notFound: true })
@@ -48,6 +55,8 @@ export class OrganizationsController {
 
   @Delete(':id')
   @HttpCode(204)
+  @AllowMembers('admin')
+  @Audited('organization.delete', fromParam('id'))
   @ApiOperation({ summary: 'Delete an organization with its users, applications and keys' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ManagementErrors({ notFound: true })

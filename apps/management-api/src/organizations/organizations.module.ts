@@ -10,6 +10,6 @@ import { OrganizationsService } from './organizations.service';
   imports: [TypeOrmModule.forFeature([Organization]), ApiKeyAuthModule],
   controllers: [OrganizationsController],
   providers: [OrganizationRepository, OrganizationsService],
-  exports: [OrganizationsService],
+  exports: [OrganizationsService, OrganizationRepository],
 })
 export class OrganizationsModule {}

@@ -14,7 +14,7 @@ export class OrganizationsService {
   ) {}
 
   /**
-   * The organization if the principal may reach it: a tenant key reaches its tenant's
+   * The organization if the principal may reach it: a tenant key or a member reaches its tenant's
    * organizations, an organization key only its own. Anything else is "not found".
    */
   async findReachable(principal: Principal, id: string): Promise<Organization> {
@@ -63,5 +63,5 @@ export class OrganizationsService {
 }
 
 function canReach(scope: TenantScopedPrincipal, organizationId: string): boolean {
-  return scope.kind === 'tenant' || scope.organizationId === organizationId;
+  return scope.kind !== 'organization' || scope.organizationId === organizationId;
 }

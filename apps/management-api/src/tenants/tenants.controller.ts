@@ -1,8 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { pageOf, PageQuery, UuidParam } from '@sesame/common';
-import { CurrentPrincipal, Principal } from '@sesame/guards';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { pageOf, PageQuery, ProblemDetails, RequestId, UuidParam } from '@sesame/common';
+import { AllowMembers, CurrentPrincipal, Principal } from '@sesame/guards';
 import { ManagementErrors } from '../access/management-errors';
+import { Audited, fromParam } from '../audit/audited.decorator';
 import { CreatedTenantResponse, CreateTenantDto, TenantResponse, UpdateTenantDto } from './dto/tenant.dto';
 import { TenantsService } from './tenants.service';
 
@@ -14,15 +15,18 @@ export class TenantsController {
   constructor(private readonly tenants: TenantsService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create a tenant and its first API key (platform key)' })
+  @Audited('tenant.create', (_params, answer) => (answer as CreatedTenantResponse).tenant.id)
+  @ApiOperation({ summary: 'Create a tenant, its first API key and optionally its first owner (platform key)' })
   @ApiCreatedResponse({ type: CreatedTenantResponse })
+  @ApiServiceUnavailableResponse({ type: ProblemDetails, description: "The owner's invitation cannot be queued (`mail_queue_unavailable`); nothing was created." })
   @ManagementErrors()
-  create(@CurrentPrincipal() principal: Principal, @Body() body: CreateTenantDto) {
-    return this.tenants.create(principal, body);
+  create(@CurrentPrincipal() principal: Principal, @Body() body: CreateTenantDto, @RequestId() requestId: string | null) {
+    return this.tenants.create(principal, body, requestId);
   }
 
   @Get()
-  @ApiOperation({ summary: "Platform key: every tenant. Other keys: the caller's own tenant, with its plan limits" })
+  @AllowMembers('viewer')
+  @ApiOperation({ summary: "Platform key: every tenant. Other keys and members: the caller's own tenant, with its plan limits" })
   @ApiOkResponse({ type: TenantPage })
   @ManagementErrors()
   list(@CurrentPrincipal() principal: Principal, @Query() page: PageQuery) {
@@ -30,7 +34,8 @@ export class TenantsController {
   }
 
   @Get(':tenantId')
-  @ApiOperation({ summary: "Read a tenant (platform key, or one of the tenant's keys)" })
+  @AllowMembers('viewer')
+  @ApiOperation({ summary: "Read a tenant (platform key, one of the tenant's keys, or a member)" })
   @ApiOkResponse({ type: TenantResponse })
   @ManagementErrors({ notFound: true })
   get(@CurrentPrincipal() principal: Principal, @UuidParam('tenantId') tenantId: string) {
@@ -39,7 +44,9 @@ export class TenantsController {
 
   @Post(':tenantId')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Update a tenant: name; plan only with the platform key' })
+  @AllowMembers('admin')
+  @Audited('tenant.update', fromParam('tenantId'))
+  @ApiOperation({ summary: 'Update a tenant: name (tenant key, admins); plan only with the platform key' })
   @ApiOkResponse({ type: TenantResponse })
   @ManagementErrors({ notFound: true })
   update(@CurrentPrincipal() principal: Principal, @UuidParam('tenantId') tenantId: string, @Body() body: UpdateTenantDto) {

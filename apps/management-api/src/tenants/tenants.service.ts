@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { forbidden, notFound, Page, PageQuery, SESAME_CONFIG, SesameConfig, toPage } from '@sesame/common';
+import { forbidden, notFound, Page, PageQuery, SESAME_CONFIG, SesameConfig, toPage, validEmail } from '@sesame/common';
 import { Tenant } from '@sesame/entities';
 import { Principal } from '@sesame/guards';
 import { requirePlatformKey, requireTenantKey, requireTenantScope } from '../access/access';
 import { ApiKeysService } from '../api-keys/api-keys.service';
+import { MemberResponse } from '../members/dto/member.dto';
+import { MembersService } from '../members/members.service';
 import { CreatedTenantResponse, CreateTenantDto, TenantResponse, UpdateTenantDto } from './dto/tenant.dto';
 import { TenantRepository } from './tenant.repository';
 
@@ -12,25 +14,33 @@ export class TenantsService {
   constructor(
     private readonly tenants: TenantRepository,
     private readonly apiKeys: ApiKeysService,
+    private readonly members: MembersService,
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
   ) {}
 
-  /** Creates a tenant and its first tenant key in one transaction (platform key). */
-  async create(principal: Principal, input: CreateTenantDto): Promise<CreatedTenantResponse> {
+  /** Creates a tenant, its first tenant key and, with ownerEmail, its first owner (platform key). */
+  async create(principal: Principal, input: CreateTenantDto, requestId: string | null): Promise<CreatedTenantResponse> {
     requirePlatformKey(principal);
-    return this.createTenant(input);
+    return this.createTenant(input, requestId);
   }
 
-  /** The bootstrap path shared with the CLI and the local launcher. */
-  async createTenant(input: CreateTenantDto): Promise<CreatedTenantResponse> {
-    return this.tenants.transaction(async (manager) => {
+  /**
+   * The bootstrap path shared with the CLI and the local launcher: tenant, key and owner in one
+   * transaction, then the owner's invitation; if it cannot be queued the tenant is withdrawn (503).
+   */
+  async createTenant(input: CreateTenantDto, requestId: string | null = null): Promise<CreatedTenantResponse> {
+    const ownerEmail = input.ownerEmail === undefined ? null : validEmail(input.ownerEmail, 'ownerEmail');
+    const created = await this.tenants.transaction(async (manager) => {
       const tenant = await this.tenants.insert(manager, { name: input.name, plan: input.plan });
       const apiKey = await this.apiKeys.create({ tenantId: tenant.id, organizationId: null }, 'Initial key', manager);
-      return { tenant: this.toResponse(tenant), apiKey };
+      const owner = ownerEmail ? await this.members.addOwner(manager, tenant.id, ownerEmail) : null;
+      return { tenant, apiKey, owner };
     });
+    if (created.owner) await this.members.sendInvitation(created.owner, requestId, () => this.tenants.delete(created.tenant.id));
+    return { tenant: this.toResponse(created.tenant), apiKey: created.apiKey, owner: created.owner && MemberResponse.from(created.owner) };
   }
 
-  /** The platform key lists every tenant; any other key sees only its own tenant. */
+  /** The platform key lists every tenant (but the console's own); any other caller sees only its own tenant. */
   async list(principal: Principal, page: PageQuery): Promise<Page<TenantResponse>> {
     if (principal.kind === 'platform') {
       return toPage(await this.tenants.list(page), page.limit, (tenant) => this.toResponse(tenant));
@@ -42,7 +52,7 @@ export class TenantsService {
     return this.toResponse(await this.findReachable(principal, id));
   }
 
-  /** Platform key or tenant key: an organization key may read its tenant but not change it. */
+  /** Platform key, tenant key or member: an organization key may read its tenant but not change it. */
   async update(principal: Principal, id: string, input: UpdateTenantDto): Promise<TenantResponse> {
     const tenant = await this.findReachable(principal.kind === 'platform' ? principal : requireTenantKey(principal), id);
     if (input.plan !== undefined && input.plan !== tenant.plan && principal.kind !== 'platform') {

@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { pageOf, ProblemDetails, UuidParam } from '@sesame/common';
-import { CurrentPrincipal, Principal } from '@sesame/guards';
+import { AllowMembers, CurrentPrincipal, Principal } from '@sesame/guards';
 import { ManagementErrors } from '../access/management-errors';
+import { Audited, fromAnswer, fromParam } from '../audit/audited.decorator';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { CreateUserDto, UpdateUserDto, UserQuery, UserResponse } from './dto/user.dto';
 import { UsersService } from './users.service';
@@ -18,6 +19,7 @@ export class UsersController {
   ) {}
 
   @Get()
+  @AllowMembers('viewer')
   @ApiOperation({ summary: "List the organization's users, optionally filtered by e-mail" })
   @ApiOkResponse({ type: UserPage })
   @ManagementErrors({ notFound: true })
@@ -27,6 +29,8 @@ export class UsersController {
   }
 
   @Post()
+  @AllowMembers('admin')
+  @Audited('user.create', fromAnswer)
   @ApiOperation({ summary: 'Create a user' })
   @ApiCreatedResponse({ type: UserResponse })
   @ApiConflictResponse({ type: ProblemDetails, description: 'The e-mail address is taken in this organization.' })
@@ -37,6 +41,7 @@ export class UsersController {
   }
 
   @Get(':userId')
+  @AllowMembers('viewer')
   @ApiOperation({ summary: 'Read a user' })
   @ApiOkResponse({ type: UserResponse })
   @ManagementErrors({ notFound: true })
@@ -47,6 +52,8 @@ export class UsersController {
 
   @Post(':userId')
   @HttpCode(200)
+  @AllowMembers('admin')
+  @Audited('user.update', fromParam('userId'))
   @ApiOperation({ summary: 'Update a user: name, blocked' })
   @ApiOkResponse({ type: UserResponse })
   @ManagementErrors({ notFound: true })
@@ -62,6 +69,8 @@ export class UsersController {
 
   @Delete(':userId')
   @HttpCode(204)
+  @AllowMembers('admin')
+  @Audited('user.delete', fromParam('userId'))
   @ApiOperation({ summary: 'Delete a user and their tokens' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ManagementErrors({ notFound: true })

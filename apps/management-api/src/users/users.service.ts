@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { conflict, validationFailed, normalizeEmail, notFound, Page, toPage } from '@sesame/common';
+import { conflict, notFound, Page, toPage, validEmail } from '@sesame/common';
 import { User } from '@sesame/entities';
 import { CreateUserDto, UpdateUserDto, UserQuery, UserResponse } from './dto/user.dto';
 import { UserRepository } from './user.repository';
@@ -42,10 +42,4 @@ export class UsersService {
     if (!user) throw notFound('user');
     return user;
   }
-}
-
-function validEmail(input: string): string {
-  const email = normalizeEmail(input);
-  if (!email) throw validationFailed([{ field: 'email', message: 'email must be a valid e-mail address' }]);
-  return email;
 }

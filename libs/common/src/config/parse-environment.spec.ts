@@ -28,8 +28,9 @@ describe('parseEnvironment', () => {
         trustProxy: false,
         bodyLimitBytes: 100 * 1024,
         hstsMaxAgeSeconds: 365 * 24 * 3600,
-        ports: { management: 3001, auth: 3002, mailWorker: 3003 },
+        ports: { management: 3001, auth: 3002, mailWorker: 3003, console: 3004 },
       });
+      expect(config.console).toEqual({ publicUrl: 'http://localhost:3000/console', sesameUrl: 'http://localhost:3000/api', credentialsFile: null });
       expect(config.database).toEqual({ url: REQUIRED.DATABASE_URL, poolSize: 10, statementTimeoutMs: 10_000 });
       expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'sesame', commandTimeoutMs: 1000 });
       expect(config.secrets).toEqual({ key: Buffer.from(HEX_KEY, 'hex'), platformApiKey: null });
@@ -53,6 +54,7 @@ describe('parseEnvironment', () => {
         endpoints: { free: 30, basic: 60, pro: 120, enterprise: 600 },
         pages: 60,
         globalPerIp: 600,
+        memberPerMinute: 300,
       });
     });
 
@@ -68,6 +70,13 @@ describe('parseEnvironment', () => {
       const parsed = parseEnvironment({ ...REQUIRED, API_PREFIX: '//api/', PUBLIC_BASE_URL: 'https://id.example.com/api///' });
       expect(parsed.http.apiPrefix).toBe('api');
       expect(parsed.http.publicBaseUrl).toBe('https://id.example.com/api');
+    });
+
+    it("the console's addresses: CONSOLE_SESAME_URL follows PUBLIC_BASE_URL unless set", () => {
+      const parsed = parseEnvironment({ ...REQUIRED, PUBLIC_BASE_URL: 'https://id.example.com/api', CONSOLE_PUBLIC_URL: 'https://id.example.com/console/' });
+      expect(parsed.console).toEqual({ publicUrl: 'https://id.example.com/console', sesameUrl: 'https://id.example.com/api', credentialsFile: null });
+      const inside = parseEnvironment({ ...REQUIRED, CONSOLE_SESAME_URL: 'http://gateway:3000/api/', CONSOLE_CREDENTIALS_FILE: '/run/console.json' });
+      expect(inside.console).toEqual({ publicUrl: 'http://localhost:3000/console', sesameUrl: 'http://gateway:3000/api', credentialsFile: '/run/console.json' });
     });
 
     it('reads the secrets key as hex or base64', () => {
@@ -111,6 +120,12 @@ describe('parseEnvironment', () => {
       ['MANAGEMENT_PORT', '65536', 'must be an integer from 0 to 65535'],
       ['AUTH_PORT', '-1', 'must be an integer from 0 to 65535'],
       ['MAIL_WORKER_PORT', '30a', 'must be an integer from 0 to 65535'],
+      ['CONSOLE_PORT', '70000', 'must be an integer from 0 to 65535'],
+      ['MEMBER_RATE_LIMIT', '0', 'must be an integer from 1 to 1000000'],
+      ['CONSOLE_PUBLIC_URL', 'https://id.example.com/admin', 'must be an http(s) URL ending in /console, without query, fragment or credentials'],
+      ['CONSOLE_PUBLIC_URL', 'https://id.example.com/console?x=1', 'must be an http(s) URL ending in /console, without query, fragment or credentials'],
+      ['CONSOLE_PUBLIC_URL', 'ftp://id.example.com/console', 'must use http or https'],
+      ['CONSOLE_SESAME_URL', 'gateway:3000/api', 'must use http or https'],
       ['HTTP_BODY_LIMIT_BYTES', '1e6', 'must be an integer from 1024 to 10485760'],
       ['DATABASE_POOL_SIZE', '0', 'must be an integer from 1 to 200'],
       ['DATABASE_POOL_SIZE', '10.5', 'must be an integer from 1 to 200'],

@@ -24,13 +24,13 @@ type Env = Record<string, string | undefined>;
 export function parseEnvironment(env: Env): SesameConfig {
   const problems: string[] = [];
   const read = new EnvReader(env, problems);
-
+  const publicBaseUrl = read.url('PUBLIC_BASE_URL', 'http://localhost:3000/api').replace(/\/+$/, '');
   const config: SesameConfig = {
     env: read.oneOf('NODE_ENV', ['development', 'production', 'test'] as const, 'development'),
     http: {
       host: read.string('HOST', '127.0.0.1'),
       apiPrefix: read.string('API_PREFIX', 'api').replace(/^\/+|\/+$/g, ''),
-      publicBaseUrl: read.url('PUBLIC_BASE_URL', 'http://localhost:3000/api').replace(/\/+$/, ''),
+      publicBaseUrl,
       platform: read.oneOf('HTTP_PLATFORM', ['express', 'fastify'] as const, 'express'),
       trustProxy: read.trustProxy('TRUST_PROXY'),
       bodyLimitBytes: read.integer('HTTP_BODY_LIMIT_BYTES', 100 * 1024, 1024, 10 * 1024 * 1024),
@@ -39,7 +39,13 @@ export function parseEnvironment(env: Env): SesameConfig {
         management: read.port('MANAGEMENT_PORT', 3001),
         auth: read.port('AUTH_PORT', 3002),
         mailWorker: read.port('MAIL_WORKER_PORT', 3003),
+        console: read.port('CONSOLE_PORT', 3004),
       },
+    },
+    console: {
+      publicUrl: read.consoleUrl('CONSOLE_PUBLIC_URL', 'http://localhost:3000/console'),
+      sesameUrl: read.optionalUrl('CONSOLE_SESAME_URL')?.replace(/\/+$/, '') ?? publicBaseUrl,
+      credentialsFile: read.optionalString('CONSOLE_CREDENTIALS_FILE'),
     },
     database: {
       url: read.url('DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
@@ -63,6 +69,7 @@ export function parseEnvironment(env: Env): SesameConfig {
       endpoints: read.endpointLimits('ENDPOINT_LIMITS'),
       pages: read.integer('PAGE_RATE_LIMIT', 60, 1, 1_000_000),
       globalPerIp: read.integer('GLOBAL_RATE_LIMIT', 600, 1, 10_000_000),
+      memberPerMinute: read.integer('MEMBER_RATE_LIMIT', 300, 1, 1_000_000),
     },
     mail: {
       smtpUrl: read.url('SMTP_URL', 'smtp://127.0.0.1:1025', ['smtp:', 'smtps:']),
@@ -109,6 +116,10 @@ class EnvReader {
     return this.raw(name) ?? fallback;
   }
 
+  optionalString(name: string): string | null {
+    return this.raw(name) ?? null;
+  }
+
   pattern(name: string, pattern: RegExp, fallback: string, description: string): string {
     const value = this.raw(name) ?? fallback;
     return pattern.test(value) ? value : this.fail(name, `must be ${description}`, fallback);
@@ -147,6 +158,22 @@ class EnvReader {
     } catch {
       return this.fail(name, 'must be a valid URL', '');
     }
+  }
+
+  /** A URL when the variable is set (validated like url()), else null. */
+  optionalUrl(name: string): string | null {
+    return this.raw(name) === undefined ? null : this.url(name, undefined);
+  }
+
+  /** The console's public address: an http(s) URL whose path is /console (the path the gateway routes to the console), without query or fragment. */
+  consoleUrl(name: string, fallback: string): string {
+    const value = this.url(name, fallback).replace(/\/+$/, '');
+    if (!value) return value;
+    const url = new URL(value);
+    if (url.pathname !== '/console' || url.search || url.hash || url.username || url.password) {
+      return this.fail(name, 'must be an http(s) URL ending in /console, without query, fragment or credentials', fallback);
+    }
+    return value;
   }
 
   secretKey(name: string): Buffer {

@@ -7,6 +7,15 @@ export type WindowLimits = Record<WindowName, number>;
 
 export type HttpPlatform = 'express' | 'fastify';
 
+/** Roles of a tenant's members, weakest first: each role may do everything the ones before it may. */
+export const MEMBER_ROLES = ['viewer', 'admin', 'owner'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/** True when `role` includes everything `required` may do. */
+export function roleIncludes(role: MemberRole, required: MemberRole): boolean {
+  return MEMBER_ROLES.indexOf(role) >= MEMBER_ROLES.indexOf(required);
+}
+
 /** The whole configuration, parsed and validated once from the environment. */
 export interface SesameConfig {
   env: 'development' | 'production' | 'test';
@@ -20,7 +29,15 @@ export interface SesameConfig {
     bodyLimitBytes: number;
     /** Strict-Transport-Security max-age sent on every answer when PUBLIC_BASE_URL is https; 0 sends none. */
     hstsMaxAgeSeconds: number;
-    ports: { management: number; auth: number; mailWorker: number };
+    ports: { management: number; auth: number; mailWorker: number; console: number };
+  };
+  console: {
+    /** Where people open the console (CONSOLE_PUBLIC_URL): its origin is the console organization's whitelist domain, and invitations link to it. */
+    publicUrl: string;
+    /** Where the console's server reaches Sesame's public APIs (CONSOLE_SESAME_URL, by default PUBLIC_BASE_URL). */
+    sesameUrl: string;
+    /** The JSON file with the console's client id and secret, written by `console:setup` (CONSOLE_CREDENTIALS_FILE; the console only). */
+    credentialsFile: string | null;
   };
   database: { url: string; poolSize: number; statementTimeoutMs: number };
   redis: { url: string; prefix: string; commandTimeoutMs: number };
@@ -34,6 +51,8 @@ export interface SesameConfig {
     endpoints: Record<Plan, number>;
     pages: number;
     globalPerIp: number;
+    /** Management API requests per minute of each console member (instead of the plan's limits). */
+    memberPerMinute: number;
   };
   mail: {
     smtpUrl: string;

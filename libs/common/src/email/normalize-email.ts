@@ -1,4 +1,5 @@
 import { domainToASCII } from 'node:url';
+import { validationFailed } from '../problems/problem.exception';
 
 const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}$/;
 
@@ -25,4 +26,11 @@ function isDomainName(domain: string): boolean {
   const labels = domain.split('.');
   if (labels.length < 2) return false;
   return labels.every((label) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label)) && !/^\d+$/.test(labels.at(-1)!);
+}
+
+/** An address from a request field, normalised; a 400 `validation_failed` naming the field when it is not one. */
+export function validEmail(input: string, field = 'email'): string {
+  const email = normalizeEmail(input);
+  if (!email) throw validationFailed([{ field, message: `${field} must be a valid e-mail address` }]);
+  return email;
 }

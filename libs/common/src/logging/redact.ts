@@ -25,7 +25,7 @@ export const SECRET_PARAMETERS: ReadonlySet<string> = new Set([
 ]);
 
 /** Headers whose value is a credential. */
-export const SECRET_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+export const SECRET_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-csrf-token']);
 
 /** Headers that hold a URL (which may carry a secret in its query). */
 const URL_HEADERS: ReadonlySet<string> = new Set(['location', 'referer', 'content-location']);

@@ -21,6 +21,8 @@ export type Translations = Partial<Record<'subject' | 'greeting' | 'intro' | 'bu
 // The sweeper looks for pending attempts whose mail has not been sent.
 @Index('login_attempt_unsent', ['expiresAt'], { where: "status = 'pending' AND mail_sent_at IS NULL AND NOT mail_suppressed" })
 @Index('login_attempt_organization_email', ['organizationId', 'email', 'createdAt'])
+// Login activity pages through an organization's attempts by creation.
+@Index('login_attempt_organization_page', ['organizationId', 'createdAt', 'id'])
 @Index('login_attempt_application', ['applicationId'])
 @Index('login_attempt_autologin_walk', ['autologinWalkHash'], { unique: true, where: 'autologin_walk_hash IS NOT NULL' })
 export class LoginAttempt {
@@ -116,6 +118,10 @@ export class LoginAttempt {
 
   @Column({ ...NULLABLE_TIMESTAMP, name: 'mail_sent_at' })
   mailSentAt: Date | null;
+
+  /** When the worker gave up sending the e-mail (MAIL_ATTEMPTS failed deliveries). */
+  @Column({ ...NULLABLE_TIMESTAMP, name: 'mail_failed_at' })
+  mailFailedAt: Date | null;
 
   @CreateDateColumn({ ...TIMESTAMP, name: 'created_at' })
   createdAt: Date;

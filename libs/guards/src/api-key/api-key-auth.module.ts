@@ -1,10 +1,15 @@
 import { Module } from '@nestjs/common';
+import { MemberRoleGuard } from '../member/allow-members';
+import { MemberVerifier } from '../member/member-verifier';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeyVerifier } from './api-key-verifier';
 
-/** API-key authentication; the app registers ApiKeyGuard as a global guard (opt out with @Public()). */
+/**
+ * Management API authentication: API keys and console member tokens. The app registers ApiKeyGuard
+ * (opt out with @Public()) and, after it, MemberRoleGuard as global guards.
+ */
 @Module({
-  providers: [ApiKeyVerifier, ApiKeyGuard],
-  exports: [ApiKeyVerifier, ApiKeyGuard],
+  providers: [ApiKeyVerifier, MemberVerifier, ApiKeyGuard, MemberRoleGuard],
+  exports: [ApiKeyVerifier, MemberVerifier, ApiKeyGuard, MemberRoleGuard],
 })
 export class ApiKeyAuthModule {}

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, Plan, SESAME_CONFIG, SesameConfig, TtlCache, digestsEqual, sha256 } from '@sesame/common';
 import { DataSource } from 'typeorm';
 import { looksLikeApiKey } from './api-key-format';
-import { Principal, TenantScopedPrincipal } from './principal';
+import { ApiKeyPrincipal, Principal } from './principal';
 
 const MAX_CACHE_ENTRIES = 10_000;
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -16,7 +16,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 @Injectable()
 export class ApiKeyVerifier {
   private readonly logger = new Logger(ApiKeyVerifier.name);
-  private readonly cache = new TtlCache<string, TenantScopedPrincipal | null>(MAX_CACHE_ENTRIES);
+  private readonly cache = new TtlCache<string, ApiKeyPrincipal | null>(MAX_CACHE_ENTRIES);
   private readonly lastUsedWrites = new Map<string, number>();
   private readonly platformKeyHash: Buffer | null;
   private readonly cacheMs: number;
@@ -53,19 +53,19 @@ export class ApiKeyVerifier {
     this.cache.deleteWhere((principal) => principal?.kind === 'organization' && principal.organizationId === organizationId);
   }
 
-  private async lookup(hash: Buffer, cacheKey: string, now: number): Promise<TenantScopedPrincipal | null> {
-    const rows: { id: string; tenant_id: string; organization_id: string | null; plan: Plan }[] = await this.dataSource.query(
-      `SELECT k.id, k.tenant_id, k.organization_id, t.plan
+  private async lookup(hash: Buffer, cacheKey: string, now: number): Promise<ApiKeyPrincipal | null> {
+    const rows: { id: string; name: string; tenant_id: string; organization_id: string | null; plan: Plan }[] = await this.dataSource.query(
+      `SELECT k.id, k.name, k.tenant_id, k.organization_id, t.plan
          FROM api_key k JOIN tenant t ON t.id = k.tenant_id
         WHERE k.hash = $1 AND k.revoked_at IS NULL`,
       [hash],
     );
     const row = rows[0];
-    const principal: TenantScopedPrincipal | null = !row
+    const principal: ApiKeyPrincipal | null = !row
       ? null
       : row.organization_id
-        ? { kind: 'organization', tenantId: row.tenant_id, organizationId: row.organization_id, plan: row.plan, apiKeyId: row.id }
-        : { kind: 'tenant', tenantId: row.tenant_id, plan: row.plan, apiKeyId: row.id };
+        ? { kind: 'organization', tenantId: row.tenant_id, organizationId: row.organization_id, plan: row.plan, apiKeyId: row.id, apiKeyName: row.name }
+        : { kind: 'tenant', tenantId: row.tenant_id, plan: row.plan, apiKeyId: row.id, apiKeyName: row.name };
     if (this.cacheMs > 0) this.cache.set(cacheKey, principal, now + this.cacheMs);
     return principal;
   }

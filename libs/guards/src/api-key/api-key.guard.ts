@@ -1,30 +1,63 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { unauthorized } from '@sesame/common';
+import { badRequest, forbidden, unauthorized } from '@sesame/common';
+import { MemberVerifier } from '../member/member-verifier';
 import { ApiKeyVerifier } from './api-key-verifier';
-import { IS_PUBLIC, RequestWithPrincipal } from './principal';
+import { IS_PERSON_ROUTE, IS_PUBLIC, MemberPrincipal, RequestWithPrincipal, SignedInPerson } from './principal';
 
 const REALM = 'Bearer realm="sesame"';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Authenticates `Authorization: Bearer <API key>` and puts the key's principal on the request. */
+/**
+ * Authenticates `Authorization: Bearer <credential>` and puts the caller on the request: the
+ * platform key or an API key (request.principal), or a console access token, whose person
+ * (request.person) acts as a member of the tenant named by `Sesame-Tenant` (request.principal).
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly verifier: ApiKeyVerifier,
+    private readonly members: MemberVerifier,
     private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    if (this.flag(context, IS_PUBLIC)) return true;
     const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
-    const key = bearerToken(request.headers.authorization);
-    if (key === undefined) throw unauthorized('missing_api_key', 'Send an API key as `Authorization: Bearer <key>`', REALM);
-    const principal = key ? await this.verifier.verify(key) : null;
-    if (!principal) {
+    const credential = bearerToken(request.headers.authorization);
+    if (credential === undefined) throw unauthorized('missing_api_key', 'Send an API key as `Authorization: Bearer <key>`', REALM);
+    const principal = credential ? await this.verifier.verify(credential) : null;
+    if (principal) {
+      request.principal = principal;
+      return true;
+    }
+    if (!credential || !this.members.looksLikeAccessToken(credential)) {
       throw unauthorized('invalid_api_key', 'The API key is not valid', `${REALM}, error="invalid_token", error_description="The API key is not valid"`);
     }
-    request.principal = principal;
+    request.person = await this.person(credential);
+    if (!this.flag(context, IS_PERSON_ROUTE)) request.principal = await this.member(request.person, request.headers);
     return true;
+  }
+
+  private async person(token: string): Promise<SignedInPerson> {
+    const person = await this.members.person(token);
+    if (person) return person;
+    const detail = 'The console access token is not valid: expired, revoked or issued to another application';
+    throw unauthorized('invalid_member_token', detail, `${REALM}, error="invalid_token", error_description="${detail}"`);
+  }
+
+  private async member(person: SignedInPerson, headers: RequestWithPrincipal['headers']): Promise<MemberPrincipal> {
+    const tenantId = headers['sesame-tenant'];
+    if (typeof tenantId !== 'string' || !UUID.test(tenantId)) {
+      throw badRequest('tenant_header_required', 'A console access token needs the id of the tenant it acts in, as the Sesame-Tenant header');
+    }
+    const member = await this.members.member(person, tenantId.toLowerCase());
+    if (!member) throw forbidden('not_a_member', 'You are not a member of this tenant');
+    return member;
+  }
+
+  private flag(context: ExecutionContext, key: string): boolean {
+    return this.reflector.getAllAndOverride<boolean>(key, [context.getHandler(), context.getClass()]) === true;
   }
 }
 

@@ -1,8 +1,8 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import { Plan } from '@sesame/common';
+import { MemberRole, Plan } from '@sesame/common';
 
 /** Who is calling the management API, as established by ApiKeyGuard. */
-export type Principal = PlatformPrincipal | TenantPrincipal | OrganizationPrincipal;
+export type Principal = PlatformPrincipal | TenantPrincipal | OrganizationPrincipal | MemberPrincipal;
 
 /** The operator's key (PLATFORM_API_KEY): manages tenants, never a tenant's data. */
 export interface PlatformPrincipal {
@@ -15,6 +15,7 @@ export interface TenantPrincipal {
   tenantId: string;
   plan: Plan;
   apiKeyId: string;
+  apiKeyName: string;
 }
 
 /** An organization key: one organization of a tenant. */
@@ -24,24 +25,63 @@ export interface OrganizationPrincipal {
   organizationId: string;
   plan: Plan;
   apiKeyId: string;
+  apiKeyName: string;
 }
 
-export type TenantScopedPrincipal = TenantPrincipal | OrganizationPrincipal;
+/**
+ * A person signed in to the console, acting in one tenant they are a member of (the
+ * `Sesame-Tenant` header): everything of that tenant, as far as their role allows (@AllowMembers).
+ */
+export interface MemberPrincipal {
+  kind: 'member';
+  tenantId: string;
+  plan: Plan;
+  memberId: string;
+  email: string;
+  role: MemberRole;
+}
+
+/** The principal of an API key. */
+export type ApiKeyPrincipal = TenantPrincipal | OrganizationPrincipal;
+
+/** Every principal that belongs to a tenant. */
+export type TenantScopedPrincipal = TenantPrincipal | OrganizationPrincipal | MemberPrincipal;
+
+/** The principals that reach everything of their tenant. */
+export type TenantWidePrincipal = TenantPrincipal | MemberPrincipal;
+
+/** The person behind a console access token, whatever tenant they act in (set by ApiKeyGuard for member tokens). */
+export interface SignedInPerson {
+  userId: string;
+  /** The user's verified address, normalised. */
+  email: string;
+}
 
 /** The request as the guards see it, on any HTTP platform. */
 export interface RequestWithPrincipal {
   headers: Record<string, string | string[] | undefined>;
   principal?: Principal;
+  person?: SignedInPerson;
 }
 
 /** The principal of the current request (set by ApiKeyGuard). */
 export const CurrentPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): Principal => {
   const principal = context.switchToHttp().getRequest<RequestWithPrincipal>().principal;
-  if (!principal) throw new Error('No principal on the request: is ApiKeyGuard applied?');
+  if (!principal) throw new Error('No principal on the request: is ApiKeyGuard applied, and is this not a @PersonRoute()?');
   return principal;
 });
+
+/** The signed-in person of a member token, or null for an API key (only on @PersonRoute() routes). */
+export const CurrentPerson = createParamDecorator(
+  (_: unknown, context: ExecutionContext): SignedInPerson | null => context.switchToHttp().getRequest<RequestWithPrincipal>().person ?? null,
+);
 
 export const IS_PUBLIC = 'sesame:public';
 
 /** Marks a route that needs no API key (health checks). */
 export const Public = () => SetMetadata(IS_PUBLIC, true);
+
+export const IS_PERSON_ROUTE = 'sesame:person-route';
+
+/** Marks a route that member tokens reach without a `Sesame-Tenant` header (the person's own memberships). */
+export const PersonRoute = () => SetMetadata(IS_PERSON_ROUTE, true);

@@ -136,6 +136,10 @@ export class RotateSecretDto {
 
 /** The integration data of one application, secret included. */
 export class ApplicationResponse extends ApplicationSummary {
-  @ApiProperty({ type: String, nullable: true, description: 'The client secret of a web app; null for native apps, which have none.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The client secret of a web app; null for native apps, which have none, and for members with the viewer role, who never see secrets.',
+  })
   clientSecret: string | null;
 }

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn } from 'class-validator';
+import { IsIn, IsString, MaxLength } from 'class-validator';
 import { NameField, Omittable, Plan, PLANS, WindowLimits } from '@sesame/common';
 import { Tenant } from '@sesame/entities';
 import { CreatedApiKeyResponse } from '../../api-keys/dto/api-key.dto';
+import { MemberResponse } from '../../members/dto/member.dto';
 
 export class CreateTenantDto {
   @NameField({ required: true, example: 'Acme' })
@@ -11,6 +12,16 @@ export class CreateTenantDto {
   @ApiProperty({ enum: PLANS, example: 'pro' })
   @IsIn(PLANS)
   plan: Plan;
+
+  @ApiPropertyOptional({
+    example: 'ada@example.com',
+    maxLength: 320,
+    description: "The tenant's first owner: a member who signs in to the console with this address, and is e-mailed an invitation.",
+  })
+  @Omittable()
+  @IsString()
+  @MaxLength(320)
+  ownerEmail?: string;
 }
 
 export class UpdateTenantDto {
@@ -71,4 +82,7 @@ export class CreatedTenantResponse {
 
   @ApiProperty({ type: CreatedApiKeyResponse, description: "The tenant's first API key; the key is shown only here." })
   apiKey: CreatedApiKeyResponse;
+
+  @ApiProperty({ type: MemberResponse, nullable: true, description: 'The first owner, when `ownerEmail` was given.' })
+  owner: MemberResponse | null;
 }

@@ -1,0 +1,51 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { ClockModule, HttpMetricsGuard, LoggingModule, MetricsModule, ProblemFilter, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
+import { GlobalIpThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesame/throttler';
+import { ConsoleCredentials } from './console-credentials';
+import { CsrfGuard, CsrfTokens } from './csrf/csrf';
+import { ForwardController } from './forward/forward.controller';
+import { ManagementApi } from './forward/management-api';
+import { HealthController } from './health/health.controller';
+import { PagesController } from './pages/pages.controller';
+import { ConsoleSessionService } from './session/console-session.service';
+import { CONSOLE_CREDENTIALS, sesameClientProvider } from './session/sesame-client.provider';
+import { CallbackController, SessionController } from './session/session.controller';
+
+/**
+ * The console's server (/console): signs members in with @sesame/client like any customer's
+ * application, and forwards its pages' calls to the management API with the member's token.
+ * It talks to Sesame only over HTTP (CONSOLE_SESAME_URL); Redis holds its rate limits.
+ */
+@Module({})
+export class ConsoleModule {
+  static forRoot(config: SesameConfig, credentials: ConsoleCredentials): DynamicModule {
+    return {
+      module: ConsoleModule,
+      imports: [
+        SesameConfigModule.forRoot(config),
+        LoggingModule.forRoot(config, { app: 'console' }),
+        MetricsModule.forRoot({ app: 'console', endpointDecorators: [SkipGlobalLimit()] }),
+        ClockModule,
+        RedisModule,
+        TerminusModule,
+        ThrottlingModule,
+      ],
+      controllers: [HealthController, SessionController, CallbackController, ForwardController, PagesController],
+      providers: [
+        { provide: CONSOLE_CREDENTIALS, useValue: credentials },
+        sesameClientProvider,
+        ManagementApi,
+        ConsoleSessionService,
+        CsrfTokens,
+        RedisHealthIndicator,
+        // Route labelling for the metrics, the per-IP global limit, then CSRF on every change.
+        { provide: APP_GUARD, useExisting: HttpMetricsGuard },
+        { provide: APP_GUARD, useExisting: GlobalIpThrottlerGuard },
+        { provide: APP_GUARD, useClass: CsrfGuard },
+        { provide: APP_FILTER, useClass: ProblemFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,69 @@
+import { Body, Controller, Delete, Get, HttpServer, Post, Req, Res } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { rawRequest, requestIdOf, unauthorized } from '@sesame/common';
+import { clientIp } from '@sesame/throttler';
+import { BufferedResponse } from '../session/buffered-response';
+import { ConsoleSessionService } from '../session/console-session.service';
+import { ManagementApi, UpstreamRequest } from './management-api';
+
+const PREFIX = '/console/api/v2/';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The backend for the console's pages: `/console/api/v2/<path>` is the management API's
+ * `/v2/<path>`, called with the signed-in member's access token and the page's `Sesame-Tenant`.
+ * The browser never holds the token. Changes (POST, DELETE) pass the CSRF guard first.
+ */
+@ApiExcludeController()
+@Controller('console/api/v2')
+export class ForwardController {
+  constructor(
+    private readonly sessions: ConsoleSessionService,
+    private readonly management: ManagementApi,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  @Get('*')
+  get(@Req() request: unknown, @Res() response: unknown): Promise<void> {
+    return this.forward('GET', request, response, undefined);
+  }
+
+  @Post('*')
+  post(@Req() request: unknown, @Res() response: unknown, @Body() body: unknown): Promise<void> {
+    return this.forward('POST', request, response, body);
+  }
+
+  @Delete('*')
+  delete(@Req() request: unknown, @Res() response: unknown): Promise<void> {
+    return this.forward('DELETE', request, response, undefined);
+  }
+
+  private async forward(method: UpstreamRequest['method'], request: unknown, response: unknown, body: unknown): Promise<void> {
+    const token = this.sessions.token(request);
+    if (!token) throw unauthorized('not_signed_in', 'Sign in to the console first', 'Cookie realm="sesame-console"');
+    const raw = rawRequest(request);
+    const tenant = raw.headers['sesame-tenant'];
+    const answer = await this.management.send({
+      method,
+      path: ((raw as { originalUrl?: string }).originalUrl ?? raw.url ?? PREFIX).slice(PREFIX.length),
+      token,
+      tenantId: typeof tenant === 'string' && UUID.test(tenant) ? tenant : null,
+      body: hasJsonBody(raw.headers) ? (body ?? {}) : undefined,
+      requestId: requestIdOf(request),
+      clientIp: clientIp(request as never),
+    });
+    const adapter: HttpServer = this.adapterHost.httpAdapter;
+    const buffered = new BufferedResponse();
+    // The token is no longer accepted (expired or revoked): the session is over.
+    if (answer.status === 401) this.sessions.forgetSession(buffered);
+    buffered.copyHeadersTo(adapter, response);
+    for (const [name, value] of Object.entries(answer.headers)) adapter.setHeader(response, name, value);
+    adapter.setHeader(response, 'Cache-Control', 'no-store');
+    adapter.reply(response, answer.body, answer.status);
+  }
+}
+
+function hasJsonBody(headers: Record<string, string | string[] | undefined>): boolean {
+  return typeof headers['content-type'] === 'string' && headers['content-type'].toLowerCase().startsWith('application/json');
+}

@@ -1,0 +1,116 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InvalidStateError, ProviderError, RateLimitedError, SesameClient, SesameError } from '@sesame/client';
+import { Clock, ProblemException, SESAME_CONFIG, SesameConfig, validEmail } from '@sesame/common';
+import { clientIp } from '@sesame/throttler';
+import { ManagementApi, Membership, sesameUnavailable } from '../forward/management-api';
+import { BufferedResponse, requestLike } from './buffered-response';
+import { SESSION_COOKIES } from './sesame-client.provider';
+
+export interface Session {
+  /** The verified address the person signed in with. */
+  email: string;
+  /** The tenants they are a member of: empty means they may do nothing. */
+  memberships: Membership[];
+}
+
+export interface SignInStarted {
+  email: string;
+  sentence: string;
+  allowedDate: Date;
+}
+
+/**
+ * Signing people in and out of the console with @sesame/client: the e-mailed link, the callback
+ * (state and PKCE checked by the library, the access token kept in its HttpOnly cookie), and
+ * sign-out, which revokes the token (RFC 7009). Who the person is and what they belong to comes
+ * from the management API (GET /v2/me), never from the console itself.
+ */
+@Injectable()
+export class ConsoleSessionService {
+  private readonly logger = new Logger(ConsoleSessionService.name);
+  private readonly home: string;
+
+  constructor(
+    private readonly sesame: SesameClient,
+    private readonly management: ManagementApi,
+    private readonly clock: Clock,
+    @Inject(SESAME_CONFIG) config: SesameConfig,
+  ) {
+    this.home = `${config.console.publicUrl}/`;
+  }
+
+  /** The access token of the request's session cookie, or null. */
+  token(request: unknown): string | null {
+    return this.sesame.getAccessToken(requestLike(request));
+  }
+
+  /** The signed-in person, or null (no cookie, or a token Sesame no longer accepts: then the cookie is cleared). */
+  async current(request: unknown, response: BufferedResponse, requestId: string | null): Promise<Session | null> {
+    const token = this.token(request);
+    if (!token) return null;
+    const me = await this.management.me(token, requestId, clientIp(request as never));
+    if (!me) this.forgetSession(response);
+    return me;
+  }
+
+  /** Sends the e-mailed sign-in link; the page shows the sentence the link's page will show too. */
+  async signIn(request: unknown, response: BufferedResponse, input: string): Promise<SignInStarted> {
+    const email = validEmail(input);
+    try {
+      const attempt = await this.sesame.authenticateDirect(requestLike(request), response, { email, returnTo: this.home });
+      return { email, sentence: attempt.sentence, allowedDate: attempt.allowedDate };
+    } catch (error) {
+      throw this.signInProblem(error);
+    }
+  }
+
+  /**
+   * Finishes a sign-in at the callback: where to send the browser next. On success the session
+   * cookie is set (on `response`); on any failure the console's home with `sign_in_error=<code>`.
+   */
+  async callback(request: unknown, response: BufferedResponse): Promise<string> {
+    try {
+      await this.sesame.callback(requestLike(request), response);
+      return response.location ?? this.home;
+    } catch (error) {
+      const code = error instanceof ProviderError ? error.error : error instanceof InvalidStateError ? 'invalid_state' : 'sign_in_failed';
+      if (!(error instanceof ProviderError) && !(error instanceof InvalidStateError)) this.logger.warn(`Sign-in callback failed: ${(error as Error).message}`);
+      return `${this.home}?sign_in_error=${encodeURIComponent(code)}`;
+    }
+  }
+
+  /** Clears the session cookie and revokes the token at Sesame. */
+  async signOut(request: unknown, response: BufferedResponse): Promise<void> {
+    try {
+      await this.sesame.logout(requestLike(request), response);
+    } catch (error) {
+      this.logger.warn(`Could not revoke a console token at sign-out: ${(error as Error).message}`);
+      throw sesameUnavailable();
+    }
+  }
+
+  /** Clears a session cookie whose token is no longer accepted. */
+  forgetSession(response: BufferedResponse): void {
+    response.appendCookie(`${SESSION_COOKIES.session}=; Path=${SESSION_COOKIES.path}; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax`);
+  }
+
+  private signInProblem(error: unknown): ProblemException {
+    if (error instanceof RateLimitedError && error.allowedDate) {
+      const allowedDate = error.allowedDate.toISOString();
+      return new ProblemException(429, 'too_early', `A sign-in link was sent to this address moments ago; the next can be sent at ${allowedDate}`, {
+        extensions: { allowedDate },
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil((error.allowedDate.getTime() - this.clock.now().getTime()) / 1000))) },
+      });
+    }
+    if (error instanceof RateLimitedError) {
+      return new ProblemException(429, 'rate_limited', 'Too many sign-ins right now; retry shortly', { headers: { 'Retry-After': String(error.retryAfter ?? 60) } });
+    }
+    if (error instanceof ProviderError && error.status !== null && error.status < 500) {
+      this.logger.warn(`Sesame refused a console sign-in: ${error.error}`);
+      return new ProblemException(400, 'sign_in_refused', 'Sesame refused the sign-in; is the console set up for CONSOLE_PUBLIC_URL?');
+    }
+    if (error instanceof SesameError && error.code !== 'unreachable') return new ProblemException(400, error.code, error.message);
+    this.logger.warn(`Sign-in could not be started: ${(error as Error).message}`);
+    return sesameUnavailable();
+  }
+}

@@ -1,0 +1,27 @@
+import { INestApplication, RequestMethod } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SesameConfig } from '@sesame/common';
+
+/**
+ * The console serves /console/… (what the gateway routes to it) and, like every app, its health
+ * and metrics under the API prefix (/api/health, /api/metrics), which the gateway does not expose.
+ * Its own OpenAPI document is at /console/api/openapi.json (Swagger UI at /console/api/docs).
+ */
+export function setupConsoleApp(app: INestApplication, config: SesameConfig): void {
+  app.setGlobalPrefix(config.http.apiPrefix, { exclude: [{ path: 'console{/*rest}', method: RequestMethod.ALL }] });
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Sesame console')
+      .setVersion('v1')
+      .setDescription(
+        "The console's own API, for its pages: the session (signing in by e-mailed link, signing out) and the management API behind it. " +
+          '`GET|POST|DELETE /console/api/v2/{path}` is the management API’s `/api/v2/{path}` (see its OpenAPI at /api/v2/openapi.json), called with the signed-in ' +
+          'member’s token; send the tenant’s id as `Sesame-Tenant`. Every POST and DELETE needs the `X-CSRF-Token` of GET /console/api/session. ' +
+          'Errors are RFC 9457 problem details. See docs/console.md.',
+      )
+      .addServer('/', 'This server')
+      .build(),
+  );
+  SwaggerModule.setup('console/api/docs', app, document, { jsonDocumentUrl: 'console/api/openapi.json', yamlDocumentUrl: 'console/api/openapi.yaml', useGlobalPrefix: false });
+}

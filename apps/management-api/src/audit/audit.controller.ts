@@ -1,0 +1,28 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { pageOf } from '@sesame/common';
+import { AllowMembers, CurrentPrincipal, Principal } from '@sesame/guards';
+import { requireTenantKey } from '../access/access';
+import { ManagementErrors } from '../access/management-errors';
+import { AuditService } from './audit.service';
+import { AuditEventQuery, AuditEventResponse } from './dto/audit-event.dto';
+
+class AuditEventPage extends pageOf(AuditEventResponse) {}
+
+@ApiTags('Audit log')
+@Controller({ path: 'tenant/audit_event', version: '2' })
+export class AuditController {
+  constructor(private readonly audit: AuditService) {}
+
+  @Get()
+  @AllowMembers('admin')
+  @ApiOperation({
+    summary: "The tenant's audit log, newest first (tenant key, owners and admins)",
+    description: 'Every change made through the management API, by a key or a member. Filters combine.',
+  })
+  @ApiOkResponse({ type: AuditEventPage })
+  @ManagementErrors()
+  list(@CurrentPrincipal() principal: Principal, @Query() query: AuditEventQuery) {
+    return this.audit.list(requireTenantKey(principal).tenantId, query);
+  }
+}

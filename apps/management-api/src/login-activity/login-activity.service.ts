@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, Page, toPage, validEmail } from '@sesame/common';
+import { LoginAttempt } from '@sesame/entities';
+import { LoginActivityQuery, LoginActivityResponse, MailState } from './login-activity.dto';
+import { LoginActivityRepository, LoginActivityRow } from './login-activity.repository';
+
+/** Login activity of one organization; the caller has already checked the organization is in reach. */
+@Injectable()
+export class LoginActivityService {
+  constructor(
+    private readonly activity: LoginActivityRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(organizationId: string, query: LoginActivityQuery): Promise<Page<LoginActivityResponse>> {
+    const filter = {
+      email: query.email === undefined ? null : validEmail(query.email),
+      applicationId: query.applicationId ?? null,
+      status: query.status ?? null,
+      from: query.from === undefined ? null : new Date(query.from),
+      to: query.to === undefined ? null : new Date(query.to),
+    };
+    const rows = await this.activity.list(organizationId, filter, query, this.clock.now());
+    return toPage(
+      rows.map((row) => ({ ...row, id: row.attempt.id, createdAt: row.attempt.createdAt })),
+      query.limit,
+      toResponse,
+    );
+  }
+}
+
+function toResponse(row: LoginActivityRow): LoginActivityResponse {
+  const { attempt } = row;
+  return {
+    id: attempt.id,
+    applicationId: attempt.applicationId,
+    applicationName: row.applicationName,
+    email: attempt.email,
+    status: row.status,
+    mail: mailState(attempt),
+    createdAt: attempt.createdAt.toISOString(),
+    expiresAt: attempt.expiresAt.toISOString(),
+    mailQueuedAt: attempt.mailQueuedAt?.toISOString() ?? null,
+    mailSentAt: attempt.mailSentAt?.toISOString() ?? null,
+    mailFailedAt: attempt.mailFailedAt?.toISOString() ?? null,
+    completedAt: attempt.usedAt?.toISOString() ?? null,
+  };
+}
+
+function mailState(attempt: LoginAttempt): MailState {
+  if (attempt.mailSuppressed) return 'suppressed';
+  if (attempt.mailSentAt) return 'sent';
+  if (attempt.mailFailedAt) return 'failed';
+  return attempt.mailQueuedAt ? 'queued' : 'not_queued';
+}

@@ -1,0 +1,84 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { normalizeAll, normalizeWhitelistDomain, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { Application, Organization, Tenant } from '@sesame/entities';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApplicationRepository } from '../applications/application.repository';
+import { ApplicationsService } from '../applications/applications.service';
+import { OrganizationRepository } from '../organizations/organization.repository';
+import { TenantRepository } from '../tenants/tenant.repository';
+
+/** The console's credentials, as `console:setup` hands them to the console (CONSOLE_CREDENTIALS_FILE). */
+export interface ConsoleCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** The path of the console's callback under CONSOLE_PUBLIC_URL. */
+export const CONSOLE_CALLBACK_PATH = '/auth/callback';
+
+/** Any number: the advisory lock that makes concurrent set-ups take turns. */
+const SETUP_LOCK = 7_133_017;
+
+/**
+ * The console is an application of Sesame like any customer's: a system tenant (plan enterprise,
+ * hidden from the tenant list and out of every key's reach) with one organization whose whitelist is
+ * the console's origin, and one web application whose callback is the console's. Only tokens issued
+ * to that application open the management API to members.
+ */
+@Injectable()
+export class SystemTenantService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tenants: TenantRepository,
+    private readonly organizations: OrganizationRepository,
+    private readonly applicationRows: ApplicationRepository,
+    private readonly applications: ApplicationsService,
+    @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
+  ) {}
+
+  /**
+   * Creates what is missing and brings the whitelist and callback up to date with
+   * CONSOLE_PUBLIC_URL; running it again changes nothing, and a run cut short is completed by the
+   * next. Concurrent runs take turns (a session advisory lock). `rotateSecret` replaces the
+   * application's client secret (the console must then be restarted with the new one).
+   */
+  async ensureConsole(options: { rotateSecret?: boolean } = {}): Promise<ConsoleCredentials> {
+    const publicUrl = this.config.console.publicUrl;
+    const [origin] = normalizeAll('CONSOLE_PUBLIC_URL', [new URL(publicUrl).origin], normalizeWhitelistDomain);
+    const lock = this.dataSource.createQueryRunner();
+    await lock.connect();
+    try {
+      await lock.query('SELECT pg_advisory_lock($1)', [SETUP_LOCK]);
+      const manager = this.dataSource.manager;
+      const tenant = (await this.tenants.findSystem(manager)) ?? (await this.tenants.insert(manager, { name: 'Sesame', plan: 'enterprise', system: true }));
+      const organization = await this.ensureOrganization(manager, tenant, origin);
+      const application = await this.ensureApplication(manager, organization, `${publicUrl}${CONSOLE_CALLBACK_PATH}`);
+      const { clientId, clientSecret } = options.rotateSecret
+        ? await this.applications.rotateSecret(organization.id, application.id, {})
+        : await this.applications.get(organization.id, application.id);
+      return { clientId, clientSecret: clientSecret! };
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [SETUP_LOCK]).catch(() => undefined);
+      await lock.release();
+    }
+  }
+
+  private async ensureOrganization(manager: EntityManager, tenant: Tenant, origin: string): Promise<Organization> {
+    const existing = await manager.getRepository(Organization).findOneBy({ tenantId: tenant.id });
+    if (!existing) return this.organizations.insert({ tenantId: tenant.id, name: 'Sesame Console', whitelistDomains: [origin] });
+    if (existing.whitelistDomains.length === 1 && existing.whitelistDomains[0] === origin) return existing;
+    return this.organizations.save({ ...existing, whitelistDomains: [origin] });
+  }
+
+  private async ensureApplication(manager: EntityManager, organization: Organization, callbackUrl: string): Promise<Application> {
+    const existing = await manager.getRepository(Application).findOneBy({ organizationId: organization.id });
+    if (!existing) {
+      const created = await this.applications.create(organization.id, { name: 'Sesame Console', type: 'web', callbackUrls: [callbackUrl] });
+      return (await this.applicationRows.find(organization.id, created.id))!;
+    }
+    if (existing.callbackUrls.length === 1 && existing.callbackUrls[0] === callbackUrl) return existing;
+    await this.applications.update(organization.id, existing.id, { callbackUrls: [callbackUrl] });
+    return existing;
+  }
+}

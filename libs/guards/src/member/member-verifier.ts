@@ -1,0 +1,98 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Clock, isSecretShaped, MemberRole, Plan, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
+import { DataSource } from 'typeorm';
+import { MemberPrincipal, SignedInPerson } from '../api-key/principal';
+
+const MAX_CACHE_ENTRIES = 10_000;
+
+interface PersonRow {
+  user_id: string;
+  email: string;
+  issued_at: Date;
+  expires_at: Date;
+}
+
+/**
+ * Resolves console access tokens for the management API: the token (issued to the console
+ * application only, unexpired, unrevoked, of an unblocked user with a verified address) gives the
+ * person, and the person's address with a tenant gives the member. Both lookups are cached in
+ * process for API_KEY_CACHE_SECONDS, like API keys: a token revoked at the auth API, or a member
+ * removed or given another role on another instance, takes effect within that time (at once for
+ * member changes made through this instance).
+ */
+@Injectable()
+export class MemberVerifier {
+  private readonly logger = new Logger(MemberVerifier.name);
+  private readonly people = new TtlCache<string, SignedInPerson | null>(MAX_CACHE_ENTRIES);
+  private readonly members = new TtlCache<string, MemberPrincipal | null>(MAX_CACHE_ENTRIES);
+  private readonly cacheMs: number;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(SESAME_CONFIG) config: SesameConfig,
+    private readonly clock: Clock,
+  ) {
+    this.cacheMs = config.apiKeys.cacheSeconds * 1000;
+  }
+
+  /** True for a bearer value that may be a console access token (anything else need not be looked up). */
+  looksLikeAccessToken(token: string): boolean {
+    return isSecretShaped(token);
+  }
+
+  /** The person a console access token belongs to, or null. */
+  async person(token: string): Promise<SignedInPerson | null> {
+    const hash = sha256(token).toString('base64');
+    const now = this.clock.now().getTime();
+    const cached = this.people.get(hash, now);
+    if (cached !== undefined) return cached;
+    const rows: PersonRow[] = await this.dataSource.query(
+      `SELECT u.id AS user_id, u.email, t.created_at AS issued_at, t.expires_at
+         FROM access_token t
+         JOIN "user" u ON u.id = t.user_id
+         JOIN organization o ON o.id = t.organization_id
+         JOIN tenant s ON s.id = o.tenant_id
+        WHERE t.hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND s.system AND u.email_verified AND NOT u.blocked`,
+      [sha256(token), new Date(now)],
+    );
+    const row = rows[0];
+    const person = row ? { userId: row.user_id, email: row.email } : null;
+    if (this.cacheMs > 0) this.people.set(hash, person, Math.min(now + this.cacheMs, row?.expires_at.getTime() ?? Infinity));
+    if (row) await this.recordSignIn(row.email, row.issued_at);
+    return person;
+  }
+
+  /** The person as a member of the tenant, or null when they are not one (or the tenant does not exist). */
+  async member(person: SignedInPerson, tenantId: string): Promise<MemberPrincipal | null> {
+    const key = `${tenantId}|${person.email}`;
+    const now = this.clock.now().getTime();
+    const cached = this.members.get(key, now);
+    if (cached !== undefined) return cached;
+    const rows: { id: string; role: MemberRole; plan: Plan }[] = await this.dataSource.query(
+      `SELECT m.id, m.role, t.plan FROM tenant_member m JOIN tenant t ON t.id = m.tenant_id WHERE m.tenant_id = $1 AND m.email = $2 AND NOT t.system`,
+      [tenantId, person.email],
+    );
+    const row = rows[0];
+    const member: MemberPrincipal | null = row ? { kind: 'member', tenantId, plan: row.plan, memberId: row.id, email: person.email, role: row.role } : null;
+    if (this.cacheMs > 0) this.members.set(key, member, now + this.cacheMs);
+    return member;
+  }
+
+  /** Drops a member from this instance's cache at once (removed, or given another role); other instances follow within the cache time. */
+  forgetMember(tenantId: string, email: string): void {
+    this.members.delete(`${tenantId}|${email}`);
+  }
+
+  /**
+   * A token's issue time is its sign-in: recorded on every membership of the address when the
+   * token is first looked up (once per cache period). A failure is logged, never the request's.
+   */
+  private async recordSignIn(email: string, at: Date): Promise<void> {
+    try {
+      await this.dataSource.query('UPDATE tenant_member SET last_sign_in_at = $2 WHERE email = $1 AND (last_sign_in_at IS NULL OR last_sign_in_at < $2)', [email, at]);
+    } catch (error) {
+      this.logger.warn(`Could not record a member's sign-in: ${(error as Error).message}`);
+    }
+  }
+}
