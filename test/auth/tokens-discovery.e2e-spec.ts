@@ -120,26 +120,26 @@ describe('discovery, JWKS and the OpenAPI document of the auth API', () => {
       ui_locales: false,
       login_hint: false,
     });
-    expect(Object.keys(show.responses).sort()).toEqual(['200', '302', '400']);
+    expect(Object.keys(show.responses).sort()).toEqual(['200', '302', '400', '429', '503']);
 
     const submit = operation('post', '/api/v1/authorize');
     const form = submit.requestBody!.content['application/x-www-form-urlencoded'].schema;
     expect(form.required).toEqual(expect.arrayContaining(['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'csrf', 'email']));
-    expect(Object.keys(submit.responses).sort()).toEqual(['200', '400', '403', '429']);
+    expect(Object.keys(submit.responses).sort()).toEqual(['200', '400', '403', '413', '415', '429', '503']);
 
     for (const [path, responses] of [
-      ['/api/v1/verify', ['200', '400', '401', '429']],
-      ['/api/v1/revoke', ['200', '400', '401', '429']],
-      ['/api/v1/introspect', ['200', '400', '401']],
+      ['/api/v1/verify', ['200', '400', '401', '413', '415', '429', '503']],
+      ['/api/v1/revoke', ['200', '400', '401', '413', '415', '429', '503']],
+      ['/api/v1/introspect', ['200', '400', '401', '413', '415', '429', '503']],
     ] as const) {
       const post = operation('post', path);
       expect({ path, consumes: Object.keys(post.requestBody!.content) }).toEqual({ path, consumes: ['application/x-www-form-urlencoded'] });
       expect({ path, responses: Object.keys(post.responses).sort() }).toEqual({ path, responses });
     }
     expect(body.components.schemas.VerifyForm.properties.autologin).toMatchObject({ enum: ['true', 'false'] });
-    expect(Object.keys(operation('post', '/api/v1/login_link').responses).sort()).toEqual(['303', '400', '403', '404']);
-    expect(Object.keys(operation('get', '/api/v1/autologin').responses).sort()).toEqual(['303', '400', '404']);
-    expect(Object.keys(operation('get', '/api/v1/userinfo').responses).sort()).toEqual(['200', '401', '429']);
+    expect(Object.keys(operation('post', '/api/v1/login_link').responses).sort()).toEqual(['303', '400', '403', '404', '413', '415', '429', '503']);
+    expect(Object.keys(operation('get', '/api/v1/autologin').responses).sort()).toEqual(['303', '400', '404', '429', '503']);
+    expect(Object.keys(operation('get', '/api/v1/userinfo').responses).sort()).toEqual(['200', '401', '429', '503']);
 
     // Cookies and Accept-Language are optional: a document that requires them misleads every generated client.
     const requiredHeaders = Object.entries(body.paths as Record<string, Record<string, Operation>>).flatMap(([path, methods]) =>

@@ -152,7 +152,7 @@ describe('OpenAPI document of the management API', () => {
       expect([route, operation.security]).toEqual([route, SECURITY[route] ?? KEY_OR_MEMBER]);
       expect([route, statuses]).toEqual([route, expect.arrayContaining(expected)]);
       for (const status of statuses.filter((code) => /^[45]/.test(code))) {
-        expect([route, status, operation.responses[status].content?.['application/json']?.schema]).toEqual([route, status, { $ref: PROBLEM }]);
+        expect([route, status, operation.responses[status].content]).toEqual([route, status, { 'application/problem+json': { schema: { $ref: PROBLEM } } }]);
       }
     }
     expect(Object.keys(document.paths['/api/v2/organization/{organizationId}/user'].post.responses)).toContain('409');

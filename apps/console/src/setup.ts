@@ -1,6 +1,6 @@
 import { INestApplication, RequestMethod } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { SesameConfig } from '@sesame/common';
+import { documentCommonAnswers, PROBLEM_BODY, SesameConfig } from '@sesame/common';
 
 /**
  * The console serves /console/… (what the gateway routes to it) and, like every app, its health
@@ -9,19 +9,12 @@ import { SesameConfig } from '@sesame/common';
  */
 export function setupConsoleApp(app: INestApplication, config: SesameConfig): void {
   app.setGlobalPrefix(config.http.apiPrefix, { exclude: [{ path: 'console{/*rest}', method: RequestMethod.ALL }] });
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Sesame console')
-      .setVersion('v1')
-      .setDescription(
-        "The console's own API, for its pages: the session (signing in by e-mailed link, signing out) and the management API behind it. " +
-          '`GET|POST|DELETE /console/api/v2/{path}` is the management API’s `/api/v2/{path}` (see its OpenAPI at /api/v2/openapi.json), called with the signed-in ' +
-          'member’s token; send the tenant’s id as `Sesame-Tenant`. Every POST and DELETE needs the `X-CSRF-Token` of GET /console/api/session. ' +
-          'Errors are RFC 9457 problem details. See docs/console.md.',
-      )
-      .addServer('/', 'This server')
-      .build(),
-  );
+  const description =
+    "The console's own API, for its pages: the session (signing in by e-mailed link, signing out) and the management API behind it. " +
+    '`GET|POST|DELETE /console/api/v2/{path}` is the management API’s `/api/v2/{path}` (see its OpenAPI at /api/v2/openapi.json), called with the signed-in ' +
+    'member’s token; send the tenant’s id as `Sesame-Tenant`. Every POST and DELETE needs the `X-CSRF-Token` of GET /console/api/session. ' +
+    'Errors are RFC 9457 problem details. See docs/console.md.';
+  const builder = new DocumentBuilder().setTitle('Sesame console').setVersion('v1').setDescription(description).addServer('/', 'This server');
+  const document = documentCommonAnswers(SwaggerModule.createDocument(app, builder.build(), { extraModels: [PROBLEM_BODY.model] }), PROBLEM_BODY);
   SwaggerModule.setup('console/api/docs', app, document, { jsonDocumentUrl: 'console/api/openapi.json', yamlDocumentUrl: 'console/api/openapi.yaml', useGlobalPrefix: false });
 }

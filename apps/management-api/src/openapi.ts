@@ -1,10 +1,11 @@
 import { INestApplication } from '@nestjs/common';
-import { SesameConfig, setupOpenApi } from '@sesame/common';
+import { PROBLEM_BODY, SesameConfig, setupOpenApi } from '@sesame/common';
 
 export function setupManagementOpenApi(app: INestApplication, config: SesameConfig) {
   return setupOpenApi(app, config, {
     title: 'Sesame management API',
     version: 'v2',
+    errorBody: PROBLEM_BODY,
     description:
       'Manage tenants, their members, organizations, users, applications and API keys; read the audit log, login activity and usage. ' +
       'Authenticate with `Authorization: Bearer <API key>`, or as a tenant member with a console access token and the tenant’s id in `Sesame-Tenant`. ' +

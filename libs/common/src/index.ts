@@ -14,6 +14,7 @@ export * from './pagination/pagination';
 export * from './http/validation';
 export * from './http/create-http-app';
 export * from './http/openapi';
+export * from './http/openapi-answers';
 export * from './redis/redis.module';
 export * from './health/redis.health';
 export * from './urls/loopback';

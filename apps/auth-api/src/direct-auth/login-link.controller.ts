@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Post, Query, Redirect, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Redirect, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
-import { PageErrorFilter } from '../pages/page-error.filter';
+import { ErrorPages } from '../pages/error-pages.decorator';
 import { PageInterceptor } from '../pages/page.interceptor';
 import { SameOriginFormGuard } from '../pages/same-origin-form.guard';
 import { loginLinkPage } from './login-link.pages';
@@ -16,7 +16,7 @@ export class LoginLinkForm {
 }
 
 @ApiTags('Login link pages')
-@UseFilters(PageErrorFilter)
+@ErrorPages()
 @UseInterceptors(PageInterceptor)
 @UseGuards(EndpointThrottlerGuard)
 @EndpointLimit('ip')

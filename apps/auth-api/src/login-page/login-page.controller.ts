@@ -1,8 +1,8 @@
-import { applyDecorators, Body, Controller, Get, Headers, HttpCode, Optional, Post, Query, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, Headers, HttpCode, Optional, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RequestId, SesameMetrics } from '@sesame/common';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
-import { PageErrorFilter } from '../pages/page-error.filter';
+import { ErrorPages } from '../pages/error-pages.decorator';
 import { PageInterceptor } from '../pages/page.interceptor';
 import { LoginPageService } from './login-page.service';
 
@@ -30,7 +30,7 @@ const OPTIONAL_HEADERS = applyDecorators(
 );
 
 @ApiTags('Hosted login page')
-@UseFilters(PageErrorFilter)
+@ErrorPages()
 @UseInterceptors(PageInterceptor)
 @UseGuards(EndpointThrottlerGuard)
 @EndpointLimit('ip')
@@ -79,8 +79,9 @@ export class LoginPageController {
   @ApiResponse({ status: 400, description: 'Invalid e-mail: the form again, with the error.' })
   @ApiResponse({ status: 403, description: 'Missing or wrong CSRF token.' })
   @ApiResponse({ status: 429, description: 'Before allowedDate for this address: the form again, with the time.' })
-  async submit(@Body() form: Record<string, unknown>, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
-    const page = await this.loginPage.submit(form, { cookieHeader: cookie, acceptLanguage, requestId });
+  async submit(@Body() form: Record<string, unknown> | undefined, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
+    // A post without a body has no form fields: the same answer as an empty form.
+    const page = await this.loginPage.submit(form ?? {}, { cookieHeader: cookie, acceptLanguage, requestId });
     this.metrics?.loginsStarted.inc({ flow: 'hosted' });
     return page;
   }

@@ -1,23 +1,29 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { SesameConfig } from '../config/sesame-config';
+import { documentCommonAnswers, ErrorBody } from './openapi-answers';
 
 export interface OpenApiOptions {
   title: string;
   description: string;
   /** The API version segment, `v1` or `v2`: the document is served under it. */
   version: 'v1' | 'v2';
+  /** How the app's JSON routes answer errors (routes marked @ApiErrorPages() answer HTML pages). */
+  errorBody: ErrorBody;
   configure?: (builder: DocumentBuilder) => DocumentBuilder;
 }
 
-/** Serves the app's OpenAPI document at /api/<version>/openapi.json and Swagger UI at /api/<version>/docs. */
+/** Serves the app's OpenAPI document, with the answers every route can give (see documentCommonAnswers), at /api/<version>/openapi.json and Swagger UI at /api/<version>/docs. */
 export function setupOpenApi(app: INestApplication, config: SesameConfig, options: OpenApiOptions): OpenAPIObject {
   const base = new DocumentBuilder()
     .setTitle(options.title)
     .setDescription(options.description)
     .setVersion(options.version)
     .addServer(new URL(config.http.publicBaseUrl).pathname.replace(/\/api$/, '') || '/', 'This server');
-  const document = SwaggerModule.createDocument(app, (options.configure?.(base) ?? base).build());
+  const document = documentCommonAnswers(
+    SwaggerModule.createDocument(app, (options.configure?.(base) ?? base).build(), { extraModels: [options.errorBody.model] }),
+    options.errorBody,
+  );
   const root = `${config.http.apiPrefix}/${options.version}`;
   SwaggerModule.setup(`${root}/docs`, app, document, {
     jsonDocumentUrl: `${root}/openapi.json`,

@@ -30,7 +30,7 @@ export function toProblem(error: unknown): ProblemException {
   if (status !== undefined && status < 500) {
     return new ProblemException(status, codeFor(error, status), clientDetail(error, status));
   }
-  if (status === 503) return new ProblemException(503, 'service_unavailable', 'The service is temporarily unavailable');
+  if (status === 503) return new ProblemException(503, 'service_unavailable', 'The service is temporarily unavailable', { headers: { 'Retry-After': '5' } });
   logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   return new ProblemException(500, 'internal_error', 'An unexpected error occurred');
 }
