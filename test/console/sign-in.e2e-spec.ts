@@ -133,6 +133,6 @@ describe('signing in to the console', () => {
   it('documents its own API in OpenAPI', async () => {
     const document = (await request(stack.origin).get('/console/api/openapi.json').expect(200)).body;
     expect(validateOpenApi(document)).toEqual({ valid: true });
-    expect(Object.keys(document.paths).sort()).toEqual(['/console/api/session', '/console/api/sign_in', '/console/api/sign_out', '/console/auth/callback']);
+    expect(Object.keys(document.paths).sort()).toEqual(['/api/health', '/console/api/session', '/console/api/sign_in', '/console/api/sign_out', '/console/api/v2/{path}', '/console/auth/callback']);
   });
 });

@@ -1,10 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import { RedisHealthIndicator } from '@sesame/common';
 
 /** GET /api/health (not under /console: the gateway does not expose it). */
-@ApiExcludeController()
+@ApiTags('Health')
 @Controller('health')
 export class HealthController {
   constructor(
@@ -12,9 +12,9 @@ export class HealthController {
     private readonly redis: RedisHealthIndicator,
   ) {}
 
-  /** Redis (the console's rate limits); 503 when it is down. */
   @Get()
   @HealthCheck()
+  @ApiOperation({ summary: "Reports Redis (the console's rate limits); 503 when it is down" })
   check() {
     return this.health.check([() => this.redis.check()]);
   }
