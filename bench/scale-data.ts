@@ -37,6 +37,19 @@ export class ScaleData {
     log(`scale fill: ${what}: ${result.rowCount ?? 0} rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 
+  /** A page and more of recent login attempts, so that the near-empty login-activity list returns as many as at 1 M. */
+  async recentAttempts(count: number): Promise<void> {
+    await this.step(
+      'recent login attempts',
+      `INSERT INTO login_attempt (organization_id, application_id, email, token_hash, sentence, state, redirect_uri, status, expires_at, used_at,
+                                  mail_queued_at, mail_sent_at, created_at)
+       SELECT $1, $2, 'bench-user-' || g || '@bench.example', sha256(('recent-attempt-' || g)::bytea), 'recent sentence ' || g, 'state',
+              'https://bench.example/callback', 'completed', now() + interval '10 minutes', now(), now(), now(), now() - g * interval '1 second'
+         FROM generate_series(1, $3) g`,
+      [this.seed.organizationId, this.seed.applicationId, count],
+    );
+  }
+
   /** Organizations, users, live tokens and login attempts (the hot paths' tables at 1 M rows). */
   async fill(): Promise<void> {
     const { tenantId, organizationId, applicationId } = this.seed;

@@ -52,11 +52,14 @@ export async function runScaleBench(): Promise<void> {
     await ctx.setUp();
     const data = new ScaleData(ctx.databaseUrl, ctx.seed);
     try {
+      await data.recentAttempts(100);
       measurements.push(...(await measureScenarios(ctx, 'near-empty')));
       const fillStarted = Date.now();
       await data.fill();
       const fillSeconds = (Date.now() - fillStarted) / 1000;
       report = { plans: await data.plans(), sizes: await data.sizes(), databaseBytes: await data.databaseBytes(), fillSeconds };
+      // Logged at once, so that a later failure does not lose them.
+      log(`${sizeTable(report.sizes, report.databaseBytes, fillSeconds)}\n\n${report.plans.map((p) => `${p.name}:\n${p.plan}`).join('\n\n')}`);
       measurements.push(...(await measureScenarios(ctx, '1M')));
       for (const [i, platform] of settings.platforms.entries()) {
         if (i > 0) await data.fillExpired();
@@ -182,8 +185,10 @@ async function measureMaintenance(ctx: BenchContext, platform: Platform): Promis
   // Not pinned: in production the worker runs on its own machine or core; Postgres does the work either way.
   const worker = await ctx.startSesame('mail-worker', 'express', {
     pin: false,
-    // No sweeps: the attempts authenticate_direct left pending would be queued for a mail server that is not there.
+    // No sweeps: the attempts authenticate_direct left pending would be queued for a mail server that is not there
+    // (so its health check, which asks the SMTP server, fails: wait for its metrics instead).
     env: { MAINTENANCE_INTERVAL_SECONDS: '1', MAIL_SWEEP_INTERVAL_SECONDS: '3600', SMTP_URL: 'smtp://127.0.0.1:9' },
+    readyPath: '/api/metrics',
   });
   try {
     const during = await measure(ctx, target, async () => {
