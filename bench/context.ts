@@ -105,12 +105,12 @@ export class BenchContext {
   async startSesame(
     app: SesameApp,
     platform: 'express' | 'fastify',
-    options: { pin?: boolean; env?: NodeJS.ProcessEnv; nodeArgs?: string[]; redisPrefix?: string } = {},
+    options: { pin?: boolean; env?: NodeJS.ProcessEnv; nodeArgs?: string[]; redisPrefix?: string; readyPath?: string } = {},
   ): Promise<RunningServer> {
     const port = await freePort();
     const env = this.sesameEnv(platform, options.redisPrefix ?? this.nextRedisPrefix(), { [PORT_VARIABLE[app]]: String(port), ...this.sesameEnvExtra, ...options.env });
     const script = join(DIST, 'apps', app, 'src', 'main.js');
-    return this.startServer([...this.sesameNodeArgs, ...(options.nodeArgs ?? []), script], env, port, options.pin !== false);
+    return this.startServer([...this.sesameNodeArgs, ...(options.nodeArgs ?? []), script], env, port, options.pin !== false, options.readyPath);
   }
 
   /** Starts any node server listening on `port` with a /api/health route (or the given one). */

@@ -6,6 +6,7 @@
  * started. See docs/benchmarks.md.
  */
 import { runProfile } from './profile';
+import { runScaleBench } from './scale';
 import { ALL_SCENARIOS, runSuite, SuiteScenario } from './suite';
 import { runThrottlerBench } from './throttler';
 
@@ -33,6 +34,10 @@ const SCENARIOS: Record<string, { describe: string; run: () => Promise<void> }> 
   profile: {
     describe: 'CPU profile of auth-api (Express) under userinfo and verify load: top self-time functions and packages',
     run: runProfile,
+  },
+  scale: {
+    describe: 'the hot paths near-empty and at 1 M rows in one run (Express, Fastify; uncached userinfo vs the peer), the maintenance job under load, plans and sizes',
+    run: runScaleBench,
   },
   throttler: {
     describe: 'latency added by the rate limiter on a real management endpoint, limiter on vs off',

@@ -36,6 +36,9 @@ export default async function globalSetup(): Promise<void> {
     PAGE_RATE_LIMIT: '100000',
     // Suites check revocation, blocking and rotation at once; test/auth/caches.e2e-spec.ts covers the caches' windows.
     ACCESS_TOKEN_CACHE_SECONDS: '0',
+    // Every file shares the run's database, many with a clock far from real time: the maintenance
+    // job runs only where a test turns it on (test/ops/maintenance.e2e-spec.ts, on a database of its own).
+    MAINTENANCE_INTERVAL_SECONDS: '0',
     CLIENT_CACHE_SECONDS: '0',
   });
 }

@@ -8,10 +8,11 @@ import { MAIL_QUEUE, MailQueueModule } from '@sesame/queue';
 import type { Queue } from 'bull';
 import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
+import { MaintenanceModule } from './maintenance/maintenance.module';
 
 const MAIL_QUEUE_DEPTH = Symbol('MAIL_QUEUE_DEPTH');
 
-/** The mail worker: consumes the Bull `mail` queue; HTTP only for its health endpoint and metrics. */
+/** The mail worker: consumes the Bull `mail` queue and runs the maintenance job; HTTP only for its health endpoint and metrics. */
 @Module({})
 export class MailWorkerModule {
   static forRoot(config: SesameConfig): DynamicModule {
@@ -27,6 +28,7 @@ export class MailWorkerModule {
         TerminusModule,
         MailQueueModule,
         MailModule,
+        MaintenanceModule,
       ],
       controllers: [HealthController],
       providers: [

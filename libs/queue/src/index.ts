@@ -1,3 +1,5 @@
 export * from './mail-queue';
 export * from './mail-queue.module';
 export * from './mail-producer';
+export * from './maintenance-queue';
+export * from './maintenance-queue.module';

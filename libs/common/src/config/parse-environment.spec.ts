@@ -15,6 +15,13 @@ function problemsOf(env: Record<string, string | undefined>): string[] {
 }
 
 describe('parseEnvironment', () => {
+  it('refuses a retention below a day, naming the variable', () => {
+    expect(problemsOf({ ...REQUIRED, EMAIL_THROTTLE_RETENTION_DAYS: '0', MAINTENANCE_BATCH_SIZE: '0' })).toEqual([
+      'MAINTENANCE_BATCH_SIZE: must be an integer from 1 to 50000',
+      'EMAIL_THROTTLE_RETENTION_DAYS: must be an integer from 1 to 3650',
+    ]);
+  });
+
   describe('defaults', () => {
     const config = parseEnvironment(REQUIRED);
 
@@ -40,6 +47,18 @@ describe('parseEnvironment', () => {
       expect(config.mail.from).toBe('Sesame <no-reply@sesame.localhost>');
       expect(config.auth).toEqual({ codeTtlSeconds: 300, accessTokenTtlSeconds: 30 * 24 * 3600, idTokenTtlSeconds: 3600, accessTokenCacheSeconds: 5, clientCacheSeconds: 5, clientSecretRotationOverlapSeconds: 86400 });
       expect(config.log).toEqual({ level: 'info' });
+    });
+
+    it('keeps data for the retention periods of the design', () => {
+      expect(config.maintenance).toEqual({
+        intervalSeconds: 900,
+        batchSize: 1000,
+        codeRetentionDays: 1,
+        accessTokenRetentionDays: 7,
+        emailThrottleRetentionDays: 1,
+        loginActivityRetentionDays: 30,
+        auditRetentionDays: 365,
+      });
     });
 
     it('uses the plan limits of the design', () => {

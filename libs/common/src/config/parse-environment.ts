@@ -79,6 +79,16 @@ export function parseEnvironment(env: Env): SesameConfig {
       enqueueTimeoutMs: read.integer('MAIL_ENQUEUE_TIMEOUT_MS', 2000, 100, 60_000),
       sweepIntervalSeconds: read.integer('MAIL_SWEEP_INTERVAL_SECONDS', 30, 1, 3600),
     },
+    maintenance: {
+      intervalSeconds: read.integer('MAINTENANCE_INTERVAL_SECONDS', 900, 0, 86_400),
+      batchSize: read.integer('MAINTENANCE_BATCH_SIZE', 1000, 1, 50_000),
+      codeRetentionDays: read.integer('CODE_RETENTION_DAYS', 1, 1, 3650),
+      accessTokenRetentionDays: read.integer('ACCESS_TOKEN_RETENTION_DAYS', 7, 1, 3650),
+      // Below a day the e-mail backoff (which remembers attempts for 24 hours) would forget too early.
+      emailThrottleRetentionDays: read.integer('EMAIL_THROTTLE_RETENTION_DAYS', 1, 1, 3650),
+      loginActivityRetentionDays: read.integer('LOGIN_ACTIVITY_RETENTION_DAYS', 30, 1, 3650),
+      auditRetentionDays: read.integer('AUDIT_RETENTION_DAYS', 365, 1, 36_500),
+    },
     auth: {
       codeTtlSeconds: read.integer('CODE_TTL_SECONDS', 300, 10, 600),
       accessTokenTtlSeconds: read.integer('ACCESS_TOKEN_TTL_SECONDS', 30 * 24 * 3600, 60, 365 * 24 * 3600),

@@ -65,6 +65,22 @@ export interface SesameConfig {
     /** How often the worker looks for accepted attempts whose mail was never queued or was lost. */
     sweepIntervalSeconds: number;
   };
+  /** The maintenance job of mail-worker: how often it runs, how much it deletes per statement, and how long each kind of row is kept. */
+  maintenance: {
+    /** 0: the worker does not schedule the job (and removes a schedule left in Redis). */
+    intervalSeconds: number;
+    batchSize: number;
+    /** Authorization codes: days after they expire (unused) or after their tokens can no longer be alive (used). */
+    codeRetentionDays: number;
+    /** Access tokens: days after they expire or are revoked. */
+    accessTokenRetentionDays: number;
+    /** E-mail throttle rows: days without an attempt. */
+    emailThrottleRetentionDays: number;
+    /** Login attempts (the console's login activity) and the failed mail jobs kept for them: days after they were made. */
+    loginActivityRetentionDays: number;
+    /** Audit events: days after they were recorded. */
+    auditRetentionDays: number;
+  };
   auth: {
     codeTtlSeconds: number;
     accessTokenTtlSeconds: number;

@@ -75,6 +75,30 @@ export class SesameMetrics {
   readonly mailJobsRetried = new Counter({ name: 'sesame_mail_jobs_retried_total', help: 'Failed mail job attempts that will be retried', registers: [this.registry] });
   readonly mailJobsFailed = new Counter({ name: 'sesame_mail_jobs_failed_total', help: 'Mail jobs that failed for good (all attempts used; kept as failed)', registers: [this.registry] });
 
+  readonly maintenanceRowsDeleted = new Counter({
+    name: 'sesame_maintenance_rows_deleted_total',
+    help: 'Rows (and failed mail jobs) the maintenance job deleted past their retention, by table (mail_job for failed mail jobs)',
+    labelNames: ['table'] as const,
+    registers: [this.registry],
+  });
+  readonly maintenanceRuns = new Counter({
+    name: 'sesame_maintenance_runs_total',
+    help: 'Maintenance job runs, by outcome (completed; skipped: another instance was running; failed)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly maintenanceDuration = new Histogram({
+    name: 'sesame_maintenance_run_duration_seconds',
+    help: 'How long a completed maintenance run took',
+    buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600],
+    registers: [this.registry],
+  });
+  readonly maintenanceLastSuccess = new Gauge({
+    name: 'sesame_maintenance_last_success_timestamp_seconds',
+    help: 'When this instance last completed a maintenance run (Unix time)',
+    registers: [this.registry],
+  });
+
   private readonly queues = new Map<string, QueueDepthSource>();
 
   readonly queueJobs: Gauge<'queue' | 'state'>;

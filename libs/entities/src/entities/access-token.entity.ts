@@ -8,6 +8,9 @@ import { User } from './user.entity';
 @Index('access_token_code_hash', ['codeHash'])
 @Index('access_token_user', ['userId'])
 @Index('access_token_application', ['applicationId'])
+// Retention deletes tokens some days after they expire or are revoked.
+@Index('access_token_expires_at', ['expiresAt'])
+@Index('access_token_revoked_at', ['revokedAt'], { where: 'revoked_at IS NOT NULL' })
 export class AccessToken {
   @PrimaryColumn({ type: 'bytea' })
   hash: Buffer;

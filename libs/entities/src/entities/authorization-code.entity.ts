@@ -7,6 +7,9 @@ import { User } from './user.entity';
 @Entity('authorization_code')
 @Index('authorization_code_user', ['userId'])
 @Index('authorization_code_application', ['applicationId'])
+// Retention: unused codes by expiry, used ones by their use (see the maintenance job).
+@Index('authorization_code_unused_expiry', ['expiresAt'], { where: 'used_at IS NULL' })
+@Index('authorization_code_used', ['usedAt'], { where: 'used_at IS NOT NULL' })
 export class AuthorizationCode {
   /** SHA-256 of the code. */
   @PrimaryColumn({ type: 'bytea' })

@@ -1,9 +1,11 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { TIMESTAMP } from './columns';
 import { Organization } from './organization.entity';
 
 /** Per organization and normalised e-mail: how many recent attempts, and when the next is allowed. */
 @Entity('email_throttle')
+// Retention deletes rows idle for a day or more.
+@Index('email_throttle_last_attempt_at', ['lastAttemptAt'])
 export class EmailThrottle {
   @PrimaryColumn({ type: 'uuid', name: 'organization_id' })
   organizationId: string;

@@ -24,6 +24,8 @@ export type Translations = Partial<Record<'subject' | 'greeting' | 'intro' | 'bu
 // Login activity pages through an organization's attempts by creation.
 @Index('login_attempt_organization_page', ['organizationId', 'createdAt', 'id'])
 @Index('login_attempt_application', ['applicationId'])
+// Retention deletes attempts by age across all organizations.
+@Index('login_attempt_created_at', ['createdAt'])
 @Index('login_attempt_autologin_walk', ['autologinWalkHash'], { unique: true, where: 'autologin_walk_hash IS NOT NULL' })
 export class LoginAttempt {
   @PrimaryGeneratedColumn('uuid')

@@ -1,0 +1,264 @@
+/**
+ * `npm run bench -- scale`: the hot paths on a nearly empty database, then the same scenarios
+ * after filling it to production sizes (1 M live access tokens, 1 M login attempts, 100 k users
+ * in one organization, 10 k organizations, 1 M rows past their retention), in one run; then the
+ * maintenance job removing the 1 M expired rows while userinfo runs. Also records the plans of
+ * the hot queries and the database size per million logins. See docs/benchmarks.md#scale.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { BenchContext, RESULTS, RunningServer } from './context';
+import { basicAuthorization } from './fixture';
+import { load, Platform, sanityCheck, Target, targetsOf } from './hot-paths';
+import { PhaseResult } from './load';
+import { describeMachine, machineLine } from './machine';
+import { SCALE, ScaleData, TableSize } from './scale-data';
+import { benchSettings, log } from './settings';
+
+type ScaleScenario = 'userinfo (1k tokens)' | 'userinfo (100k tokens)' | 'verify' | 'authenticate_direct' | 'users by e-mail' | 'login activity';
+type DataSize = 'near-empty' | '1M';
+
+interface ScaleMeasurement extends PhaseResult {
+  scenario: ScaleScenario;
+  server: 'sesame' | 'peer';
+  platform: Platform | null;
+  data: DataSize;
+}
+
+interface MaintenanceMeasurement {
+  platform: Platform;
+  rowsRemoved: number;
+  durationSeconds: number;
+  /** Whether the job was still running when the userinfo load ended (so that p99 is wholly "during"). */
+  coveredLoad: boolean;
+  during: PhaseResult[];
+}
+
+/** authenticate_direct bodies made per second of a phase (each request needs its own address: the backoff is per address). */
+const LOGIN_RATE = 1500;
+
+export async function runScaleBench(): Promise<void> {
+  const settings = benchSettings();
+  const machine = await describeMachine(settings.adminDatabaseUrl, settings.redisUrl);
+  log(`machine: ${machineLine(machine, loadavg())}`);
+  const started = Date.now();
+  const ctx = new BenchContext(settings);
+  const measurements: ScaleMeasurement[] = [];
+  const maintenance: MaintenanceMeasurement[] = [];
+  let report: { plans: { name: string; plan: string }[]; sizes: TableSize[]; databaseBytes: number; fillSeconds: number } | undefined;
+  try {
+    await ctx.setUp();
+    const data = new ScaleData(ctx.databaseUrl, ctx.seed);
+    try {
+      await data.recentAttempts(100);
+      measurements.push(...(await measureScenarios(ctx, 'near-empty')));
+      const fillStarted = Date.now();
+      await data.fill();
+      const fillSeconds = (Date.now() - fillStarted) / 1000;
+      report = { plans: await data.plans(), sizes: await data.sizes(), databaseBytes: await data.databaseBytes(), fillSeconds };
+      // Logged at once, so that a later failure does not lose them.
+      log(`${sizeTable(report.sizes, report.databaseBytes, fillSeconds)}\n\n${report.plans.map((p) => `${p.name}:\n${p.plan}`).join('\n\n')}`);
+      measurements.push(...(await measureScenarios(ctx, '1M')));
+      for (const [i, platform] of settings.platforms.entries()) {
+        if (i > 0) await data.fillExpired();
+        maintenance.push(await measureMaintenance(ctx, platform));
+      }
+    } finally {
+      await data.close();
+    }
+  } finally {
+    await ctx.tearDown();
+  }
+  const loadAfter = loadavg();
+  const text = [
+    `Machine: ${machineLine(machine, loadAfter)}`,
+    `Settings: ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s per measurement, connections ${settings.connections.join('/')}; whole run ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    scaleTable(measurements),
+    maintenanceTable(maintenance, measurements),
+    report ? sizeTable(report.sizes, report.databaseBytes, report.fillSeconds) : '',
+    report ? report.plans.map((p) => `${p.name}:\n${p.plan}`).join('\n\n') : '',
+  ];
+  process.stdout.write(`\n${text.filter(Boolean).join('\n\n')}\n`);
+  mkdirSync(RESULTS, { recursive: true });
+  const file = join(RESULTS, `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  const { adminDatabaseUrl: _admin, ...publicSettings } = settings;
+  writeFileSync(file, JSON.stringify({ settings: publicSettings, machine, loadAverageAfter: loadAfter, measurements, maintenance, ...report }, null, 2));
+  log(`raw results: ${file}`);
+}
+
+/** Every scenario on every platform, against the database as it is now. */
+async function measureScenarios(ctx: BenchContext, data: DataSize): Promise<ScaleMeasurement[]> {
+  const results: ScaleMeasurement[] = [];
+  const record = (scenario: ScaleScenario, target: Target, phases: PhaseResult[]) => {
+    for (const phase of phases) {
+      results.push({ ...phase, scenario, server: target.server === 'peer' ? 'peer' : 'sesame', platform: target.platform, data });
+      log(`${data} ${scenario} ${target.server}/${target.platform ?? '-'} c=${phase.connections}: ${phase.requestsPerSecond.toFixed(0)} req/s p99 ${phase.latencyMs.p99} ms non-2xx ${phase.non2xx}`);
+    }
+  };
+  ctx.settings.userinfoTokens = 1000;
+  await ctx.data.users(1000);
+  for (const platform of ctx.settings.platforms) {
+    for (const [scenario, target] of managementTargets(ctx, platform)) record(scenario, target, await measure(ctx, target));
+  }
+  for (const platform of ctx.settings.platforms) {
+    const login = loginTarget(ctx, platform);
+    record('authenticate_direct', login, await measure(ctx, login));
+  }
+  const sesame = (target: Target) => target.server === 'sesame';
+  for (const target of (await targetsOf(ctx, 'verify')).filter(sesame)) record('verify', target, await measure(ctx, target));
+  for (const [scenario, tokens] of [
+    ['userinfo (1k tokens)', 1000],
+    ['userinfo (100k tokens)', 100_000],
+  ] as const) {
+    ctx.settings.userinfoTokens = tokens;
+    // The peer (no database) once, at 100 k tokens in the 1 M phase: the comparison the target names.
+    const withPeer = data === '1M' && tokens === 100_000;
+    for (const target of (await targetsOf(ctx, 'userinfo')).filter((t) => sesame(t) || (withPeer && t.server === 'peer'))) {
+      record(scenario, target, await measure(ctx, target));
+    }
+  }
+  return results;
+}
+
+/** Warm-up, then one phase per connection count, on a freshly started server; phases of single-use lines get their share. */
+async function measure(ctx: BenchContext, target: Target, onLoad?: (server: RunningServer) => Promise<void>): Promise<PhaseResult[]> {
+  const s = ctx.settings;
+  const server = await target.start();
+  try {
+    await sanityCheck(server.url, target);
+    const phases = [
+      ...(s.warmupSeconds > 0 ? [{ label: 'warmup', connections: Math.max(...s.connections), seconds: s.warmupSeconds }] : []),
+      ...s.connections.map((connections) => ({ label: `c${connections}`, connections, seconds: s.durationSeconds })),
+    ];
+    if (target.perPhase) phases.forEach((phase, i) => Object.assign(phase, { variants: target.perPhase![s.warmupSeconds > 0 ? i : i + 1] }));
+    await onLoad?.(server);
+    const result = await load(ctx, server.url, target, phases);
+    return result.phases.filter((phase) => phase.label !== 'warmup');
+  } finally {
+    await server.stop();
+  }
+}
+
+function managementTargets(ctx: BenchContext, platform: Platform): [ScaleScenario, Target][] {
+  const headers = { authorization: `Bearer ${ctx.seed.apiKey}` };
+  const organization = `/api/v2/organization/${ctx.seed.organizationId}`;
+  const target = (path: string): Target => ({ server: 'sesame', platform, path, method: 'GET', headers, sanity: { headers }, start: () => ctx.startSesame('management-api', platform) });
+  return [
+    // bench-user-500 exists in both phases (the first thousand users are made before any measurement).
+    ['users by e-mail', target(`${organization}/user?email=${encodeURIComponent('bench-user-500@bench.example')}`)],
+    ['login activity', target(`${organization}/login_attempt`)],
+  ];
+}
+
+/** authenticate_direct with Basic credentials, each request for an address of its own (the mail jobs just queue up: no worker runs). */
+function loginTarget(ctx: BenchContext, platform: Platform): Target {
+  const s = ctx.settings;
+  const headers = { authorization: basicAuthorization(ctx.seed.clientId, ctx.seed.clientSecret), 'content-type': 'application/json' };
+  const perPhase = [s.warmupSeconds, ...s.connections.map(() => s.durationSeconds)].filter((seconds) => seconds > 0).map((seconds) => seconds * LOGIN_RATE);
+  const total = perPhase.reduce((sum, n) => sum + n, 0);
+  const run = randomBytes(4).toString('hex');
+  const file = ctx.file(`logins-${platform}-${run}.txt`);
+  const body = (n: number) => JSON.stringify({ email: `login-${run}-${n}@bench.example`, redirect_uri: 'https://bench.example/callback', state: 'bench-state' });
+  writeFileSync(file, `${Array.from({ length: total }, (_, n) => body(n)).join('\n')}\n`);
+  return {
+    server: 'sesame',
+    platform,
+    path: '/api/v1/authenticate_direct',
+    method: 'POST',
+    headers,
+    variants: { file, kind: 'body', reuse: false },
+    perPhase,
+    sanity: { headers, body: body(total + 1) },
+    start: () => ctx.startSesame('auth-api', platform),
+  };
+}
+
+/**
+ * Starts mail-worker with the job every second on the 1 M expired rows, waits until it has removed
+ * a first batch, then loads userinfo (100 k tokens) while it runs, and waits for the run to end.
+ */
+async function measureMaintenance(ctx: BenchContext, platform: Platform): Promise<MaintenanceMeasurement> {
+  ctx.settings.userinfoTokens = 100_000;
+  const target = (await targetsOf(ctx, 'userinfo')).find((t) => t.server === 'sesame' && t.platform === platform)!;
+  // Not pinned: in production the worker runs on its own machine or core; Postgres does the work either way.
+  const worker = await ctx.startSesame('mail-worker', 'express', {
+    pin: false,
+    // No sweeps: the attempts authenticate_direct left pending would be queued for a mail server that is not there
+    // (so its health check, which asks the SMTP server, fails: wait for its metrics instead).
+    env: { MAINTENANCE_INTERVAL_SECONDS: '1', MAIL_SWEEP_INTERVAL_SECONDS: '3600', SMTP_URL: 'smtp://127.0.0.1:9' },
+    readyPath: '/api/metrics',
+  });
+  try {
+    const during = await measure(ctx, target, async () => {
+      await until(async () => (await metric(worker.url, 'sesame_maintenance_rows_deleted_total')) > 0, 60_000);
+    });
+    const completed = () => metric(worker.url, 'sesame_maintenance_runs_total', 'outcome="completed"');
+    const completedDuringLoad = (await completed()) > 0;
+    await until(async () => (await completed()) > 0, 1_800_000);
+    const durationSeconds = await metric(worker.url, 'sesame_maintenance_run_duration_seconds_sum');
+    const rowsRemoved = await metric(worker.url, 'sesame_maintenance_rows_deleted_total');
+    log(`maintenance (${platform}): ${rowsRemoved} rows in ${durationSeconds.toFixed(1)} s; still running at the end of the load: ${!completedDuringLoad}`);
+    return { platform, rowsRemoved, durationSeconds, coveredLoad: !completedDuringLoad, during };
+  } finally {
+    await worker.stop();
+  }
+}
+
+/** The sum of the series of a metric (those with `label`, e.g. `outcome="completed"`, if given), from the worker's /api/metrics. */
+async function metric(url: string, name: string, label = ''): Promise<number> {
+  const text = await (await fetch(`${url}/api/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((line) => (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) && line.includes(label))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
+
+async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the maintenance job');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+function scaleTable(measurements: ScaleMeasurement[]): string {
+  const rows = ['| scenario | server | c | near-empty req/s | 1M req/s | ratio | near-empty p99 ms | 1M p99 ms | non-2xx |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'];
+  const full = measurements.filter((m) => m.data === '1M');
+  for (const m of full) {
+    const empty = measurements.find((e) => e.data === 'near-empty' && e.scenario === m.scenario && e.server === m.server && e.platform === m.platform && e.connections === m.connections);
+    const ratio = empty ? (m.requestsPerSecond / empty.requestsPerSecond).toFixed(2) : '–';
+    const name = m.server === 'peer' ? 'peer (oidc-provider)' : `sesame (${m.platform})`;
+    rows.push(
+      `| ${m.scenario} | ${name} | ${m.connections} | ${empty ? empty.requestsPerSecond.toFixed(0) : '–'} | ${m.requestsPerSecond.toFixed(0)} | ${ratio} | ${empty?.latencyMs.p99 ?? '–'} | ${m.latencyMs.p99} | ${(empty?.non2xx ?? 0) + m.non2xx + (empty?.errors ?? 0) + m.errors} |`,
+    );
+  }
+  return rows.join('\n');
+}
+
+function maintenanceTable(list: MaintenanceMeasurement[], measurements: ScaleMeasurement[]): string {
+  const rows = ['| platform | rows removed | job duration s | c | userinfo p99 at 1M ms | p99 during the job ms | × | req/s during | covered |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |'];
+  for (const m of list) {
+    for (const phase of m.during) {
+      const before = measurements.find((x) => x.data === '1M' && x.scenario === 'userinfo (100k tokens)' && x.server === 'sesame' && x.platform === m.platform && x.connections === phase.connections);
+      const factor = before ? (phase.latencyMs.p99 / Math.max(1, before.latencyMs.p99)).toFixed(2) : '–';
+      rows.push(`| ${m.platform} | ${m.rowsRemoved} | ${m.durationSeconds.toFixed(1)} | ${phase.connections} | ${before?.latencyMs.p99 ?? '–'} | ${phase.latencyMs.p99} | ${factor} | ${phase.requestsPerSecond.toFixed(0)} | ${m.coveredLoad ? 'yes' : 'no (the job ended first)'} |`);
+    }
+  }
+  return rows.join('\n');
+}
+
+function sizeTable(sizes: TableSize[], databaseBytes: number, fillSeconds: number): string {
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+  const rows = ['| table | rows | total MB | of which indexes MB | bytes per row |', '| --- | ---: | ---: | ---: | ---: |'];
+  for (const size of sizes) rows.push(`| ${size.table} | ${size.rows} | ${mb(size.bytes)} | ${mb(size.indexBytes)} | ${size.rows ? Math.round(size.bytes / size.rows) : '–'} |`);
+  const perRow = (table: string) => {
+    const size = sizes.find((s) => s.table === table);
+    return size && size.rows ? size.bytes / size.rows : 0;
+  };
+  // A login writes one attempt, one code and one token (and touches a throttle row per address).
+  const perMillion = (perRow('login_attempt') + perRow('authorization_code') + perRow('access_token')) * 1_000_000;
+  rows.push('', `Database ${mb(databaseBytes)} MB after the fill (${fillSeconds.toFixed(0)} s, ${JSON.stringify(SCALE)}); one million logins (attempt + code + token, with their indexes) ≈ ${mb(perMillion)} MB.`);
+  return rows.join('\n');
+}
