@@ -3,3 +3,4 @@ export * from './data-source';
 export * from './database.module';
 export * from './prepared-query';
 export * from './keyset-page';
+export * from './repositories';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { secretBoxProvider } from '@sesame/common';
+import { LoginRepositoriesModule } from '@sesame/entities';
 import { MailQueueModule } from '@sesame/queue';
 import { UsageCountersModule } from '@sesame/usage';
 import { ClientsModule } from '../clients/clients.module';
@@ -14,9 +14,9 @@ import { LoginLinkService } from './login-link.service';
 
 /** Direct authentication: authenticate_direct, login attempt status, the e-mailed link's pages and autologin. */
 @Module({
-  imports: [ClientsModule, TokensModule, MailQueueModule, UsageCountersModule],
+  imports: [LoginRepositoriesModule, ClientsModule, TokensModule, MailQueueModule, UsageCountersModule],
   controllers: [DirectAuthController, LoginLinkController, AutologinController],
-  providers: [DirectAuthService, LoginAttemptService, LoginLinkService, AutologinService, secretBoxProvider],
+  providers: [DirectAuthService, LoginAttemptService, LoginLinkService, AutologinService],
   exports: [LoginAttemptService],
 })
 export class DirectAuthModule {}
