@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { loginCodesProvider } from '@sesame/common';
 import { LoginRepositoriesModule } from '@sesame/entities';
 import { MailQueueModule } from '@sesame/queue';
 import { UsageCountersModule } from '@sesame/usage';
@@ -9,6 +10,8 @@ import { AutologinService } from './autologin.service';
 import { DirectAuthController } from './direct-auth.controller';
 import { DirectAuthService } from './direct-auth.service';
 import { LoginAttemptService } from './login-attempt.service';
+import { LoginCodeService } from './login-code.service';
+import { LoginCompletionService } from './login-completion.service';
 import { LoginLinkController } from './login-link.controller';
 import { LoginLinkService } from './login-link.service';
 
@@ -16,7 +19,7 @@ import { LoginLinkService } from './login-link.service';
 @Module({
   imports: [LoginRepositoriesModule, ClientsModule, TokensModule, MailQueueModule, UsageCountersModule],
   controllers: [DirectAuthController, LoginLinkController, AutologinController],
-  providers: [DirectAuthService, LoginAttemptService, LoginLinkService, AutologinService],
-  exports: [LoginAttemptService],
+  providers: [DirectAuthService, LoginAttemptService, LoginLinkService, LoginCompletionService, LoginCodeService, AutologinService, loginCodesProvider],
+  exports: [LoginAttemptService, LoginCodeService],
 })
 export class DirectAuthModule {}

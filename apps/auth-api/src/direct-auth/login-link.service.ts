@@ -1,15 +1,14 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, isSecretShaped, LoginFailureReason, ProblemException, SesameMetrics, sha256, withQuery } from '@sesame/common';
-import { AttemptSummary, ClaimedAttempt, effectiveStatus, EmailThrottleRepository, LoginAttemptRepository } from '@sesame/entities';
+import { AttemptSummary, ClaimedAttempt, effectiveStatus, LoginAttemptRepository } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
 import { DataSource, EntityManager } from 'typeorm';
 import { StoredRedirectCheck } from '../clients/stored-redirect-check';
-import { AuthorizationCodeService } from '../tokens/authorization-code.service';
-import { AutologinService, CompletedLogin } from './autologin.service';
 import { unknownLink } from './link-errors';
+import { LoginCompletionService } from './login-completion.service';
 
-export type LinkState = 'pending' | 'used' | 'expired';
+export type LinkState = 'pending' | 'used' | 'expired' | 'locked';
 
 export interface LinkDescription {
   state: LinkState;
@@ -40,9 +39,7 @@ export class LoginLinkService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly attempts: LoginAttemptRepository,
-    private readonly throttles: EmailThrottleRepository,
-    private readonly codes: AuthorizationCodeService,
-    private readonly autologin: AutologinService,
+    private readonly completion: LoginCompletionService,
     private readonly redirects: StoredRedirectCheck,
     private readonly usage: UsageCounter,
     @Optional() private readonly metrics?: SesameMetrics,
@@ -94,46 +91,25 @@ export class LoginLinkService {
   }
 
   private async complete(manager: EntityManager, attempt: ClaimedAttempt, now: Date): Promise<LinkOutcome> {
-    await this.redirects.require(manager, attempt.applicationId, attempt.redirectUri);
-    const users: { id: string }[] = await manager.query(
-      `INSERT INTO "user" (organization_id, email, email_verified, last_login_at) VALUES ($1, $2, true, $3)
-       ON CONFLICT (organization_id, email) DO UPDATE SET email_verified = true, last_login_at = $3, updated_at = $3
-         WHERE NOT "user".blocked
-       RETURNING id`,
-      [attempt.organizationId, attempt.email, now],
-    );
-    const user = users[0];
-    if (!user) return { url: errorRedirect(attempt, 'access_denied', 'This account is blocked'), failure: 'access_denied' };
-    await this.throttles.clear(manager, attempt.organizationId, attempt.email);
-    const login: CompletedLogin = {
-      attemptId: attempt.id,
-      applicationId: attempt.applicationId,
-      userId: user.id,
-      redirectUri: attempt.redirectUri,
-      state: attempt.state,
-      codeChallenge: attempt.codeChallenge,
-      nonce: attempt.nonce,
-      flow: attempt.flow,
-      authTime: now,
-    };
-    const walk = await this.autologin.begin(manager, login, now);
-    if (walk) return { ...walk, organizationId: attempt.organizationId };
-    const code = await this.codes.issue(manager, { ...login, origin: login.flow }, now);
-    return { url: withQuery(attempt.redirectUri, { code, state: attempt.state }), organizationId: attempt.organizationId };
+    const completion = await this.completion.complete(manager, attempt, now, { walk: true });
+    if (completion.kind === 'blocked') return { url: completion.url, failure: 'access_denied' };
+    return { url: completion.url, cookie: completion.kind === 'walk' ? completion.cookie : undefined, organizationId: completion.organizationId };
   }
 
   private async refuse(manager: EntityManager, hash: Buffer): Promise<LinkOutcome> {
     const attempt = await this.attempts.findByTokenHash(manager, hash);
     if (!attempt) throw unknownLink();
     await this.redirects.require(manager, attempt.applicationId, attempt.redirectUri);
-    return this.linkState(attempt) === 'used'
-      ? { url: errorRedirect(attempt, 'login_link_used', 'This login link has already been used'), failure: 'login_link_used' }
-      : { url: errorRedirect(attempt, 'login_link_expired', 'This login link has expired'), failure: 'login_link_expired' };
+    const state = this.linkState(attempt);
+    if (state === 'used') return { url: errorRedirect(attempt, 'login_link_used', 'This login link has already been used'), failure: 'login_link_used' };
+    if (state === 'locked') return { url: errorRedirect(attempt, 'login_attempt_locked', 'Too many wrong codes were entered for this sign-in'), failure: 'login_attempt_locked' };
+    return { url: errorRedirect(attempt, 'login_link_expired', 'This login link has expired'), failure: 'login_link_expired' };
   }
 
   private linkState(attempt: Pick<AttemptSummary, 'status' | 'expiresAt'>): LinkState {
     const status = effectiveStatus(attempt, this.clock.now());
     if (status === 'completed') return 'used';
+    if (status === 'locked') return 'locked';
     return status === 'pending' ? 'pending' : 'expired';
   }
 }

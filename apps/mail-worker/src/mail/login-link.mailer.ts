@@ -31,6 +31,7 @@ export class LoginLinkMailer {
       organization: attempt.organizationName,
       sentence: attempt.sentence,
       link: `${this.config.http.publicBaseUrl}/v1/login_link?token=${attempt.token}`,
+      code: attempt.code,
       minutes: Math.round((attempt.expiresAt.getTime() - attempt.createdAt.getTime()) / 60_000),
       translations: attempt.translations,
     });

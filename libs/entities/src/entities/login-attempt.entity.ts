@@ -3,7 +3,8 @@ import { Application } from './application.entity';
 import { NULLABLE_TIMESTAMP, TIMESTAMP } from './columns';
 import { Organization } from './organization.entity';
 
-export const LOGIN_ATTEMPT_STATUSES = ['pending', 'completed', 'expired'] as const;
+/** pending → completed (link or code used), expired (time ran out, or withdrawn), locked (too many wrong codes); see docs/login-flow.md. */
+export const LOGIN_ATTEMPT_STATUSES = ['pending', 'completed', 'expired', 'locked'] as const;
 export type LoginAttemptStatus = (typeof LOGIN_ATTEMPT_STATUSES)[number];
 
 /** How a login started: direct authentication (an authenticated client) or the hosted login page (anyone with a client_id). */
@@ -11,7 +12,7 @@ export const LOGIN_FLOWS = ['direct', 'hosted'] as const;
 export type LoginFlow = (typeof LOGIN_FLOWS)[number];
 
 /** Strings of the login e-mail and pages a caller may override (the `translations` field in docs/login-flow.md). */
-export type Translations = Partial<Record<'subject' | 'greeting' | 'intro' | 'button' | 'expiry' | 'ignore', string>>;
+export type Translations = Partial<Record<'subject' | 'greeting' | 'intro' | 'button' | 'code' | 'expiry' | 'ignore', string>>;
 
 /** One e-mailed login link: created by direct authentication or the hosted login page. */
 @Entity('login_attempt')
@@ -57,6 +58,14 @@ export class LoginAttempt {
    */
   @Column({ type: 'text', name: 'link_token_encrypted', nullable: true })
   linkTokenEncrypted: string | null;
+
+  /** HMAC of the 6-digit code printed beside the link (LoginCodes); the code and the link are one credential. */
+  @Column({ type: 'bytea', name: 'code_verifier', nullable: true })
+  codeVerifier: Buffer | null;
+
+  /** Wrong codes tried so far; at the limit the attempt is locked, its link too. */
+  @Column({ type: 'integer', name: 'code_failures', default: 0 })
+  codeFailures: number;
 
   @Column({ type: 'varchar', length: 200 })
   sentence: string;

@@ -1,6 +1,7 @@
 import { Initial1795343225561 } from './1795343225561-initial';
 import { SecurityAndStandards1796100000000 } from './1796100000000-security-and-standards';
 import { TenantMembers1796300000000 } from './1796300000000-tenant-members';
+import { LoginCodes1796500000000 } from './1796500000000-login-codes';
 
 /** Every migration, in order (registered explicitly, no globs). */
-export const MIGRATIONS = [Initial1795343225561, SecurityAndStandards1796100000000, TenantMembers1796300000000];
+export const MIGRATIONS = [Initial1795343225561, SecurityAndStandards1796100000000, TenantMembers1796300000000, LoginCodes1796500000000];

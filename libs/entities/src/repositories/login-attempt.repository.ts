@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { SecretBox, sha256 } from '@sesame/common';
+import { LoginCodes, SecretBox, sha256 } from '@sesame/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { LoginAttemptStatus, LoginFlow, Translations } from '../entities/login-attempt.entity';
 
@@ -23,6 +23,9 @@ export function effectiveStatus(attempt: { status: LoginAttemptStatus; expiresAt
 export function linkTokenAssociatedData(tokenHash: Buffer): string {
   return tokenHash.toString('base64url');
 }
+
+/** Wrong codes an attempt survives: the fifth locks it, its link too. */
+export const CODE_FAILURE_LIMIT = 5;
 
 export interface NewLoginAttempt {
   organizationId: string;
@@ -77,13 +80,14 @@ export interface LinkView {
   whitelistDomains: string[];
 }
 
-/** A login e-mail ready to send, its link token unsealed. */
+/** A login e-mail ready to send, its link token unsealed and its code derived. */
 export interface DeliverableAttempt {
   id: string;
   email: string;
   sentence: string;
   translations: Translations | null;
   token: string;
+  code: string;
   expiresAt: Date;
   createdAt: Date;
   organizationName: string;
@@ -95,6 +99,14 @@ export interface ClaimedWalk extends Omit<ClaimedAttempt, 'organizationId' | 'em
   userId: string;
   usedAt: Date;
   remaining: string[];
+}
+
+/** An attempt locked for a code check, in the caller's transaction. */
+export interface CodeCheck extends AttemptSummary {
+  id: string;
+  flow: LoginFlow;
+  tokenHash: Buffer;
+  codeVerifier: Buffer | null;
 }
 
 type Row = Record<string, unknown>;
@@ -137,15 +149,16 @@ export class LoginAttemptRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly box: SecretBox,
+    private readonly codes: LoginCodes,
   ) {}
 
-  /** Inserts the attempt with its link token sealed; null when its sentence is taken by another live attempt. */
+  /** Inserts the attempt with its link token sealed and its code's verifier; null when its sentence is taken by another live attempt. */
   async insert(manager: EntityManager, attempt: NewLoginAttempt, token: string): Promise<{ id: string; tokenHash: Buffer } | null> {
     const tokenHash = sha256(token);
     const rows: { id: string }[] = await manager.query(
       `INSERT INTO login_attempt (organization_id, application_id, email, token_hash, link_token_encrypted, sentence, state, redirect_uri,
-                                  code_challenge, translations, mail_suppressed, request_id, expires_at, created_at, nonce, flow)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+                                  code_challenge, translations, mail_suppressed, request_id, expires_at, created_at, nonce, flow, code_verifier)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
        ON CONFLICT DO NOTHING RETURNING id`,
       [
         attempt.organizationId,
@@ -164,6 +177,7 @@ export class LoginAttemptRepository {
         attempt.createdAt,
         attempt.nonce,
         attempt.flow,
+        this.codes.verifier(tokenHash, this.codes.codeFor(token)),
       ],
     );
     return rows[0] ? { id: rows[0].id, tokenHash } : null;
@@ -242,6 +256,49 @@ export class LoginAttemptRepository {
     return rows[0] ? claimed(rows[0]) : null;
   }
 
+  /**
+   * Locks an attempt of this application for a code check (of concurrent checks, and of a link
+   * used at the same time, one goes first and the others see its outcome).
+   */
+  async lockForCode(manager: EntityManager, id: string, applicationId: string): Promise<CodeCheck | null> {
+    const rows: Row[] = await manager.query(
+      `SELECT id, application_id, organization_id, email, state, redirect_uri, status, expires_at, flow, token_hash, code_verifier
+         FROM login_attempt WHERE id = $1 AND application_id = $2 FOR UPDATE`,
+      [id, applicationId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return { ...summary(row), id: row.id as string, flow: row.flow as LoginFlow, tokenHash: row.token_hash as Buffer, codeVerifier: row.code_verifier as Buffer | null };
+  }
+
+  /** Counts a wrong code; the CODE_FAILURE_LIMIT-th locks the attempt and erases its sealed token. Returns the status after. */
+  async recordWrongCode(manager: EntityManager, id: string): Promise<LoginAttemptStatus> {
+    const rows: { status: LoginAttemptStatus }[] = await manager.query(
+      `WITH counted AS (
+         UPDATE login_attempt SET code_failures = code_failures + 1,
+                status = CASE WHEN code_failures + 1 >= $2 THEN 'locked'::login_attempt_status ELSE status END,
+                link_token_encrypted = CASE WHEN code_failures + 1 >= $2 THEN NULL ELSE link_token_encrypted END
+          WHERE id = $1 AND status = 'pending'
+          RETURNING status)
+       SELECT status FROM counted`,
+      [id, CODE_FAILURE_LIMIT],
+    );
+    return rows[0]?.status ?? 'expired';
+  }
+
+  /** Uses the attempt by its code: the same claim as the link's, so the two are one credential. */
+  async claimById(manager: EntityManager, id: string, now: Date): Promise<ClaimedAttempt | null> {
+    const rows: Row[] = await manager.query(
+      `WITH claimed AS (
+         UPDATE login_attempt SET status = 'completed', used_at = $2, link_token_encrypted = NULL
+          WHERE id = $1 AND ${live('$2')}
+          RETURNING ${CLAIMED_COLUMNS})
+       SELECT * FROM claimed`,
+      [id, now],
+    );
+    return rows[0] ? claimed(rows[0]) : null;
+  }
+
   /** Autologin: the hash of the cookie of the browser that used the link. */
   async setWalkBrowser(manager: EntityManager, id: string, browserHash: Buffer): Promise<void> {
     await manager.query('UPDATE login_attempt SET autologin_browser_hash = $2 WHERE id = $1', [id, browserHash]);
@@ -292,12 +349,14 @@ export class LoginAttemptRepository {
     );
     const row = rows[0];
     if (!row) return null;
+    const token = this.box.decrypt(row.link_token_encrypted as string, linkTokenAssociatedData(row.token_hash as Buffer));
     return {
       id: row.id as string,
       email: row.email as string,
       sentence: row.sentence as string,
       translations: row.translations as Translations | null,
-      token: this.box.decrypt(row.link_token_encrypted as string, linkTokenAssociatedData(row.token_hash as Buffer)),
+      token,
+      code: this.codes.codeFor(token),
       expiresAt: row.expires_at as Date,
       createdAt: row.created_at as Date,
       organizationName: row.organization_name as string,

@@ -25,6 +25,10 @@ export class TranslationsDto {
   @IsOptional() @IsString() @MaxLength(TRANSLATION_MAX) @Matches(PLAIN_TEXT, { message: 'button must be plain text on one line' })
   button?: string;
 
+  @ApiPropertyOptional({ maxLength: TRANSLATION_MAX, example: 'Or type this code where you asked to sign in:' })
+  @IsOptional() @IsString() @MaxLength(TRANSLATION_MAX) @Matches(PLAIN_TEXT, { message: 'code must be plain text on one line' })
+  code?: string;
+
   @ApiPropertyOptional({ maxLength: TRANSLATION_MAX, example: 'The link expires in {minutes} minutes.' })
   @IsOptional() @IsString() @MaxLength(TRANSLATION_MAX) @Matches(PLAIN_TEXT, { message: 'expiry must be plain text on one line' })
   expiry?: string;
