@@ -87,6 +87,15 @@ export class LoginAttemptService {
     return { loginAttemptId, status: effectiveStatus(attempt, now), expiresAt: attempt.expiresAt.toISOString(), allowedDate: allowedDate.toISOString() };
   }
 
+  /** What the hosted "check your inbox" page shows of an attempt of this application again. */
+  async inboxView(applicationId: string, loginAttemptId: string): Promise<{ email: string; sentence: string; allowedDate: Date }> {
+    const attempt = await this.attempts.findForApplication(applicationId, loginAttemptId);
+    if (!attempt) throw notFound('login attempt');
+    const throttled = await this.throttles.allowedDate(attempt.organizationId, attempt.email);
+    const now = this.clock.now();
+    return { email: attempt.email, sentence: attempt.sentence, allowedDate: throttled && throttled > now ? throttled : now };
+  }
+
   private async record(manager: EntityManager, request: LoginRequest, token: string, now: Date) {
     const previous = await this.throttles.lock(manager, request.organizationId, request.email, now);
     if (previous && previous.allowedDate > now) throw tooEarly(previous.allowedDate, now);

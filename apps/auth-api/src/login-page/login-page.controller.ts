@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Get, Headers, HttpCode, Optional, Post, Query, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, Headers, HttpCode, Optional, Post, Query, Redirect, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RequestId, SesameMetrics } from '@sesame/common';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
@@ -83,5 +83,35 @@ export class LoginPageController {
     const page = await this.loginPage.submit(form, { cookieHeader: cookie, acceptLanguage, requestId });
     this.metrics?.loginsStarted.inc({ flow: 'hosted' });
     return page;
+  }
+
+  @Post('code')
+  @Redirect()
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({
+    description: 'The code form of the "check your inbox" page: the request’s hidden fields, the CSRF value, the attempt and the typed code.',
+    schema: {
+      type: 'object',
+      required: ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'csrf', 'login_attempt_id', 'code'],
+      properties: {
+        ...Object.fromEntries(PARAMETERS.filter(({ name }) => name !== 'login_hint').map(({ name, description, enum: values }) => [name, { type: 'string', description, ...(values ? { enum: values } : {}) }])),
+        csrf: { type: 'string', description: 'The CSRF value of the form; must match the `sesame_csrf` cookie.' },
+        login_attempt_id: { type: 'string', format: 'uuid', description: 'The attempt the page was shown for.' },
+        code: { type: 'string', description: 'The 6-digit code of the e-mail (spaces and dashes are ignored).' },
+      },
+    },
+  })
+  @OPTIONAL_HEADERS
+  @ApiOperation({
+    summary: 'Signs in with the code of the e-mail, typed on the "check your inbox" page',
+    description: 'The code and the e-mailed link are one credential: the first used wins. Five wrong codes lock the attempt and its link.',
+  })
+  @ApiResponse({ status: 303, description: 'A right code: to redirect_uri with code and state (or the first stop of an autologin walk). A locked, used or expired attempt or a blocked user: to redirect_uri with error and state.' })
+  @ApiResponse({ status: 400, description: 'A wrong (counted) or malformed code: the page again, with the error.' })
+  @ApiResponse({ status: 403, description: 'Missing or wrong CSRF token.' })
+  @ApiResponse({ status: 404, description: 'Unknown attempt, or another application’s.' })
+  async code(@Body() form: Record<string, unknown>, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
+    const outcome = await this.loginPage.submitCode(form, { cookieHeader: cookie, acceptLanguage, requestId });
+    return { url: outcome.url, statusCode: 303, headers: outcome.cookie ? { 'Set-Cookie': outcome.cookie } : {} };
   }
 }

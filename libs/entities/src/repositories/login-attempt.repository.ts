@@ -61,6 +61,7 @@ export interface AttemptSummary {
   applicationId: string;
   organizationId: string;
   email: string;
+  sentence: string;
   state: string;
   redirectUri: string;
   status: LoginAttemptStatus;
@@ -132,6 +133,7 @@ function summary(row: Row): AttemptSummary {
     applicationId: row.application_id as string,
     organizationId: row.organization_id as string,
     email: row.email as string,
+    sentence: row.sentence as string,
     state: row.state as string,
     redirectUri: row.redirect_uri as string,
     status: row.status as LoginAttemptStatus,
@@ -200,7 +202,7 @@ export class LoginAttemptRepository {
   /** An attempt as its application sees it; null when unknown or another application's. */
   async findForApplication(applicationId: string, id: string): Promise<AttemptSummary | null> {
     const rows: Row[] = await this.dataSource.query(
-      'SELECT application_id, organization_id, email, state, redirect_uri, status, expires_at FROM login_attempt WHERE id = $1 AND application_id = $2',
+      'SELECT application_id, organization_id, email, sentence, state, redirect_uri, status, expires_at FROM login_attempt WHERE id = $1 AND application_id = $2',
       [id, applicationId],
     );
     return rows[0] ? summary(rows[0]) : null;
@@ -208,7 +210,7 @@ export class LoginAttemptRepository {
 
   async findByTokenHash(manager: EntityManager, tokenHash: Buffer): Promise<AttemptSummary | null> {
     const rows: Row[] = await manager.query(
-      'SELECT application_id, organization_id, email, state, redirect_uri, status, expires_at FROM login_attempt WHERE token_hash = $1',
+      'SELECT application_id, organization_id, email, sentence, state, redirect_uri, status, expires_at FROM login_attempt WHERE token_hash = $1',
       [tokenHash],
     );
     return rows[0] ? summary(rows[0]) : null;
@@ -262,7 +264,7 @@ export class LoginAttemptRepository {
    */
   async lockForCode(manager: EntityManager, id: string, applicationId: string): Promise<CodeCheck | null> {
     const rows: Row[] = await manager.query(
-      `SELECT id, application_id, organization_id, email, state, redirect_uri, status, expires_at, flow, token_hash, code_verifier
+      `SELECT id, application_id, organization_id, email, sentence, state, redirect_uri, status, expires_at, flow, token_hash, code_verifier
          FROM login_attempt WHERE id = $1 AND application_id = $2 FOR UPDATE`,
       [id, applicationId],
     );
