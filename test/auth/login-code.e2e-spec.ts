@@ -87,7 +87,7 @@ describe('login codes (direct authentication)', () => {
     expect((await loginAttemptStatus(stack.auth.url, app, attempt.loginAttemptId).expect(200)).body.status).toBe('locked');
 
     const page = await request(stack.auth.url).get(`${V1}/login_link?token=${attempt.token}`).expect(200);
-    expect(page.text).toContain('too many wrong codes');
+    expect(page.text).toContain('This sign-in was stopped');
     const link = await useLink(stack.auth.url, attempt.token).expect(303);
     expect(new URL(link.headers.location).searchParams.get('error')).toBe('login_attempt_locked');
     const [row] = await attemptsOf(app.applicationId, attempt.email);

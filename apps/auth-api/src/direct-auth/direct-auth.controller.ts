@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, Optional, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Optional, Post, Query, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -17,7 +17,7 @@ import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { OAuthError } from '../oauth/oauth-error.dto';
 import { DirectAuthService } from './direct-auth.service';
 import { AuthenticateDirectDto } from './dto/authenticate-direct.dto';
-import { LoginAttemptResponse, LoginAttemptStatusResponse, TooEarlyResponse } from './dto/login-attempt.response';
+import { LoginAttemptResponse, LoginAttemptStatusQuery, LoginAttemptStatusResponse, TooEarlyResponse } from './dto/login-attempt.response';
 import { LoginCodeDto, LoginCodeResponse } from './dto/login-code.dto';
 import { LoginAttemptService } from './login-attempt.service';
 import { LoginCodeService } from './login-code.service';
@@ -79,10 +79,18 @@ export class DirectAuthController {
   }
 
   @Get('login_attempt/:loginAttemptId')
-  @ApiOperation({ summary: 'Status of a login attempt started by this application' })
+  // An answer may carry an authorization code.
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'Status of a login attempt started by this application',
+    description:
+      'With `wait`, a `pending` attempt holds the request until its status changes or the time is up (no tight polling). ' +
+      'When the attempt was approved from another device, the first answer after it carries the authorization code.',
+  })
   @ApiOkResponse({ type: LoginAttemptStatusResponse })
+  @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request`: wait is not a whole number from 0 to 25.' })
   @ApiNotFoundResponse({ type: OAuthError, description: "Unknown, or another application's attempt." })
-  status(@CurrentClient() client: ClientPrincipal, @UuidParam('loginAttemptId') loginAttemptId: string) {
-    return this.attempts.status(client.applicationId, loginAttemptId);
+  async status(@CurrentClient() client: ClientPrincipal, @UuidParam('loginAttemptId') loginAttemptId: string, @Query() query: LoginAttemptStatusQuery): Promise<LoginAttemptStatusResponse> {
+    return (await this.attempts.status(client.applicationId, loginAttemptId, query.wait ?? 0)).answer;
   }
 }

@@ -9,6 +9,8 @@ import { AutologinController } from './autologin.controller';
 import { AutologinService } from './autologin.service';
 import { DirectAuthController } from './direct-auth.controller';
 import { DirectAuthService } from './direct-auth.service';
+import { LoginApprovalService } from './login-approval.service';
+import { LoginAttemptEvents } from './login-attempt-events';
 import { LoginAttemptService } from './login-attempt.service';
 import { LoginCodeService } from './login-code.service';
 import { LoginCompletionService } from './login-completion.service';
@@ -19,7 +21,7 @@ import { LoginLinkService } from './login-link.service';
 @Module({
   imports: [LoginRepositoriesModule, ClientsModule, TokensModule, MailQueueModule, UsageCountersModule],
   controllers: [DirectAuthController, LoginLinkController, AutologinController],
-  providers: [DirectAuthService, LoginAttemptService, LoginLinkService, LoginCompletionService, LoginCodeService, AutologinService, loginCodesProvider],
-  exports: [LoginAttemptService, LoginCodeService],
+  providers: [DirectAuthService, LoginAttemptService, LoginLinkService, LoginCompletionService, LoginCodeService, LoginApprovalService, LoginAttemptEvents, AutologinService, loginCodesProvider],
+  exports: [LoginAttemptService, LoginCodeService, LoginApprovalService, LoginAttemptEvents],
 })
 export class DirectAuthModule {}

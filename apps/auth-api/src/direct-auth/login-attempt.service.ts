@@ -1,10 +1,13 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, notFound, ProblemException, randomSecret, SesameMetrics } from '@sesame/common';
-import { EmailThrottleRepository, EmailThrottleState, effectiveStatus, LoginAttemptRepository, LoginFlow, Translations } from '@sesame/entities';
+import { Clock, digestsEqual, notFound, ProblemException, randomSecret, SesameMetrics } from '@sesame/common';
+import { EmailThrottleRepository, EmailThrottleState, effectiveStatus, LoginAttemptRepository, LoginAttemptStatus, LoginFlow, Translations } from '@sesame/entities';
 import { MailProducer, QueueUnavailableError } from '@sesame/queue';
 import { DataSource, EntityManager } from 'typeorm';
 import { nextThrottle } from './email-backoff';
+import { LoginApprovalService } from './login-approval.service';
+import { LoginAttemptEvents } from './login-attempt-events';
+import { Completion } from './login-completion.service';
 import { generateSentence } from './sentence';
 
 export interface LoginRequest {
@@ -22,6 +25,30 @@ export interface LoginRequest {
   translations: Translations | null;
   linkTtlSeconds: number;
   requestId: string | null;
+  /** User-Agent of the requesting side, shown to a person approving from another device. */
+  userAgent: string | null;
+  /** Hosted page: SHA-256 of the cookie of the browser that asked. */
+  browserHash: Buffer | null;
+}
+
+export interface AttemptStatus {
+  loginAttemptId: string;
+  status: LoginAttemptStatus;
+  expiresAt: string;
+  allowedDate: string;
+  /** Only in the one answer that collects an approval. */
+  code?: string;
+  state?: string;
+  redirectUri?: string;
+}
+
+/** Who collects an approval: the application that started the attempt, or the hosted page's browser (its cookie's hash). */
+export type Requester = { applicationId: string } | { browserHash: Buffer };
+
+export interface StatusWithCompletion {
+  answer: AttemptStatus;
+  /** Set in the one answer that collected an approval. */
+  completion: Completion | null;
 }
 
 export interface StartedAttempt {
@@ -46,6 +73,8 @@ export class LoginAttemptService {
     private readonly clock: Clock,
     private readonly attempts: LoginAttemptRepository,
     private readonly throttles: EmailThrottleRepository,
+    private readonly approval: LoginApprovalService,
+    private readonly events: LoginAttemptEvents,
     private readonly mail: MailProducer,
     @Optional() private readonly metrics?: SesameMetrics,
   ) {}
@@ -78,13 +107,37 @@ export class LoginAttemptService {
   }
 
   /** Status of an attempt of this application (another application's attempt is "not found"). */
-  async status(applicationId: string, loginAttemptId: string) {
+  /**
+   * Status of an attempt of this application (another application's attempt is "not found"),
+   * waiting up to `waitSeconds` while it is pending. An approved attempt is collected here, once,
+   * by its requester (`by`: the application, or the hosted page's browser): that answer carries
+   * the completion.
+   */
+  async status(applicationId: string, loginAttemptId: string, waitSeconds = 0, by: Requester = { applicationId }): Promise<StatusWithCompletion> {
+    // Subscribed before the first read: a change between that read and the wait is not missed.
+    const watch = waitSeconds > 0 ? await this.events.watch(loginAttemptId) : null;
+    try {
+      const first = await this.readStatus(applicationId, loginAttemptId, by);
+      if (!watch || first.answer.status !== 'pending') return first;
+      await watch.next(waitSeconds * 1000);
+      return await this.readStatus(applicationId, loginAttemptId, by);
+    } finally {
+      watch?.stop();
+    }
+  }
+
+  private async readStatus(applicationId: string, loginAttemptId: string, by: Requester): Promise<StatusWithCompletion> {
     const attempt = await this.attempts.findForApplication(applicationId, loginAttemptId);
     if (!attempt) throw notFound('login attempt');
+    if ('browserHash' in by && !(attempt.requesterBrowserHash && digestsEqual(attempt.requesterBrowserHash, by.browserHash))) throw notFound('login attempt');
     const throttled = await this.throttles.allowedDate(attempt.organizationId, attempt.email);
     const now = this.clock.now();
     const allowedDate = throttled && throttled > now ? throttled : now;
-    return { loginAttemptId, status: effectiveStatus(attempt, now), expiresAt: attempt.expiresAt.toISOString(), allowedDate: allowedDate.toISOString() };
+    const answer: AttemptStatus = { loginAttemptId, status: effectiveStatus(attempt, now), expiresAt: attempt.expiresAt.toISOString(), allowedDate: allowedDate.toISOString() };
+    if (answer.status !== 'approved') return { answer, completion: null };
+    const completion = await this.approval.collect(loginAttemptId, by);
+    if (completion?.kind !== 'code') return { answer: { ...answer, status: 'completed' }, completion };
+    return { answer: { ...answer, code: completion.code, state: completion.state, redirectUri: completion.redirectUri }, completion };
   }
 
   /** What the hosted "check your inbox" page shows of an attempt of this application again. */
@@ -129,6 +182,8 @@ export class LoginAttemptService {
           translations: request.translations,
           mailSuppressed,
           requestId: request.requestId,
+          requesterUserAgent: request.userAgent?.slice(0, 512) ?? null,
+          requesterBrowserHash: request.browserHash,
           expiresAt,
           createdAt: now,
         },

@@ -4,6 +4,7 @@ import { Clock, LoginCodes, LoginFailureReason, normalizeLoginCode, notFound, Pr
 import { CODE_FAILURE_LIMIT, effectiveStatus, LoginAttemptRepository, LoginFlow } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
 import { DataSource } from 'typeorm';
+import { LoginAttemptEvents } from './login-attempt-events';
 import { Completion, LoginCompletionService } from './login-completion.service';
 
 /** Whose attempts a caller may use a code on: the application's, started the way the caller starts them. */
@@ -29,6 +30,7 @@ export class LoginCodeService {
     private readonly attempts: LoginAttemptRepository,
     private readonly codes: LoginCodes,
     private readonly completion: LoginCompletionService,
+    private readonly events: LoginAttemptEvents,
     private readonly usage: UsageCounter,
     @Optional() private readonly metrics?: SesameMetrics,
   ) {}
@@ -63,8 +65,10 @@ export class LoginCodeService {
     });
     if ('error' in outcome) {
       this.metrics?.loginsFailed.inc({ reason: outcome.failure });
+      if (outcome.error.code === 'login_attempt_locked') await this.events.changed(loginAttemptId);
       throw outcome.error;
     }
+    await this.events.changed(loginAttemptId);
     if (outcome.kind === 'blocked') {
       this.metrics?.loginsFailed.inc({ reason: 'access_denied' });
       throw new ProblemException(403, 'access_denied', 'This account is blocked');

@@ -1,11 +1,12 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, isSecretShaped, LoginFailureReason, ProblemException, SesameMetrics, sha256, withQuery } from '@sesame/common';
+import { Clock, digestsEqual, isSecretShaped, LoginFailureReason, ProblemException, SesameMetrics, sha256, withQuery } from '@sesame/common';
 import { AttemptSummary, ClaimedAttempt, effectiveStatus, LoginAttemptRepository } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
 import { DataSource, EntityManager } from 'typeorm';
 import { StoredRedirectCheck } from '../clients/stored-redirect-check';
 import { unknownLink } from './link-errors';
+import { LoginAttemptEvents } from './login-attempt-events';
 import { LoginCompletionService } from './login-completion.service';
 
 export type LinkState = 'pending' | 'used' | 'expired' | 'locked';
@@ -18,6 +19,8 @@ export interface LinkDescription {
   email: string;
   /** Origins the Continue form may end up redirecting to (for the page's form-action policy). */
   formTargets: string[];
+  /** Whether this browser asked for the link (hosted page: its cookie); null when Sesame cannot tell (direct authentication). */
+  startedHere: boolean | null;
 }
 
 /** Where a used link sends the browser, with the Set-Cookie of an autologin walk it starts. */
@@ -30,6 +33,8 @@ export interface LinkRedirect {
 interface LinkOutcome extends LinkRedirect {
   failure?: LoginFailureReason;
   organizationId?: string;
+  /** The attempt this request completed (its waiters are told). */
+  attemptId?: string;
 }
 
 /** The e-mailed link: shown by GET (never used by it), used once by POST. */
@@ -40,13 +45,14 @@ export class LoginLinkService {
     private readonly clock: Clock,
     private readonly attempts: LoginAttemptRepository,
     private readonly completion: LoginCompletionService,
+    private readonly events: LoginAttemptEvents,
     private readonly redirects: StoredRedirectCheck,
     private readonly usage: UsageCounter,
     @Optional() private readonly metrics?: SesameMetrics,
   ) {}
 
   /** Read-only: mail scanners open every link, so looking must never consume it. */
-  async describe(token: unknown): Promise<LinkDescription> {
+  async describe(token: unknown, browserCookie?: string): Promise<LinkDescription> {
     if (!isSecretShaped(token)) throw unknownLink();
     const view = await this.attempts.findLinkView(sha256(token));
     if (!view) throw unknownLink();
@@ -58,6 +64,7 @@ export class LoginLinkService {
       email: view.email,
       // With autologin the first redirect may go to any of the organization's domains.
       formTargets: [view.redirectUri, ...(view.autologin ? view.whitelistDomains.filter((origin) => !origin.includes('*')) : [])],
+      startedHere: view.flow === 'hosted' && view.requesterBrowserHash ? Boolean(browserCookie && digestsEqual(sha256(browserCookie), view.requesterBrowserHash)) : null,
     };
   }
 
@@ -87,13 +94,14 @@ export class LoginLinkService {
     if (outcome.failure) this.metrics?.loginsFailed.inc({ reason: outcome.failure });
     else this.metrics?.loginsCompleted.inc();
     if (outcome.organizationId) await this.usage.recordForOrganization(outcome.organizationId, 'logins');
+    if (outcome.attemptId) await this.events.changed(outcome.attemptId);
     return { url: outcome.url, cookie: outcome.cookie };
   }
 
   private async complete(manager: EntityManager, attempt: ClaimedAttempt, now: Date): Promise<LinkOutcome> {
     const completion = await this.completion.complete(manager, attempt, now, { walk: true });
     if (completion.kind === 'blocked') return { url: completion.url, failure: 'access_denied' };
-    return { url: completion.url, cookie: completion.kind === 'walk' ? completion.cookie : undefined, organizationId: completion.organizationId };
+    return { url: completion.url, cookie: completion.kind === 'walk' ? completion.cookie : undefined, organizationId: completion.organizationId, attemptId: attempt.id };
   }
 
   private async refuse(manager: EntityManager, hash: Buffer): Promise<LinkOutcome> {
@@ -108,7 +116,7 @@ export class LoginLinkService {
 
   private linkState(attempt: Pick<AttemptSummary, 'status' | 'expiresAt'>): LinkState {
     const status = effectiveStatus(attempt, this.clock.now());
-    if (status === 'completed') return 'used';
+    if (status === 'completed' || status === 'approved') return 'used';
     if (status === 'locked') return 'locked';
     return status === 'pending' ? 'pending' : 'expired';
   }

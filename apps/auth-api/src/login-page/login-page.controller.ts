@@ -79,10 +79,33 @@ export class LoginPageController {
   @ApiResponse({ status: 400, description: 'Invalid e-mail: the form again, with the error.' })
   @ApiResponse({ status: 403, description: 'Missing or wrong CSRF token.' })
   @ApiResponse({ status: 429, description: 'Before allowedDate for this address: the form again, with the time.' })
-  async submit(@Body() form: Record<string, unknown>, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
-    const page = await this.loginPage.submit(form, { cookieHeader: cookie, acceptLanguage, requestId });
+  async submit(
+    @Body() form: Record<string, unknown>,
+    @RequestId() requestId: string | null,
+    @Headers('cookie') cookie?: string,
+    @Headers('accept-language') acceptLanguage?: string,
+    @Headers('user-agent') userAgent?: string,
+  ) {
+    const page = await this.loginPage.submit(form, { cookieHeader: cookie, acceptLanguage, requestId, userAgent });
     this.metrics?.loginsStarted.inc({ flow: 'hosted' });
     return page;
+  }
+
+  @Get('status')
+  @ApiOperation({
+    summary: 'Where the "check your inbox" page reloads itself: held while the attempt is pending, it goes on to the callback once the link is approved on another device',
+    description:
+      'Query: the request’s parameters and `login_attempt_id`; only the browser that asked (its `sesame_attempt` cookie) gets an answer. ' +
+      'Waits up to 20 seconds for a change (on any instance), then shows the page again.',
+  })
+  @ApiProduces('text/html')
+  @ApiQuery({ name: 'login_attempt_id', required: true })
+  @OPTIONAL_HEADERS
+  @ApiOkResponse({ description: 'Still pending: the page again.' })
+  @ApiResponse({ status: 303, description: 'Approved: to redirect_uri with code and state (or an autologin walk). Used, expired or locked: to redirect_uri with error and state.' })
+  @ApiResponse({ status: 404, description: 'Unknown attempt, another application’s, or another browser’s.' })
+  status(@Query() query: Record<string, unknown>, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
+    return this.loginPage.status(query, { cookieHeader: cookie, acceptLanguage, requestId });
   }
 
   @Post('code')

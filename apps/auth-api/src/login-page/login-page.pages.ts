@@ -49,6 +49,8 @@ export interface SentView {
   allowedDate: Date;
   /** The code form: the request's parameters, the CSRF value and the attempt it signs in. */
   codeForm: CodeFormView;
+  /** Where the page goes on by itself (a held GET answering when the link is approved on another device). */
+  refreshUrl: string;
   error?: string;
 }
 
@@ -57,7 +59,9 @@ export function checkInbox(view: SentView): RenderedPage {
   const strings = PAGE_STRINGS[view.locale];
   const [beforeEmail, afterEmail = ''] = strings.sentBody.split('{email}');
   const form = view.codeForm;
-  const body = html`<h1>${strings.sentHeading}</h1>
+  // No script runs on Sesame's pages (CSP): the page reloads itself into a request that waits for the approval.
+  const body = html`<meta http-equiv="refresh" content="1;url=${view.refreshUrl}">
+<h1>${strings.sentHeading}</h1>
 <p>${beforeEmail}<strong>${view.email}</strong>${afterEmail}</p>
 <div class="phrase" id="sentence">${view.sentence}</div>
 <form method="post" action="${form.action}" novalidate>

@@ -24,6 +24,12 @@ input.code{font:600 22px/1.2 ui-monospace,SFMono-Regular,Menlo,Consolas,monospac
 input[aria-invalid=true]{border-color:var(--danger)}
 button{width:100%;margin-top:16px;padding:12px 16px;border:0;border-radius:10px;background:var(--accent);color:var(--accent-text);font-weight:600;cursor:pointer;transition:background-color .15s}
 button:hover{background:var(--accent-hover)}
+a.button{display:block;margin-top:16px;padding:12px 16px;border-radius:10px;background:var(--accent);color:var(--accent-text);font-weight:600;text-align:center;text-decoration:none}
+form+a.button{background:transparent;color:var(--accent);border:1px solid var(--line)}
+a.button+form button{background:transparent;color:var(--accent);border:1px solid var(--line)}
+fieldset.choices{border:0;margin:16px 0 0;padding:0}
+fieldset.choices legend{font-weight:600;font-size:15px;margin-bottom:6px}
+label.choice{display:flex;gap:10px;align-items:center;margin:8px 0;padding:12px 14px;border:1px solid var(--line);border-radius:10px;font-weight:600;cursor:pointer}
 button:focus-visible{outline:3px solid var(--text);outline-offset:2px}
 .error{color:var(--danger);font-size:14px;margin:8px 0 0}
 form+p{margin-top:20px}

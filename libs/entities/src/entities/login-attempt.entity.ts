@@ -3,8 +3,12 @@ import { Application } from './application.entity';
 import { NULLABLE_TIMESTAMP, TIMESTAMP } from './columns';
 import { Organization } from './organization.entity';
 
-/** pending → completed (link or code used), expired (time ran out, or withdrawn), locked (too many wrong codes); see docs/login-flow.md. */
-export const LOGIN_ATTEMPT_STATUSES = ['pending', 'completed', 'expired', 'locked'] as const;
+/**
+ * pending → completed (link or code used), approved (from another device; completed once the
+ * requesting side collects its code), expired (time ran out, or withdrawn), locked (too many wrong
+ * codes, or a wrong sentence picked); see docs/login-flow.md.
+ */
+export const LOGIN_ATTEMPT_STATUSES = ['pending', 'approved', 'completed', 'expired', 'locked'] as const;
 export type LoginAttemptStatus = (typeof LOGIN_ATTEMPT_STATUSES)[number];
 
 /** How a login started: direct authentication (an authenticated client) or the hosted login page (anyone with a client_id). */
@@ -91,6 +95,14 @@ export class LoginAttempt {
 
   @Column({ type: 'enum', enum: LOGIN_ATTEMPT_STATUSES, enumName: 'login_attempt_status', default: 'pending' })
   status: LoginAttemptStatus;
+
+  /** User-Agent of the requesting side (the browser of the hosted page; for direct authentication what the application passed on), shown when approving from another device. */
+  @Column({ type: 'varchar', length: 512, name: 'requester_user_agent', nullable: true })
+  requesterUserAgent: string | null;
+
+  /** Hosted page: SHA-256 of the cookie set in the browser that asked; only it collects an approval, and the link page knows it. */
+  @Column({ type: 'bytea', name: 'requester_browser_hash', nullable: true })
+  requesterBrowserHash: Buffer | null;
 
   /** True when no e-mail may be sent (blocked user): the attempt looks like any other to the caller. */
   @Column({ type: 'boolean', name: 'mail_suppressed', default: false })

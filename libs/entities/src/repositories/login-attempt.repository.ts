@@ -40,6 +40,8 @@ export interface NewLoginAttempt {
   translations: Translations | null;
   mailSuppressed: boolean;
   requestId: string | null;
+  requesterUserAgent: string | null;
+  requesterBrowserHash: Buffer | null;
   expiresAt: Date;
   createdAt: Date;
 }
@@ -66,11 +68,17 @@ export interface AttemptSummary {
   redirectUri: string;
   status: LoginAttemptStatus;
   expiresAt: Date;
+  requesterBrowserHash: Buffer | null;
 }
 
 /** The link page's view of an attempt. */
 export interface LinkView {
+  id: string;
   status: LoginAttemptStatus;
+  createdAt: Date;
+  requesterUserAgent: string | null;
+  requesterBrowserHash: Buffer | null;
+  flow: LoginFlow;
   expiresAt: Date;
   sentence: string;
   email: string;
@@ -138,6 +146,7 @@ function summary(row: Row): AttemptSummary {
     redirectUri: row.redirect_uri as string,
     status: row.status as LoginAttemptStatus,
     expiresAt: row.expires_at as Date,
+    requesterBrowserHash: (row.requester_browser_hash as Buffer | null) ?? null,
   };
 }
 
@@ -159,8 +168,9 @@ export class LoginAttemptRepository {
     const tokenHash = sha256(token);
     const rows: { id: string }[] = await manager.query(
       `INSERT INTO login_attempt (organization_id, application_id, email, token_hash, link_token_encrypted, sentence, state, redirect_uri,
-                                  code_challenge, translations, mail_suppressed, request_id, expires_at, created_at, nonce, flow, code_verifier)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+                                  code_challenge, translations, mail_suppressed, request_id, expires_at, created_at, nonce, flow, code_verifier,
+                                  requester_user_agent, requester_browser_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
        ON CONFLICT DO NOTHING RETURNING id`,
       [
         attempt.organizationId,
@@ -180,6 +190,8 @@ export class LoginAttemptRepository {
         attempt.nonce,
         attempt.flow,
         this.codes.verifier(tokenHash, this.codes.codeFor(token)),
+        attempt.requesterUserAgent,
+        attempt.requesterBrowserHash,
       ],
     );
     return rows[0] ? { id: rows[0].id, tokenHash } : null;
@@ -202,7 +214,7 @@ export class LoginAttemptRepository {
   /** An attempt as its application sees it; null when unknown or another application's. */
   async findForApplication(applicationId: string, id: string): Promise<AttemptSummary | null> {
     const rows: Row[] = await this.dataSource.query(
-      'SELECT application_id, organization_id, email, sentence, state, redirect_uri, status, expires_at FROM login_attempt WHERE id = $1 AND application_id = $2',
+      'SELECT application_id, organization_id, email, sentence, state, redirect_uri, status, expires_at, requester_browser_hash FROM login_attempt WHERE id = $1 AND application_id = $2',
       [id, applicationId],
     );
     return rows[0] ? summary(rows[0]) : null;
@@ -219,7 +231,8 @@ export class LoginAttemptRepository {
   /** Read-only, for the page a link opens. */
   async findLinkView(tokenHash: Buffer): Promise<LinkView | null> {
     const rows: Row[] = await this.dataSource.query(
-      `SELECT a.status, a.expires_at, a.sentence, a.email, a.redirect_uri, o.name AS organization_name, p.name AS application_name,
+      `SELECT a.id, a.status, a.created_at, a.requester_user_agent, a.requester_browser_hash, a.flow,
+              a.expires_at, a.sentence, a.email, a.redirect_uri, o.name AS organization_name, p.name AS application_name,
               o.autologin, o.whitelist_domains
          FROM login_attempt a
          JOIN organization o ON o.id = a.organization_id
@@ -230,7 +243,12 @@ export class LoginAttemptRepository {
     const row = rows[0];
     if (!row) return null;
     return {
+      id: row.id as string,
       status: row.status as LoginAttemptStatus,
+      createdAt: row.created_at as Date,
+      requesterUserAgent: row.requester_user_agent as string | null,
+      requesterBrowserHash: row.requester_browser_hash as Buffer | null,
+      flow: row.flow as LoginFlow,
       expiresAt: row.expires_at as Date,
       sentence: row.sentence as string,
       email: row.email as string,
@@ -297,6 +315,49 @@ export class LoginAttemptRepository {
           RETURNING ${CLAIMED_COLUMNS})
        SELECT * FROM claimed`,
       [id, now],
+    );
+    return rows[0] ? claimed(rows[0]) : null;
+  }
+
+  /** Locks the attempt of a link for a decision taken on its page (approval from another device). */
+  async lockByTokenHash(manager: EntityManager, tokenHash: Buffer): Promise<(AttemptSummary & { id: string }) | null> {
+    const rows: Row[] = await manager.query(
+      `SELECT id, application_id, organization_id, email, sentence, state, redirect_uri, status, expires_at, requester_browser_hash
+         FROM login_attempt WHERE token_hash = $1 FOR UPDATE`,
+      [tokenHash],
+    );
+    return rows[0] ? { ...summary(rows[0]), id: rows[0].id as string } : null;
+  }
+
+  /** Approval from another device: the link and the code are used up; the requesting side collects the login. */
+  async approve(manager: EntityManager, id: string, now: Date): Promise<boolean> {
+    const rows: Row[] = await manager.query(
+      `WITH approved AS (
+         UPDATE login_attempt SET status = 'approved', used_at = $2, link_token_encrypted = NULL WHERE id = $1 AND ${live('$2')} RETURNING id)
+       SELECT id FROM approved`,
+      [id, now],
+    );
+    return rows.length > 0;
+  }
+
+  /** Stops a usable attempt for good (a wrong sentence picked): link and code die. */
+  async lock(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(`UPDATE login_attempt SET status = 'locked', link_token_encrypted = NULL WHERE id = $1 AND status = 'pending'`, [id]);
+  }
+
+  /**
+   * The requesting side collects an approved attempt, once: direct authentication as the
+   * application that started it, the hosted page as the browser that asked (its cookie's hash).
+   */
+  async collectApproved(id: string, by: { applicationId: string } | { browserHash: Buffer }, approvedAfter: Date, manager: EntityManager): Promise<ClaimedAttempt | null> {
+    const [column, value] = 'applicationId' in by ? ['application_id', by.applicationId] : ['requester_browser_hash', by.browserHash];
+    const rows: Row[] = await manager.query(
+      `WITH claimed AS (
+         UPDATE login_attempt SET status = 'completed'
+          WHERE id = $1 AND ${column} = $2 AND status = 'approved' AND used_at > $3
+          RETURNING ${CLAIMED_COLUMNS})
+       SELECT * FROM claimed`,
+      [id, value, approvedAfter],
     );
     return rows[0] ? claimed(rows[0]) : null;
   }

@@ -66,6 +66,17 @@ export class AuthenticateDirectDto {
   @Matches(PLAIN_TEXT, { message: 'nonce must not contain control characters' })
   nonce?: string;
 
+  @ApiPropertyOptional({
+    maxLength: 512,
+    example: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+    description: 'The end user’s User-Agent (the application’s server passes it on): a person approving the sign-in from another device is shown its browser and system.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  @Matches(PLAIN_TEXT, { message: 'userAgent must not contain control characters' })
+  userAgent?: string;
+
   @ApiPropertyOptional({ type: TranslationsDto, description: 'Strings of the e-mail; `{organization}` and `{minutes}` are replaced.' })
   @IsOptional()
   @IsObject()
