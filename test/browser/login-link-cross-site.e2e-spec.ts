@@ -63,7 +63,7 @@ describe('the login link refuses posts from other sites', () => {
 
     // The link's own page still offers Continue, and pressing it there signs in.
     await page.goto(link);
-    expect(await page.locator('button[type=submit]').textContent()).toBe('Continue');
+    expect(await page.locator('button[type=submit]').textContent()).toBe('Continue here');
     const landed = page.waitForRequest((next) => next.url().startsWith('http://localhost:4000/callback'));
     await page.click('button[type=submit]');
     expect(new URL((await landed).url()).searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -145,7 +145,7 @@ const SUBJECTS: Subject[] = [
     title: 'auth API (v1)',
     start: async () => withClose(await startAuthApi({ env: ENV })),
     documentPath: '/api/v1/openapi.json',
-    errorMediaType: (route) => (/^\/api\/v1\/(authorize|login_link|autologin)$/.test(route.path) ? 'text/html' : 'application/json'),
+    errorMediaType: (route) => (/^\/api\/v1\/(authorize|login_link|autologin)(\/|$)/.test(route.path) ? 'text/html' : 'application/json'),
     credentials: async () => [],
     limit: LIMIT,
   },

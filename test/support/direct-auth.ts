@@ -125,3 +125,8 @@ export function watchJobs(queue: Queue): { settled(jobId: string): Promise<'comp
     },
   };
 }
+
+/** POST /v1/login_code as `app`. */
+export function loginCode(authUrl: string, app: ApplicationFixture, loginAttemptId: string, code: string): request.Test {
+  return request(authUrl).post(`${V1}/login_code`).set('Authorization', basicAuth(app)).send({ loginAttemptId, code });
+}

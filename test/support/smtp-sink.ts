@@ -95,3 +95,10 @@ export function linkIn(mail: ReceivedMail): string {
   if (!match) throw new Error(`No login link in mail: ${mail.text}`);
   return match[0];
 }
+
+/** The 6-digit login code in a mail's text part, without its space. */
+export function codeIn(mail: ReceivedMail): string {
+  const match = /^\s*(\d{3}) (\d{3})\s*$/m.exec(mail.text);
+  if (!match) throw new Error(`No login code in mail: ${mail.text}`);
+  return match[1] + match[2];
+}

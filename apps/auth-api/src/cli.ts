@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ClientSecretVerifier, ClockModule, ConfigurationError, loadConfig, parseEnvironment, SecretBox, SesameConfig, SesameConfigModule } from '@sesame/common';
-import { DatabaseModule } from '@sesame/entities';
+import { DatabaseModule, linkTokenAssociatedData } from '@sesame/entities';
 import { DataSource, EntityManager } from 'typeorm';
 import { SigningKeysModule } from './tokens/signing-keys.module';
 import { SigningKeysService } from './tokens/signing-keys.service';
@@ -42,8 +42,7 @@ const SEALED_COLUMNS: { table: string; column: string; key: string; associatedDa
   { table: 'application', column: 'client_secret_encrypted', key: 'id', associatedData: 'client_id' },
   { table: 'application', column: 'previous_client_secret_encrypted', key: 'id', associatedData: 'client_id' },
   { table: 'signing_key', column: 'private_key_encrypted', key: 'kid', associatedData: 'kid' },
-  // The associated data of a link token is its SHA-256 hash, base64url.
-  { table: 'login_attempt', column: 'link_token_encrypted', key: 'id', associatedData: 'token_hash', encode: (hash) => hash.toString('base64url') },
+  { table: 'login_attempt', column: 'link_token_encrypted', key: 'id', associatedData: 'token_hash', encode: linkTokenAssociatedData },
 ];
 
 interface ReencryptionReport {

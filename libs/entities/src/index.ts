@@ -4,3 +4,4 @@ export * from './database.module';
 export * from './prepared-query';
 export * from './keyset-page';
 export * from './batch-delete';
+export * from './repositories';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApplicationType, AUTOLOGIN_CONTINUE_PARAMETER, Clock, isSecretShaped, randomSecret, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
-import { LoginFlow } from '@sesame/entities';
+import { LoginAttemptRepository, LoginFlow } from '@sesame/entities';
 import { DataSource, EntityManager } from 'typeorm';
 import { StoredRedirectCheck } from '../clients/stored-redirect-check';
 import { AuthorizationCodeService } from '../tokens/authorization-code.service';
@@ -32,19 +32,6 @@ export interface WalkStart {
   cookie: string;
 }
 
-interface WalkRow {
-  id: string;
-  application_id: string;
-  user_id: string;
-  redirect_uri: string;
-  state: string;
-  code_challenge: string | null;
-  nonce: string | null;
-  flow: LoginFlow;
-  used_at: Date;
-  autologin_remaining: string[];
-}
-
 /**
  * Autologin: after a login in an organization with `autologin`, the browser visits the callback
  * of every other whitelist domain (each with a fresh code and the same state, plus a one-time
@@ -59,6 +46,7 @@ export class AutologinService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly attempts: LoginAttemptRepository,
     private readonly codes: AuthorizationCodeService,
     private readonly redirects: StoredRedirectCheck,
     private readonly clock: Clock,
@@ -82,7 +70,7 @@ export class AutologinService {
     const targets = autologinTargets(login.redirectUri, { type: 'web', whitelistDomains: settings.whitelist_domains, callbackUrls: settings.callback_urls });
     if (targets.length === 0) return null;
     const browser = randomSecret();
-    await manager.query('UPDATE login_attempt SET autologin_browser_hash = $2 WHERE id = $1', [login.attemptId, sha256(browser)]);
+    await this.attempts.setWalkBrowser(manager, login.attemptId, sha256(browser));
     return { url: await this.visit(manager, login, targets, now), cookie: `${WALK_COOKIE}=${browser}; ${this.cookieAttributes}` };
   }
 
@@ -91,29 +79,21 @@ export class AutologinService {
     if (!isSecretShaped(token) || !isSecretShaped(browser)) throw unknownWalk();
     const now = this.clock.now();
     return this.dataSource.transaction(async (manager) => {
-      const rows: WalkRow[] = await manager.query(
-        `WITH claimed AS (
-           UPDATE login_attempt SET autologin_walk_hash = NULL
-            WHERE autologin_walk_hash = $1 AND autologin_browser_hash = $2 AND used_at > $3
-            RETURNING id, application_id, user_id, redirect_uri, state, code_challenge, nonce, flow, used_at, autologin_remaining)
-         SELECT * FROM claimed`,
-        [sha256(token), sha256(browser), new Date(now.getTime() - WALK_SECONDS * 1000)],
-      );
-      const walk = rows[0];
+      const walk = await this.attempts.claimWalk(manager, sha256(token), sha256(browser), new Date(now.getTime() - WALK_SECONDS * 1000));
       if (!walk) throw unknownWalk();
       const login: CompletedLogin = {
         attemptId: walk.id,
-        applicationId: walk.application_id,
-        userId: walk.user_id,
-        redirectUri: walk.redirect_uri,
+        applicationId: walk.applicationId,
+        userId: walk.userId,
+        redirectUri: walk.redirectUri,
         state: walk.state,
-        codeChallenge: walk.code_challenge,
+        codeChallenge: walk.codeChallenge,
         nonce: walk.nonce,
         flow: walk.flow,
-        authTime: walk.used_at,
+        authTime: walk.usedAt,
       };
       // The stops were chosen at login; domains removed since are skipped, and so is the end if it was.
-      const remaining = await this.redirects.stillAllowed(manager, login.applicationId, walk.autologin_remaining);
+      const remaining = await this.redirects.stillAllowed(manager, login.applicationId, walk.remaining);
       if (remaining.length > 0) return this.visit(manager, login, remaining, now);
       await this.redirects.require(manager, login.applicationId, login.redirectUri);
       const code = await this.codes.issue(manager, { ...login, origin: login.flow }, now);
@@ -125,12 +105,7 @@ export class AutologinService {
   private async visit(manager: EntityManager, login: CompletedLogin, targets: string[], now: Date): Promise<string> {
     const [target, ...remaining] = targets;
     const token = randomSecret();
-    await manager.query('UPDATE login_attempt SET user_id = $2, autologin_walk_hash = $3, autologin_remaining = $4 WHERE id = $1', [
-      login.attemptId,
-      login.userId,
-      sha256(token),
-      remaining,
-    ]);
+    await this.attempts.setWalk(manager, login.attemptId, login.userId, sha256(token), remaining);
     // Walked domains did not start the login, so they have neither a PKCE verifier nor a nonce: their
     // codes are marked as walk codes instead. The original redirect_uri's code keeps its challenge and nonce.
     const code = await this.codes.issue(

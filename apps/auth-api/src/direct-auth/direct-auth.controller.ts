@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Optional, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Optional, Post, Query, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -17,8 +17,10 @@ import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { OAuthError } from '../oauth/oauth-error.dto';
 import { DirectAuthService } from './direct-auth.service';
 import { AuthenticateDirectDto } from './dto/authenticate-direct.dto';
-import { LoginAttemptResponse, LoginAttemptStatusResponse, TooEarlyResponse } from './dto/login-attempt.response';
+import { LoginAttemptResponse, LoginAttemptStatusQuery, LoginAttemptStatusResponse, TooEarlyResponse } from './dto/login-attempt.response';
+import { LoginCodeDto, LoginCodeResponse } from './dto/login-code.dto';
 import { LoginAttemptService } from './login-attempt.service';
+import { LoginCodeService } from './login-code.service';
 
 @ApiTags('Direct authentication')
 @ApiBasicAuth('client')
@@ -31,6 +33,7 @@ export class DirectAuthController {
   constructor(
     private readonly directAuth: DirectAuthService,
     private readonly attempts: LoginAttemptService,
+    private readonly codes: LoginCodeService,
     @Optional() private readonly metrics?: SesameMetrics,
   ) {}
 
@@ -53,11 +56,41 @@ export class DirectAuthController {
     return attempt;
   }
 
-  @Get('login_attempt/:loginAttemptId')
-  @ApiOperation({ summary: 'Status of a login attempt started by this application' })
-  @ApiOkResponse({ type: LoginAttemptStatusResponse })
+  @Post('login_code')
+  @HttpCode(200)
+  // The answer carries an authorization code.
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'Sign in with the 6-digit code of the login e-mail, typed where the login started',
+    description:
+      'The code and the e-mailed link are one credential: whichever is used first wins, once. The answer is what the link would have delivered to redirect_uri ' +
+      '(a code bound to the attempt’s PKCE challenge, and its state), as JSON. Five wrong codes lock the attempt, and its link stops working too.',
+  })
+  @ApiOkResponse({ type: LoginCodeResponse })
+  @ApiBadRequestResponse({
+    type: OAuthError,
+    description:
+      '`invalid_request` (malformed), `invalid_login_code` (wrong; counted), `login_attempt_locked` (five wrong codes), `login_link_used` (already used, by code or link), `login_link_expired`.',
+  })
+  @ApiForbiddenResponse({ type: OAuthError, description: '`access_denied`: the user is blocked.' })
   @ApiNotFoundResponse({ type: OAuthError, description: "Unknown, or another application's attempt." })
-  status(@CurrentClient() client: ClientPrincipal, @UuidParam('loginAttemptId') loginAttemptId: string) {
-    return this.attempts.status(client.applicationId, loginAttemptId);
+  async loginCode(@CurrentClient() client: ClientPrincipal, @Body() body: LoginCodeDto): Promise<LoginCodeResponse> {
+    return this.codes.useDirect(client.applicationId, body.loginAttemptId, body.code);
+  }
+
+  @Get('login_attempt/:loginAttemptId')
+  // An answer may carry an authorization code.
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'Status of a login attempt started by this application',
+    description:
+      'With `wait`, a `pending` attempt holds the request until its status changes or the time is up (no tight polling). ' +
+      'When the attempt was approved from another device, the first answer after it carries the authorization code.',
+  })
+  @ApiOkResponse({ type: LoginAttemptStatusResponse })
+  @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request`: wait is not a whole number from 0 to 25.' })
+  @ApiNotFoundResponse({ type: OAuthError, description: "Unknown, or another application's attempt." })
+  async status(@CurrentClient() client: ClientPrincipal, @UuidParam('loginAttemptId') loginAttemptId: string, @Query() query: LoginAttemptStatusQuery): Promise<LoginAttemptStatusResponse> {
+    return (await this.attempts.status(client.applicationId, loginAttemptId, query.wait ?? 0)).answer;
   }
 }

@@ -112,6 +112,8 @@ describe('DirectAuthService', () => {
       translations: { subject: 'Hallo' },
       linkTtlSeconds: 900,
       requestId: 'req-1',
+      userAgent: null,
+      browserHash: null,
     });
     expect(answer).toEqual({ loginAttemptId: 'attempt-1', token: 'ab'.repeat(32), sentence: 'Brave otter paints softly', allowedDate: '2030-01-01T00:00:15.000Z' });
   });

@@ -41,6 +41,8 @@ export class DirectAuthService {
       translations: input.translations ? { ...input.translations } : null,
       linkTtlSeconds: context.organization.linkTtlSeconds,
       requestId,
+      userAgent: input.userAgent ?? null,
+      browserHash: null,
     });
     return {
       loginAttemptId: started.loginAttemptId,

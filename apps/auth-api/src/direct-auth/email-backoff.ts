@@ -1,13 +1,10 @@
+import { EmailThrottleState } from '@sesame/entities';
+
 const BASE_DELAY_SECONDS = 15;
 const MAX_DELAY_SECONDS = 15 * 60;
 /** Attempts older than this no longer count: the backoff starts again from 15 seconds. */
 export const ATTEMPT_MEMORY_SECONDS = 24 * 3600;
 
-export interface EmailThrottleState {
-  attempts: number;
-  allowedDate: Date;
-  lastAttemptAt: Date;
-}
 
 /**
  * The throttle after one more attempt at `now`: attempt k (within 24 hours of the previous one)

@@ -1,10 +1,13 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, notFound, ProblemException, randomSecret, SecretBox, SesameMetrics, sha256 } from '@sesame/common';
-import { LoginAttemptStatus, LoginFlow, Translations } from '@sesame/entities';
+import { Clock, digestsEqual, notFound, ProblemException, randomSecret, SesameMetrics } from '@sesame/common';
+import { EmailThrottleRepository, EmailThrottleState, effectiveStatus, LoginAttemptRepository, LoginAttemptStatus, LoginFlow, Translations } from '@sesame/entities';
 import { MailProducer, QueueUnavailableError } from '@sesame/queue';
 import { DataSource, EntityManager } from 'typeorm';
-import { EmailThrottleState, nextThrottle } from './email-backoff';
+import { nextThrottle } from './email-backoff';
+import { LoginApprovalService } from './login-approval.service';
+import { LoginAttemptEvents } from './login-attempt-events';
+import { Completion } from './login-completion.service';
 import { generateSentence } from './sentence';
 
 export interface LoginRequest {
@@ -22,6 +25,30 @@ export interface LoginRequest {
   translations: Translations | null;
   linkTtlSeconds: number;
   requestId: string | null;
+  /** User-Agent of the requesting side, shown to a person approving from another device. */
+  userAgent: string | null;
+  /** Hosted page: SHA-256 of the cookie of the browser that asked. */
+  browserHash: Buffer | null;
+}
+
+export interface AttemptStatus {
+  loginAttemptId: string;
+  status: LoginAttemptStatus;
+  expiresAt: string;
+  allowedDate: string;
+  /** Only in the one answer that collects an approval. */
+  code?: string;
+  state?: string;
+  redirectUri?: string;
+}
+
+/** Who collects an approval: the application that started the attempt, or the hosted page's browser (its cookie's hash). */
+export type Requester = { applicationId: string } | { browserHash: Buffer };
+
+export interface StatusWithCompletion {
+  answer: AttemptStatus;
+  /** Set in the one answer that collected an approval. */
+  completion: Completion | null;
 }
 
 export interface StartedAttempt {
@@ -44,7 +71,10 @@ export class LoginAttemptService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
-    private readonly box: SecretBox,
+    private readonly attempts: LoginAttemptRepository,
+    private readonly throttles: EmailThrottleRepository,
+    private readonly approval: LoginApprovalService,
+    private readonly events: LoginAttemptEvents,
     private readonly mail: MailProducer,
     @Optional() private readonly metrics?: SesameMetrics,
   ) {}
@@ -72,36 +102,58 @@ export class LoginAttemptService {
         headers: { 'Retry-After': '5' },
       });
     }
-    await this.dataSource.query('UPDATE login_attempt SET mail_queued_at = $2 WHERE id = $1 AND mail_queued_at IS NULL', [attempt.loginAttemptId, this.clock.now()]);
+    await this.attempts.markQueued(attempt.loginAttemptId, this.clock.now());
     return attempt;
   }
 
   /** Status of an attempt of this application (another application's attempt is "not found"). */
-  async status(applicationId: string, loginAttemptId: string) {
-    const rows: { status: LoginAttemptStatus; expires_at: Date; allowed_date: Date | null }[] = await this.dataSource.query(
-      `SELECT a.status, a.expires_at, t.allowed_date
-         FROM login_attempt a
-         LEFT JOIN email_throttle t ON t.organization_id = a.organization_id AND t.email = a.email
-        WHERE a.id = $1 AND a.application_id = $2`,
-      [loginAttemptId, applicationId],
-    );
-    const row = rows[0];
-    if (!row) throw notFound('login attempt');
+  /**
+   * Status of an attempt of this application (another application's attempt is "not found"),
+   * waiting up to `waitSeconds` while it is pending. An approved attempt is collected here, once,
+   * by its requester (`by`: the application, or the hosted page's browser): that answer carries
+   * the completion.
+   */
+  async status(applicationId: string, loginAttemptId: string, waitSeconds = 0, by: Requester = { applicationId }): Promise<StatusWithCompletion> {
+    // Subscribed before the first read: a change between that read and the wait is not missed.
+    const watch = waitSeconds > 0 ? await this.events.watch(loginAttemptId) : null;
+    try {
+      const first = await this.readStatus(applicationId, loginAttemptId, by);
+      if (!watch || first.answer.status !== 'pending') return first;
+      await watch.next(waitSeconds * 1000);
+      return await this.readStatus(applicationId, loginAttemptId, by);
+    } finally {
+      watch?.stop();
+    }
+  }
+
+  private async readStatus(applicationId: string, loginAttemptId: string, by: Requester): Promise<StatusWithCompletion> {
+    const attempt = await this.attempts.findForApplication(applicationId, loginAttemptId);
+    if (!attempt) throw notFound('login attempt');
+    if ('browserHash' in by && !(attempt.requesterBrowserHash && digestsEqual(attempt.requesterBrowserHash, by.browserHash))) throw notFound('login attempt');
+    const throttled = await this.throttles.allowedDate(attempt.organizationId, attempt.email);
     const now = this.clock.now();
-    const status: LoginAttemptStatus = row.status === 'pending' && row.expires_at <= now ? 'expired' : row.status;
-    const allowedDate = row.allowed_date && row.allowed_date > now ? row.allowed_date : now;
-    return { loginAttemptId, status, expiresAt: row.expires_at.toISOString(), allowedDate: allowedDate.toISOString() };
+    const allowedDate = throttled && throttled > now ? throttled : now;
+    const answer: AttemptStatus = { loginAttemptId, status: effectiveStatus(attempt, now), expiresAt: attempt.expiresAt.toISOString(), allowedDate: allowedDate.toISOString() };
+    if (answer.status !== 'approved') return { answer, completion: null };
+    const completion = await this.approval.collect(loginAttemptId, by);
+    if (completion?.kind !== 'code') return { answer: { ...answer, status: 'completed' }, completion };
+    return { answer: { ...answer, code: completion.code, state: completion.state, redirectUri: completion.redirectUri }, completion };
+  }
+
+  /** What the hosted "check your inbox" page shows of an attempt of this application again. */
+  async inboxView(applicationId: string, loginAttemptId: string): Promise<{ email: string; sentence: string; allowedDate: Date }> {
+    const attempt = await this.attempts.findForApplication(applicationId, loginAttemptId);
+    if (!attempt) throw notFound('login attempt');
+    const throttled = await this.throttles.allowedDate(attempt.organizationId, attempt.email);
+    const now = this.clock.now();
+    return { email: attempt.email, sentence: attempt.sentence, allowedDate: throttled && throttled > now ? throttled : now };
   }
 
   private async record(manager: EntityManager, request: LoginRequest, token: string, now: Date) {
-    const previous = await this.lockThrottle(manager, request, now);
+    const previous = await this.throttles.lock(manager, request.organizationId, request.email, now);
     if (previous && previous.allowedDate > now) throw tooEarly(previous.allowedDate, now);
     const next = nextThrottle(previous, now);
-    await manager.query(
-      `INSERT INTO email_throttle (organization_id, email, attempts, allowed_date, last_attempt_at) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (organization_id, email) DO UPDATE SET attempts = $3, allowed_date = $4, last_attempt_at = $5`,
-      [request.organizationId, request.email, next.attempts, next.allowedDate, next.lastAttemptAt],
-    );
+    await this.throttles.save(manager, request.organizationId, request.email, next);
     const blocked: { blocked: boolean }[] = await manager.query('SELECT blocked FROM "user" WHERE organization_id = $1 AND email = $2', [
       request.organizationId,
       request.email,
@@ -110,51 +162,34 @@ export class LoginAttemptService {
     return { attempt: { ...attempt, allowedDate: next.allowedDate }, previous };
   }
 
-  /** Locks the address's throttle row for this transaction (creating it if needed, so even the first request serialises). */
-  private async lockThrottle(manager: EntityManager, request: LoginRequest, now: Date): Promise<EmailThrottleState | null> {
-    await manager.query(
-      `INSERT INTO email_throttle (organization_id, email, attempts, allowed_date, last_attempt_at) VALUES ($1, $2, 0, $3, $3)
-       ON CONFLICT DO NOTHING`,
-      [request.organizationId, request.email, now],
-    );
-    const rows: { attempts: number; allowed_date: Date; last_attempt_at: Date }[] = await manager.query(
-      'SELECT attempts, allowed_date, last_attempt_at FROM email_throttle WHERE organization_id = $1 AND email = $2 FOR UPDATE',
-      [request.organizationId, request.email],
-    );
-    const row = rows[0];
-    return row.attempts === 0 ? null : { attempts: row.attempts, allowedDate: row.allowed_date, lastAttemptAt: row.last_attempt_at };
-  }
-
+  /** Sentences are unique among live attempts: a taken one is drawn again. */
   private async insertAttempt(manager: EntityManager, request: LoginRequest, token: string, now: Date, mailSuppressed: boolean) {
-    const tokenHash = sha256(token);
     const expiresAt = new Date(now.getTime() + request.linkTtlSeconds * 1000);
     for (let attempt = 0; attempt < SENTENCE_TRIES; attempt++) {
       const sentence = generateSentence();
-      const rows: { id: string }[] = await manager.query(
-        `INSERT INTO login_attempt (organization_id, application_id, email, token_hash, link_token_encrypted, sentence, state, redirect_uri,
-                                    code_challenge, translations, mail_suppressed, request_id, expires_at, created_at, nonce, flow)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-         ON CONFLICT DO NOTHING RETURNING id`,
-        [
-          request.organizationId,
-          request.applicationId,
-          request.email,
-          tokenHash,
-          this.box.encrypt(token, tokenHash.toString('base64url')),
+      const inserted = await this.attempts.insert(
+        manager,
+        {
+          organizationId: request.organizationId,
+          applicationId: request.applicationId,
+          email: request.email,
           sentence,
-          request.state,
-          request.redirectUri,
-          request.codeChallenge,
-          request.translations,
+          state: request.state,
+          redirectUri: request.redirectUri,
+          codeChallenge: request.codeChallenge,
+          nonce: request.nonce,
+          flow: request.flow,
+          translations: request.translations,
           mailSuppressed,
-          request.requestId,
+          requestId: request.requestId,
+          requesterUserAgent: request.userAgent?.slice(0, 512) ?? null,
+          requesterBrowserHash: request.browserHash,
           expiresAt,
-          now,
-          request.nonce,
-          request.flow,
-        ],
+          createdAt: now,
+        },
+        token,
       );
-      if (rows[0]) return { loginAttemptId: rows[0].id, tokenHash, sentence };
+      if (inserted) return { loginAttemptId: inserted.id, tokenHash: inserted.tokenHash, sentence };
     }
     throw new Error('Could not find a free sentence for a login attempt');
   }
@@ -163,18 +198,8 @@ export class LoginAttemptService {
   private async withdraw(loginAttemptId: string, request: LoginRequest, previous: EmailThrottleState | null): Promise<void> {
     this.logger.warn(`Mail queue unavailable; withdrew login attempt ${loginAttemptId}`);
     await this.dataSource.transaction(async (manager) => {
-      await manager.query(`UPDATE login_attempt SET status = 'expired', link_token_encrypted = NULL WHERE id = $1`, [loginAttemptId]);
-      if (previous) {
-        await manager.query('UPDATE email_throttle SET attempts = $3, allowed_date = $4, last_attempt_at = $5 WHERE organization_id = $1 AND email = $2', [
-          request.organizationId,
-          request.email,
-          previous.attempts,
-          previous.allowedDate,
-          previous.lastAttemptAt,
-        ]);
-      } else {
-        await manager.query('DELETE FROM email_throttle WHERE organization_id = $1 AND email = $2', [request.organizationId, request.email]);
-      }
+      await this.attempts.withdraw(manager, loginAttemptId);
+      await this.throttles.restore(manager, request.organizationId, request.email, previous);
     });
   }
 }

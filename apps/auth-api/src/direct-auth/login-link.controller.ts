@@ -1,11 +1,13 @@
-import { Body, Controller, Get, Post, Query, Redirect, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { IsString, MaxLength } from 'class-validator';
+import { Body, Controller, Get, Headers, HttpCode, Post, Query, Redirect, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiPropertyOptional, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { ErrorPages } from '../pages/error-pages.decorator';
 import { PageInterceptor } from '../pages/page.interceptor';
 import { SameOriginFormGuard } from '../pages/same-origin-form.guard';
-import { loginLinkPage } from './login-link.pages';
+import { readCookie } from '@sesame/common';
+import { ATTEMPT_COOKIE, LoginApprovalService } from './login-approval.service';
+import { approvalOutcomePage, approvalPage, loginLinkPage } from './login-link.pages';
 import { LoginLinkService } from './login-link.service';
 
 export class LoginLinkForm {
@@ -15,6 +17,22 @@ export class LoginLinkForm {
   token: string;
 }
 
+export class ApprovalForm {
+  @ApiProperty({ description: 'The token of the e-mailed link.' })
+  @IsString()
+  @MaxLength(100)
+  token: string;
+
+  @ApiPropertyOptional({ description: 'The phrase picked; without it nothing changes (400).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  sentence?: string;
+}
+
+/** The link page's own forms may post (their pages allow same-origin referrers, so browsers without Fetch Metadata send Sesame's Origin). */
+const SAME_ORIGIN_REFERRER = { 'Referrer-Policy': 'same-origin' };
+
 @ApiTags('Login link pages')
 @ErrorPages()
 @UseInterceptors(PageInterceptor)
@@ -22,7 +40,10 @@ export class LoginLinkForm {
 @EndpointLimit('ip')
 @Controller({ path: 'login_link', version: '1' })
 export class LoginLinkController {
-  constructor(private readonly links: LoginLinkService) {}
+  constructor(
+    private readonly links: LoginLinkService,
+    private readonly approvals: LoginApprovalService,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'The page an e-mailed login link opens: organization, sentence and a Continue button. Never uses the token.' })
@@ -30,10 +51,39 @@ export class LoginLinkController {
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'HTML page.' })
   @ApiResponse({ status: 404, description: 'Unknown link: an error page, no redirect.' })
-  async show(@Query('token') token: string) {
-    const page = loginLinkPage(token, await this.links.describe(token));
+  async show(@Query('token') token: string, @Headers('cookie') cookie?: string) {
+    const page = loginLinkPage(token, await this.links.describe(token, readCookie(cookie, ATTEMPT_COOKIE)));
     // The Continue form's post then carries this origin (not "null", as under no-referrer), for browsers without Fetch Metadata.
-    return { ...page, headers: { ...page.headers, 'Referrer-Policy': 'same-origin' } };
+    return { ...page, headers: { ...page.headers, ...SAME_ORIGIN_REFERRER } };
+  }
+
+  @Get('approve')
+  @ApiOperation({
+    summary: '"Sign in on the device where you asked": where the sign-in was requested, and three phrases to pick the one the requesting screen shows. Changes nothing.',
+  })
+  @ApiQuery({ name: 'token', required: true })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'HTML page.' })
+  @ApiResponse({ status: 404, description: 'Unknown link: an error page.' })
+  async showApproval(@Query('token') token: string) {
+    const page = approvalPage(token, await this.approvals.describe(token));
+    return { ...page, headers: { ...page.headers, ...SAME_ORIGIN_REFERRER } };
+  }
+
+  @Post('approve')
+  @HttpCode(200)
+  @UseGuards(SameOriginFormGuard)
+  @ApiOperation({
+    summary: 'The pick: the right phrase approves the attempt (status `approved`; the requesting side collects the login), a wrong one locks it. Never redirects.',
+    description: 'Only the approval page’s own form (Sec-Fetch-Site, else Origin). Without a phrase (a bot submitting the page) nothing changes.',
+  })
+  @ApiOkResponse({ description: 'The outcome page: approved, stopped (wrong phrase), or already used, expired or locked.' })
+  @ApiResponse({ status: 400, description: '`sentence_required`: no phrase picked; nothing changed (an error page).' })
+  @ApiResponse({ status: 403, description: '`cross_site_request`: the post came from another site (an error page).' })
+  @ApiResponse({ status: 404, description: 'Unknown link: an error page.' })
+  async approve(@Body() form: ApprovalForm) {
+    const outcome = await this.approvals.approve(form.token, form.sentence);
+    return approvalOutcomePage(outcome, null);
   }
 
   @Post()

@@ -36,7 +36,7 @@ describe('translations', () => {
   });
 
   it.each(Object.keys(MAIL_STRINGS) as (keyof typeof MAIL_STRINGS)[])('%s has every e-mail string', (locale) => {
-    expect(Object.keys(MAIL_STRINGS[locale]).sort()).toEqual(['button', 'expiry', 'greeting', 'ignore', 'intro', 'subject']);
+    expect(Object.keys(MAIL_STRINGS[locale]).sort()).toEqual(['button', 'code', 'expiry', 'greeting', 'ignore', 'intro', 'subject']);
   });
 
   it('the check-your-inbox sentence names the address exactly once in every language', () => {

@@ -15,6 +15,10 @@ export interface PageStrings {
   sentBody: string;
   sentExpiry: string;
   sentAgain: string;
+  codeLabel: string;
+  codeSubmit: string;
+  wrongCode: string;
+  badCode: string;
 }
 
 /** The hosted page's strings; `{organization}`, `{application}`, `{email}`, `{minutes}` and `{time}` are filled in. */
@@ -31,6 +35,10 @@ export const PAGE_STRINGS: Record<Locale, PageStrings> = {
     sentBody: 'We sent a sign-in link to {email}. Open it and check that it shows this phrase:',
     sentExpiry: 'The link expires in {minutes} minutes and works once.',
     sentAgain: 'No e-mail? Check your spam folder. You can ask for a new link from {time} (UTC).',
+    codeLabel: 'Or type the 6-digit code from the e-mail',
+    codeSubmit: 'Sign in with the code',
+    wrongCode: 'That code is not right. After 5 wrong codes this sign-in stops.',
+    badCode: 'Enter the 6 digits of the code in the e-mail.',
   },
   de: {
     title: 'Anmelden',
@@ -44,6 +52,10 @@ export const PAGE_STRINGS: Record<Locale, PageStrings> = {
     sentBody: 'Wir haben einen Anmeldelink an {email} gesendet. Öffnen Sie ihn und prüfen Sie, dass er diesen Satz zeigt:',
     sentExpiry: 'Der Link ist {minutes} Minuten gültig und funktioniert nur einmal.',
     sentAgain: 'Keine E-Mail? Sehen Sie im Spam-Ordner nach. Einen neuen Link können Sie ab {time} (UTC) anfordern.',
+    codeLabel: 'Oder geben Sie den 6-stelligen Code aus der E-Mail ein',
+    codeSubmit: 'Mit dem Code anmelden',
+    wrongCode: 'Dieser Code stimmt nicht. Nach 5 falschen Codes wird diese Anmeldung beendet.',
+    badCode: 'Geben Sie die 6 Ziffern des Codes aus der E-Mail ein.',
   },
   fr: {
     title: 'Connexion',
@@ -57,6 +69,10 @@ export const PAGE_STRINGS: Record<Locale, PageStrings> = {
     sentBody: 'Nous avons envoyé un lien de connexion à {email}. Ouvrez-le et vérifiez qu’il affiche cette phrase :',
     sentExpiry: 'Le lien expire dans {minutes} minutes et ne fonctionne qu’une fois.',
     sentAgain: 'Pas d’e-mail ? Vérifiez vos spams. Vous pourrez demander un nouveau lien à partir de {time} (UTC).',
+    codeLabel: 'Ou saisissez le code à 6 chiffres de l’e-mail',
+    codeSubmit: 'Se connecter avec le code',
+    wrongCode: 'Ce code n’est pas le bon. Après 5 codes erronés, cette connexion s’arrête.',
+    badCode: 'Saisissez les 6 chiffres du code de l’e-mail.',
   },
   es: {
     title: 'Iniciar sesión',
@@ -70,6 +86,10 @@ export const PAGE_STRINGS: Record<Locale, PageStrings> = {
     sentBody: 'Hemos enviado un enlace a {email}. Ábrelo y comprueba que muestra esta frase:',
     sentExpiry: 'El enlace caduca en {minutes} minutos y solo funciona una vez.',
     sentAgain: '¿No llega el correo? Revisa la carpeta de spam. Puedes pedir un enlace nuevo a partir de las {time} (UTC).',
+    codeLabel: 'O escribe el código de 6 cifras del correo',
+    codeSubmit: 'Iniciar sesión con el código',
+    wrongCode: 'Ese código no es correcto. Tras 5 códigos erróneos, este inicio de sesión se detiene.',
+    badCode: 'Escribe las 6 cifras del código del correo.',
   },
 };
 
@@ -80,6 +100,7 @@ export const MAIL_STRINGS: Record<Exclude<Locale, 'en'>, Required<Translations>>
     greeting: 'Hallo,',
     intro: 'Klicken Sie auf die Schaltfläche, um sich bei {organization} anzumelden. Die Seite zeigt diesen Satz, damit Sie prüfen können, dass die Anfrage von Ihnen stammt:',
     button: 'Anmelden',
+    code: 'Oder geben Sie diesen Code dort ein, wo Sie die Anmeldung angefordert haben:',
     expiry: 'Der Link ist {minutes} Minuten gültig und funktioniert nur einmal.',
     ignore: 'Wenn Sie sich nicht anmelden wollten, können Sie diese E-Mail ignorieren.',
   },
@@ -88,6 +109,7 @@ export const MAIL_STRINGS: Record<Exclude<Locale, 'en'>, Required<Translations>>
     greeting: 'Bonjour,',
     intro: 'Cliquez sur le bouton pour vous connecter à {organization}. La page affiche cette phrase, pour que vous puissiez vérifier que la demande vient de vous :',
     button: 'Se connecter',
+    code: 'Ou saisissez ce code là où vous avez demandé à vous connecter :',
     expiry: 'Le lien expire dans {minutes} minutes et ne fonctionne qu’une fois.',
     ignore: 'Si vous n’avez pas demandé à vous connecter, ignorez cet e-mail.',
   },
@@ -96,6 +118,7 @@ export const MAIL_STRINGS: Record<Exclude<Locale, 'en'>, Required<Translations>>
     greeting: 'Hola:',
     intro: 'Pulsa el botón para iniciar sesión en {organization}. La página muestra esta frase para que compruebes que la solicitud es tuya:',
     button: 'Iniciar sesión',
+    code: 'O escribe este código donde pediste iniciar sesión:',
     expiry: 'El enlace caduca en {minutes} minutos y solo funciona una vez.',
     ignore: 'Si no intentaste iniciar sesión, ignora este correo.',
   },

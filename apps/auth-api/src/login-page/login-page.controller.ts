@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Get, Headers, HttpCode, Optional, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, Headers, HttpCode, Optional, Post, Query, Redirect, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RequestId, SesameMetrics } from '@sesame/common';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
@@ -79,10 +79,63 @@ export class LoginPageController {
   @ApiResponse({ status: 400, description: 'Invalid e-mail: the form again, with the error.' })
   @ApiResponse({ status: 403, description: 'Missing or wrong CSRF token.' })
   @ApiResponse({ status: 429, description: 'Before allowedDate for this address: the form again, with the time.' })
-  async submit(@Body() form: Record<string, unknown> | undefined, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
+  async submit(
+    @Body() form: Record<string, unknown> | undefined,
+    @RequestId() requestId: string | null,
+    @Headers('cookie') cookie?: string,
+    @Headers('accept-language') acceptLanguage?: string,
+    @Headers('user-agent') userAgent?: string,
+  ) {
     // A post without a body has no form fields: the same answer as an empty form.
-    const page = await this.loginPage.submit(form ?? {}, { cookieHeader: cookie, acceptLanguage, requestId });
+    const page = await this.loginPage.submit(form ?? {}, { cookieHeader: cookie, acceptLanguage, requestId, userAgent });
     this.metrics?.loginsStarted.inc({ flow: 'hosted' });
     return page;
+  }
+
+  @Get('status')
+  @ApiOperation({
+    summary: 'Where the "check your inbox" page reloads itself: held while the attempt is pending, it goes on to the callback once the link is approved on another device',
+    description:
+      'Query: the request’s parameters and `login_attempt_id`; only the browser that asked (its `sesame_attempt` cookie) gets an answer. ' +
+      'Waits up to 20 seconds for a change (on any instance), then shows the page again.',
+  })
+  @ApiProduces('text/html')
+  @ApiQuery({ name: 'login_attempt_id', required: true })
+  @OPTIONAL_HEADERS
+  @ApiOkResponse({ description: 'Still pending: the page again.' })
+  @ApiResponse({ status: 303, description: 'Approved: to redirect_uri with code and state (or an autologin walk). Used, expired or locked: to redirect_uri with error and state.' })
+  @ApiResponse({ status: 404, description: 'Unknown attempt, another application’s, or another browser’s.' })
+  status(@Query() query: Record<string, unknown>, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
+    return this.loginPage.status(query, { cookieHeader: cookie, acceptLanguage, requestId });
+  }
+
+  @Post('code')
+  @Redirect()
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({
+    description: 'The code form of the "check your inbox" page: the request’s hidden fields, the CSRF value, the attempt and the typed code.',
+    schema: {
+      type: 'object',
+      required: ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'csrf', 'login_attempt_id', 'code'],
+      properties: {
+        ...Object.fromEntries(PARAMETERS.filter(({ name }) => name !== 'login_hint').map(({ name, description, enum: values }) => [name, { type: 'string', description, ...(values ? { enum: values } : {}) }])),
+        csrf: { type: 'string', description: 'The CSRF value of the form; must match the `sesame_csrf` cookie.' },
+        login_attempt_id: { type: 'string', format: 'uuid', description: 'The attempt the page was shown for.' },
+        code: { type: 'string', description: 'The 6-digit code of the e-mail (spaces and dashes are ignored).' },
+      },
+    },
+  })
+  @OPTIONAL_HEADERS
+  @ApiOperation({
+    summary: 'Signs in with the code of the e-mail, typed on the "check your inbox" page',
+    description: 'The code and the e-mailed link are one credential: the first used wins. Five wrong codes lock the attempt and its link.',
+  })
+  @ApiResponse({ status: 303, description: 'A right code: to redirect_uri with code and state (or the first stop of an autologin walk). A locked, used or expired attempt or a blocked user: to redirect_uri with error and state.' })
+  @ApiResponse({ status: 400, description: 'A wrong (counted) or malformed code: the page again, with the error.' })
+  @ApiResponse({ status: 403, description: 'Missing or wrong CSRF token.' })
+  @ApiResponse({ status: 404, description: 'Unknown attempt, or another application’s.' })
+  async code(@Body() form: Record<string, unknown>, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
+    const outcome = await this.loginPage.submitCode(form, { cookieHeader: cookie, acceptLanguage, requestId });
+    return { url: outcome.url, statusCode: 303, headers: outcome.cookie ? { 'Set-Cookie': outcome.cookie } : {} };
   }
 }

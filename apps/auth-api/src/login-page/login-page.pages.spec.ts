@@ -7,6 +7,8 @@ const context: ClientContext = {
   tenant: { id: 't', plan: 'free' },
 };
 
+const codeForm = { action: '/api/v1/authorize/code', hidden: { state: '"><x>' }, csrf: 'csrf-value', loginAttemptId: '7f0c9a4e-0000-4000-8000-000000000001', redirectUri: 'https://app.example.com/cb' };
+
 describe('hosted login pages', () => {
   it('the form escapes names and values, and marks an error for assistive technology', () => {
     const page = signInForm({ context, locale: 'en', hidden: { state: '"><x>' }, csrf: 'token', email: '"a@b', error: 'Enter a valid e-mail address.' });
@@ -25,11 +27,24 @@ describe('hosted login pages', () => {
     ['fr', 'lien de connexion à <strong>ada&amp;bob@example.com</strong>. Ouvrez-le'],
     ['es', 'Hemos enviado un enlace a <strong>ada&amp;bob@example.com</strong>. Ábrelo'],
   ] as const)('check your inbox (%s) names the address, escaped, and shows the sentence', (locale, sentence) => {
-    const page = checkInbox({ context, locale, email: 'ada&bob@example.com', sentence: 'Brave otter sings softly', minutes: 10, allowedDate: new Date('2030-01-01T10:11:12Z') });
+    const page = checkInbox({ context, locale, email: 'ada&bob@example.com', sentence: 'Brave otter sings softly', minutes: 10, allowedDate: new Date('2030-01-01T10:11:12Z'), codeForm, refreshUrl: '/api/v1/authorize/status?x=1' });
     expect(page.html).toContain(sentence);
     expect(page.html).toContain('<div class="phrase" id="sentence">Brave otter sings softly</div>');
     expect(page.html).toContain('10:11:12');
     expect(page.html).toContain(`<html lang="${locale}">`);
+  });
+
+  it('check your inbox has a code field posting the attempt, the CSRF value and the request, and may end on the redirect_uri', () => {
+    const page = checkInbox({ context, locale: 'fr', email: 'a@b.c', sentence: 'S', minutes: 10, allowedDate: new Date(), codeForm, refreshUrl: '/api/v1/authorize/status?x=1&y=2', error: 'Ce code n’est pas le bon.' });
+    expect(page.html).toContain('<form method="post" action="/api/v1/authorize/code" novalidate>');
+    expect(page.html).toContain('<input type="hidden" name="state" value="&quot;&gt;&lt;x&gt;">');
+    expect(page.html).toContain('<input type="hidden" name="login_attempt_id" value="7f0c9a4e-0000-4000-8000-000000000001">');
+    expect(page.html).toContain('<input type="hidden" name="csrf" value="csrf-value">');
+    expect(page.html).toContain('autocomplete="one-time-code"');
+    expect(page.html).toContain('Ou saisissez le code à 6 chiffres');
+    expect(page.html).toContain('<p class="error" id="code-error" role="alert">Ce code n’est pas le bon.</p>');
+    expect(page.contentSecurityPolicy).toContain("form-action 'self' https://app.example.com;");
+    expect(page.html).toContain('<meta http-equiv="refresh" content="1;url=/api/v1/authorize/status?x=1&amp;y=2">');
   });
 
   it('clockTime is the UTC wall-clock time', () => {

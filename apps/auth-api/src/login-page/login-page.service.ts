@@ -1,33 +1,56 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { normalizeEmail, ProblemException, readCookie, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { normalizeEmail, ProblemException, randomSecret, readCookie, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
+import { isUUID } from 'class-validator';
 import { ClientContext, ClientContextRepository } from '../clients/client-context.repository';
 import { LoginAttemptService } from '../direct-auth/login-attempt.service';
+import { ATTEMPT_COOKIE } from '../direct-auth/login-approval.service';
+import { LoginCodeService } from '../direct-auth/login-code.service';
 import { RenderedPage } from '../pages/layout';
-import { PageWithStatus } from '../pages/page-outcomes';
+import { PageRedirect, PageWithStatus } from '../pages/page-outcomes';
 import { AuthorizeRequest, checkAuthorizeRequest, hiddenParameters } from './authorize-request';
 import { CSRF_COOKIE, CsrfTokens } from './csrf';
 import { chooseLocale, fill, Locale, MAIL_STRINGS, PAGE_STRINGS } from './locales';
+
+/** Where a stopped attempt sends the hosted page back to, as the link would. */
+const STOPPED: Record<string, [string, string]> = {
+  completed: ['login_link_used', 'This sign-in was already completed'],
+  expired: ['login_link_expired', 'This sign-in has expired'],
+  locked: ['login_attempt_locked', 'This sign-in was stopped'],
+};
 import { checkInbox, clockTime, signInForm } from './login-page.pages';
 
 export interface BrowserContext {
   cookieHeader: string | undefined;
   acceptLanguage: string | undefined;
   requestId: string | null;
+  userAgent?: string;
 }
+
+
+/** How long the "check your inbox" page's own request waits for an approval before the page reloads. */
+const PAGE_WAIT_SECONDS = 20;
 
 /** The hosted login page (/v1/authorize) for every application type and plan. */
 @Injectable()
 export class LoginPageService {
   private readonly csrf: CsrfTokens;
   private readonly cookieAttributes: string;
+  private readonly codeAction: string;
+  private readonly statusPath: string;
+  private readonly attemptCookieAttributes: string;
 
   constructor(
     private readonly contexts: ClientContextRepository,
     private readonly attempts: LoginAttemptService,
+    private readonly codes: LoginCodeService,
     @Inject(SESAME_CONFIG) config: SesameConfig,
   ) {
     this.csrf = new CsrfTokens(config.secrets.key);
     const secure = config.http.publicBaseUrl.startsWith('https:') ? '; Secure' : '';
+    this.codeAction = `/${config.http.apiPrefix}/v1/authorize/code`;
+    this.statusPath = `/${config.http.apiPrefix}/v1/authorize/status`;
+    // Lax and on all of /v1: the link page (a top-level navigation from the mailbox) reads it too.
+    this.attemptCookieAttributes = `Path=/${config.http.apiPrefix}/v1; HttpOnly; SameSite=Lax; Max-Age=86400${secure}`;
     this.cookieAttributes = `Path=/${config.http.apiPrefix}/v1/authorize; HttpOnly; SameSite=Strict; Max-Age=3600${secure}`;
   }
 
@@ -46,16 +69,14 @@ export class LoginPageService {
   async submit(form: Record<string, unknown>, browser: BrowserContext): Promise<RenderedPage> {
     const { context, request } = await this.check(form);
     const locale = this.locale(request, browser);
-    const cookie = readCookie(browser.cookieHeader, CSRF_COOKIE);
-    if (!this.csrf.verify(cookie, typeof form.csrf === 'string' ? form.csrf : undefined)) {
-      throw new ProblemException(403, 'csrf_failed', 'This form has expired. Go back to the application and start signing in again.');
-    }
+    const cookie = this.requireCsrf(form, browser);
     const typed = typeof form.email === 'string' ? form.email : '';
     const email = normalizeEmail(typed);
     const again = (status: number, error: string) =>
       new PageWithStatus(status, signInForm({ context, locale, hidden: hiddenParameters(request), csrf: this.csrf.formValueFor(cookie!), email: typed, error }));
     if (!email) throw again(400, PAGE_STRINGS[locale].invalidEmail);
 
+    const browserCookie = randomSecret();
     try {
       const started = await this.attempts.start({
         applicationId: context.application.id,
@@ -69,8 +90,20 @@ export class LoginPageService {
         translations: locale === 'en' ? null : MAIL_STRINGS[locale],
         linkTtlSeconds: context.organization.linkTtlSeconds,
         requestId: browser.requestId,
+        userAgent: browser.userAgent ?? null,
+        browserHash: sha256(browserCookie),
       });
-      return checkInbox({ context, locale, email, sentence: started.sentence, minutes: Math.round(context.organization.linkTtlSeconds / 60), allowedDate: started.allowedDate });
+      const page = checkInbox({
+        context,
+        locale,
+        email,
+        sentence: started.sentence,
+        minutes: Math.round(context.organization.linkTtlSeconds / 60),
+        allowedDate: started.allowedDate,
+        codeForm: { action: this.codeAction, hidden: hiddenParameters(request), csrf: this.csrf.formValueFor(cookie), loginAttemptId: started.loginAttemptId, redirectUri: request.redirectUri },
+        refreshUrl: this.refreshUrl(request, started.loginAttemptId),
+      });
+      return { ...page, headers: { 'Set-Cookie': `${ATTEMPT_COOKIE}=${browserCookie}; ${this.attemptCookieAttributes}` } };
     } catch (error) {
       if (error instanceof ProblemException && error.code === 'too_early') {
         const allowedDate = new Date(String(error.body?.allowedDate));
@@ -78,6 +111,82 @@ export class LoginPageService {
       }
       throw error;
     }
+  }
+
+  /**
+   * POST /v1/authorize/code: the code of the e-mail, typed on the "check your inbox" page. A right
+   * code goes on like the link (to the callback with code and state, or an autologin walk); a
+   * wrong or malformed one shows the page again with the error; a stopped attempt (locked, used,
+   * expired) or a blocked user goes back to the application with the error, as the link would.
+   */
+  async submitCode(form: Record<string, unknown>, browser: BrowserContext): Promise<{ url: string; cookie?: string }> {
+    const { context, request } = await this.check(form);
+    const locale = this.locale(request, browser);
+    const cookie = this.requireCsrf(form, browser);
+    const loginAttemptId = typeof form.login_attempt_id === 'string' && isUUID(form.login_attempt_id) ? form.login_attempt_id : null;
+    if (!loginAttemptId) throw new ProblemException(400, 'invalid_request', 'This form is incomplete. Go back to the application and start signing in again.');
+    try {
+      const success = await this.codes.use(loginAttemptId, form.code, { applicationId: context.application.id, flow: 'hosted' }, { walk: true });
+      return { url: success.url, cookie: success.kind === 'walk' ? success.cookie : undefined };
+    } catch (error) {
+      if (!(error instanceof ProblemException)) throw error;
+      if (error.code === 'invalid_login_code' || error.code === 'invalid_request') {
+        const view = await this.attempts.inboxView(context.application.id, loginAttemptId);
+        const message = error.code === 'invalid_login_code' ? PAGE_STRINGS[locale].wrongCode : PAGE_STRINGS[locale].badCode;
+        throw new PageWithStatus(400, this.inbox(context, request, locale, cookie, loginAttemptId, view, message));
+      }
+      if (error.code === 'not_found') throw error;
+      throw new PageRedirect(withQuery(request.redirectUri, { error: error.code, error_description: error.detail, state: request.state }));
+    }
+  }
+
+  /**
+   * GET /v1/authorize/status: where the "check your inbox" page reloads itself. Held while the
+   * attempt is pending (up to PAGE_WAIT_SECONDS, answering at once on a change on any instance);
+   * approved on another device, it goes on to the callback with code and state; still pending,
+   * it shows the page again; used, expired or locked, it goes back to the application with the error.
+   * Only the browser that asked (its `sesame_attempt` cookie) gets anything.
+   */
+  async status(params: Record<string, unknown>, browser: BrowserContext): Promise<RenderedPage> {
+    const { context, request } = await this.check(params);
+    const locale = this.locale(request, browser);
+    const loginAttemptId = typeof params.login_attempt_id === 'string' && isUUID(params.login_attempt_id) ? params.login_attempt_id : null;
+    const browserCookie = readCookie(browser.cookieHeader, ATTEMPT_COOKIE);
+    const csrfCookie = readCookie(browser.cookieHeader, CSRF_COOKIE);
+    if (!loginAttemptId || !browserCookie || !csrfCookie) throw new ProblemException(404, 'not_found', 'This sign-in is not known in this browser. Go back to the application and start again.');
+    const { answer, completion } = await this.attempts.status(context.application.id, loginAttemptId, PAGE_WAIT_SECONDS, { browserHash: sha256(browserCookie) });
+    if (completion) throw new PageRedirect(completion.url, 303, completion.kind === 'walk' ? { 'Set-Cookie': completion.cookie } : {});
+    if (answer.status === 'pending') {
+      const view = await this.attempts.inboxView(context.application.id, loginAttemptId);
+      return this.inbox(context, request, locale, csrfCookie, loginAttemptId, view);
+    }
+    const [error, description] = STOPPED[answer.status] ?? STOPPED.expired;
+    throw new PageRedirect(withQuery(request.redirectUri, { error, error_description: description, state: request.state }));
+  }
+
+  private inbox(context: ClientContext, request: AuthorizeRequest, locale: Locale, csrfCookie: string, loginAttemptId: string, view: { email: string; sentence: string; allowedDate: Date }, error?: string): RenderedPage {
+    return checkInbox({
+      context,
+      locale,
+      ...view,
+      minutes: Math.round(context.organization.linkTtlSeconds / 60),
+      codeForm: { action: this.codeAction, hidden: hiddenParameters(request), csrf: this.csrf.formValueFor(csrfCookie), loginAttemptId, redirectUri: request.redirectUri },
+      refreshUrl: this.refreshUrl(request, loginAttemptId),
+      error,
+    });
+  }
+
+  private refreshUrl(request: AuthorizeRequest, loginAttemptId: string): string {
+    return `${this.statusPath}?${new URLSearchParams({ ...hiddenParameters(request), login_attempt_id: loginAttemptId }).toString()}`;
+  }
+
+  /** The form's CSRF pair must match; returns the cookie's value. */
+  private requireCsrf(form: Record<string, unknown>, browser: BrowserContext): string {
+    const cookie = readCookie(browser.cookieHeader, CSRF_COOKIE);
+    if (!this.csrf.verify(cookie, typeof form.csrf === 'string' ? form.csrf : undefined)) {
+      throw new ProblemException(403, 'csrf_failed', 'This form has expired. Go back to the application and start signing in again.');
+    }
+    return cookie!;
   }
 
   private async check(params: Record<string, unknown>): Promise<{ context: ClientContext; request: AuthorizeRequest }> {

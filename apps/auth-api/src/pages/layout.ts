@@ -18,13 +18,21 @@ strong{color:var(--text);font-weight:600;overflow-wrap:anywhere}
 .phrase{margin:20px 0;padding:14px 16px;border:1px solid var(--phrase-line);border-radius:10px;background:var(--phrase);color:var(--text);font-size:18px;font-weight:600;text-align:center}
 label{display:block;font-weight:600;font-size:15px;margin:20px 0 6px}
 input,button{font:inherit}
-input[type=email]{width:100%;padding:11px 14px;border:1px solid var(--line);border-radius:10px;background:var(--card);color:var(--text)}
-input[type=email]:focus{outline:2px solid var(--accent);outline-offset:-1px;border-color:transparent}
+input[type=email],input.code{width:100%;padding:11px 14px;border:1px solid var(--line);border-radius:10px;background:var(--card);color:var(--text)}
+input[type=email]:focus,input.code:focus{outline:2px solid var(--accent);outline-offset:-1px;border-color:transparent}
+input.code{font:600 22px/1.2 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;letter-spacing:.2em;text-align:center}
 input[aria-invalid=true]{border-color:var(--danger)}
 button{width:100%;margin-top:16px;padding:12px 16px;border:0;border-radius:10px;background:var(--accent);color:var(--accent-text);font-weight:600;cursor:pointer;transition:background-color .15s}
 button:hover{background:var(--accent-hover)}
+a.button{display:block;margin-top:16px;padding:12px 16px;border-radius:10px;background:var(--accent);color:var(--accent-text);font-weight:600;text-align:center;text-decoration:none}
+form+a.button{background:transparent;color:var(--accent);border:1px solid var(--line)}
+a.button+form button{background:transparent;color:var(--accent);border:1px solid var(--line)}
+fieldset.choices{border:0;margin:16px 0 0;padding:0}
+fieldset.choices legend{font-weight:600;font-size:15px;margin-bottom:6px}
+label.choice{display:flex;gap:10px;align-items:center;margin:8px 0;padding:12px 14px;border:1px solid var(--line);border-radius:10px;font-weight:600;cursor:pointer}
 button:focus-visible{outline:3px solid var(--text);outline-offset:2px}
 .error{color:var(--danger);font-size:14px;margin:8px 0 0}
+form+p{margin-top:20px}
 .fine{font-size:13px;margin:20px 0 0}
 footer{font-size:12px;color:var(--muted)}
 @media (max-width:480px){body{justify-content:flex-start;padding-top:32px}main{padding:28px 20px}}

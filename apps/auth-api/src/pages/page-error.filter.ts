@@ -32,6 +32,7 @@ export class PageErrorFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse();
     if (error instanceof PageRedirect) {
       setPageHeaders(adapter, response);
+      for (const [name, value] of Object.entries(error.headers)) adapter.setHeader(response, name, value);
       adapter.redirect(response, error.status, error.url);
       return;
     }

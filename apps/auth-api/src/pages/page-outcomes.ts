@@ -19,6 +19,7 @@ export class PageRedirect extends Error {
   constructor(
     readonly url: string,
     readonly status = 303,
+    readonly headers: Record<string, string> = {},
   ) {
     super('Page redirect');
   }

@@ -6,6 +6,7 @@ const message = (overrides: Partial<LoginLinkMessage> = {}): LoginLinkMessage =>
   organization: 'Acme Shop',
   sentence: 'Brave otter paints softly',
   link: LINK,
+  code: '042917',
   minutes: 10,
   translations: null,
   ...overrides,
@@ -42,6 +43,7 @@ describe('LoginLinkTemplates', () => {
       expect(part).toContain('Press the button below to sign in to Acme Shop.');
       expect(part).toContain('Brave otter paints softly');
       expect(part).toContain('Sign in');
+      expect(part.replace(/\s+/g, ' ')).toContain('Or type this code where you asked to sign in: 042 917');
       expect(part).toContain('The link expires in 10 minutes and works only once.');
       expect(part).toContain('If you did not try to sign in, you can safely ignore this e-mail.');
     }
@@ -55,6 +57,7 @@ describe('LoginLinkTemplates', () => {
       greeting: 'Hallo,',
       intro: 'Melden Sie sich bei {organization} an.',
       button: 'Anmelden',
+      code: 'Oder diesen Code eingeben:',
       expiry: 'Der Link läuft in {minutes} Minuten ab; {minutes} ist kurz.',
       ignore: 'Ignorieren Sie diese E-Mail, wenn Sie das nicht waren.',
     };

@@ -1,3 +1,4 @@
+import { formatLoginCode } from '@sesame/common';
 import { Translations } from '@sesame/entities';
 import { compileTemplate } from './mail-template';
 
@@ -9,6 +10,7 @@ export const DEFAULT_STRINGS: Required<Translations> = {
   greeting: 'Hello,',
   intro: 'Press the button below to sign in to {organization}. The page it opens shows this phrase, so you can check the request is yours:',
   button: 'Sign in',
+  code: 'Or type this code where you asked to sign in:',
   expiry: 'The link expires in {minutes} minutes and works only once.',
   ignore: 'If you did not try to sign in, you can safely ignore this e-mail.',
 };
@@ -17,6 +19,8 @@ export interface LoginLinkMessage {
   organization: string;
   sentence: string;
   link: string;
+  /** The 6-digit code, printed "123 456". */
+  code: string;
   minutes: number;
   translations: Translations | null;
 }
@@ -40,7 +44,7 @@ export class LoginLinkTemplates {
     const strings = Object.fromEntries(
       Object.entries(DEFAULT_STRINGS).map(([key, fallback]) => [key, fill(message.translations?.[key as TranslationKey] ?? fallback, message)]),
     ) as Required<Translations>;
-    const context = { ...strings, organization: message.organization, sentence: message.sentence, link: message.link };
+    const context = { ...strings, organization: message.organization, sentence: message.sentence, link: message.link, loginCode: formatLoginCode(message.code) };
     return { subject: strings.subject, html: this.html(context), text: this.text(context) };
   }
 }

@@ -1,11 +1,12 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { LoginAttemptRepository } from '@sesame/entities';
 import { MailProducer } from '@sesame/queue';
-import { DataSource } from 'typeorm';
 
 /** An attempt still unsent this long after it was created is considered lost and queued again. */
 const GRACE_SECONDS = 30;
+/** Attempts queued again per pass, oldest first. */
+const BATCH = 500;
 
 /**
  * Makes sure no accepted login attempt loses its e-mail: attempts whose mail was never queued
@@ -20,7 +21,7 @@ export class MailSweeper implements OnApplicationBootstrap, BeforeApplicationShu
   private running: Promise<void> | null = null;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly attempts: LoginAttemptRepository,
     private readonly producer: MailProducer,
     private readonly clock: Clock,
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
@@ -49,20 +50,12 @@ export class MailSweeper implements OnApplicationBootstrap, BeforeApplicationShu
   /** One pass; returns how many attempts were queued again. */
   async sweep(): Promise<number> {
     const now = this.clock.now();
-    await this.dataSource.query(
-      `UPDATE login_attempt SET status = 'expired', link_token_encrypted = NULL WHERE status = 'pending' AND expires_at <= $1`,
-      [now],
-    );
-    const unsent: { id: string; request_id: string | null }[] = await this.dataSource.query(
-      `SELECT id, request_id FROM login_attempt
-        WHERE status = 'pending' AND mail_sent_at IS NULL AND NOT mail_suppressed AND expires_at > $1 AND created_at < $2
-        ORDER BY created_at LIMIT 500`,
-      [now, new Date(now.getTime() - GRACE_SECONDS * 1000)],
-    );
+    await this.attempts.expireOverdue(now);
+    const unsent = await this.attempts.findUnsent(now, new Date(now.getTime() - GRACE_SECONDS * 1000), BATCH);
     let requeued = 0;
     for (const attempt of unsent) {
-      if (!(await this.producer.requeueIfLost(attempt.id, attempt.request_id))) continue;
-      await this.dataSource.query('UPDATE login_attempt SET mail_queued_at = $2 WHERE id = $1', [attempt.id, now]);
+      if (!(await this.producer.requeueIfLost(attempt.id, attempt.requestId))) continue;
+      await this.attempts.markRequeued(attempt.id, now);
       requeued += 1;
     }
     if (requeued > 0) this.logger.log(`Queued ${requeued} lost login e-mail(s) again`);

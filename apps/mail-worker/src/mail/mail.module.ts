@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { secretBoxProvider } from '@sesame/common';
+import { LoginRepositoriesModule } from '@sesame/entities';
 import { MailQueueModule } from '@sesame/queue';
 import { UsageCountersModule } from '@sesame/usage';
 import { LoginLinkMailer } from './login-link.mailer';
@@ -10,8 +10,8 @@ import { MemberInvitationProcessor } from './member-invitation.processor';
 import { SmtpTransport } from './smtp-transport';
 
 @Module({
-  imports: [MailQueueModule, UsageCountersModule],
-  providers: [LoginLinkMailer, LoginLinkProcessor, MemberInvitationMailer, MemberInvitationProcessor, MailSweeper, SmtpTransport, secretBoxProvider],
+  imports: [LoginRepositoriesModule, MailQueueModule, UsageCountersModule],
+  providers: [LoginLinkMailer, LoginLinkProcessor, MemberInvitationMailer, MemberInvitationProcessor, MailSweeper, SmtpTransport],
   exports: [MailSweeper, SmtpTransport],
 })
 export class MailModule {}

@@ -1,13 +1,12 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Clock, SESAME_CONFIG, SesameConfig, SesameMetrics } from '@sesame/common';
+import { EmailThrottleRepository, LoginAttemptRepository } from '@sesame/entities';
 import { MAIL_QUEUE } from '@sesame/queue';
 import type { Queue } from 'bull';
 import { AccessTokenRepository } from './access-token.repository';
 import { AuditEventRepository } from './audit-event.repository';
 import { AuthorizationCodeRepository } from './authorization-code.repository';
-import { EmailThrottleRepository } from './email-throttle.repository';
-import { LoginAttemptRepository } from './login-attempt.repository';
 import { MaintenanceLease, MaintenanceLock } from './maintenance-lock';
 
 const DAY_MS = 24 * 3600 * 1000;

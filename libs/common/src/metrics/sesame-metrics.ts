@@ -10,7 +10,15 @@ export interface MetricsOptions {
 export const METRICS_OPTIONS = Symbol('METRICS_OPTIONS');
 
 /** Why a login did not go through (the callback error codes, and refusals before a link is sent). */
-export type LoginFailureReason = 'too_early' | 'queue_unavailable' | 'login_link_expired' | 'login_link_used' | 'access_denied' | 'unknown_link';
+export type LoginFailureReason =
+  | 'too_early'
+  | 'queue_unavailable'
+  | 'login_link_expired'
+  | 'login_link_used'
+  | 'login_attempt_locked'
+  | 'invalid_login_code'
+  | 'access_denied'
+  | 'unknown_link';
 
 /** A queue whose depth is read on each scrape (a Bull queue fits). */
 export interface QueueDepthSource {

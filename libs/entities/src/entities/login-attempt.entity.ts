@@ -3,7 +3,12 @@ import { Application } from './application.entity';
 import { NULLABLE_TIMESTAMP, TIMESTAMP } from './columns';
 import { Organization } from './organization.entity';
 
-export const LOGIN_ATTEMPT_STATUSES = ['pending', 'completed', 'expired'] as const;
+/**
+ * pending → completed (link or code used), approved (from another device; completed once the
+ * requesting side collects its code), expired (time ran out, or withdrawn), locked (too many wrong
+ * codes, or a wrong sentence picked); see docs/login-flow.md.
+ */
+export const LOGIN_ATTEMPT_STATUSES = ['pending', 'approved', 'completed', 'expired', 'locked'] as const;
 export type LoginAttemptStatus = (typeof LOGIN_ATTEMPT_STATUSES)[number];
 
 /** How a login started: direct authentication (an authenticated client) or the hosted login page (anyone with a client_id). */
@@ -11,7 +16,7 @@ export const LOGIN_FLOWS = ['direct', 'hosted'] as const;
 export type LoginFlow = (typeof LOGIN_FLOWS)[number];
 
 /** Strings of the login e-mail and pages a caller may override (the `translations` field in docs/login-flow.md). */
-export type Translations = Partial<Record<'subject' | 'greeting' | 'intro' | 'button' | 'expiry' | 'ignore', string>>;
+export type Translations = Partial<Record<'subject' | 'greeting' | 'intro' | 'button' | 'code' | 'expiry' | 'ignore', string>>;
 
 /** One e-mailed login link: created by direct authentication or the hosted login page. */
 @Entity('login_attempt')
@@ -60,6 +65,14 @@ export class LoginAttempt {
   @Column({ type: 'text', name: 'link_token_encrypted', nullable: true })
   linkTokenEncrypted: string | null;
 
+  /** HMAC of the 6-digit code printed beside the link (LoginCodes); the code and the link are one credential. */
+  @Column({ type: 'bytea', name: 'code_verifier', nullable: true })
+  codeVerifier: Buffer | null;
+
+  /** Wrong codes tried so far; at the limit the attempt is locked, its link too. */
+  @Column({ type: 'integer', name: 'code_failures', default: 0 })
+  codeFailures: number;
+
   @Column({ type: 'varchar', length: 200 })
   sentence: string;
 
@@ -84,6 +97,14 @@ export class LoginAttempt {
 
   @Column({ type: 'enum', enum: LOGIN_ATTEMPT_STATUSES, enumName: 'login_attempt_status', default: 'pending' })
   status: LoginAttemptStatus;
+
+  /** User-Agent of the requesting side (the browser of the hosted page; for direct authentication what the application passed on), shown when approving from another device. */
+  @Column({ type: 'varchar', length: 512, name: 'requester_user_agent', nullable: true })
+  requesterUserAgent: string | null;
+
+  /** Hosted page: SHA-256 of the cookie set in the browser that asked; only it collects an approval, and the link page knows it. */
+  @Column({ type: 'bytea', name: 'requester_browser_hash', nullable: true })
+  requesterBrowserHash: Buffer | null;
 
   /** True when no e-mail may be sent (blocked user): the attempt looks like any other to the caller. */
   @Column({ type: 'boolean', name: 'mail_suppressed', default: false })

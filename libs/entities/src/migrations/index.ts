@@ -2,6 +2,15 @@ import { Initial1795343225561 } from './1795343225561-initial';
 import { SecurityAndStandards1796100000000 } from './1796100000000-security-and-standards';
 import { TenantMembers1796300000000 } from './1796300000000-tenant-members';
 import { Retention1796400000000 } from './1796400000000-retention';
+import { LoginCodes1796500000000 } from './1796500000000-login-codes';
+import { LoginApproval1796500000001 } from './1796500000001-login-approval';
 
 /** Every migration, in order (registered explicitly, no globs). */
-export const MIGRATIONS = [Initial1795343225561, SecurityAndStandards1796100000000, TenantMembers1796300000000, Retention1796400000000];
+export const MIGRATIONS = [
+  Initial1795343225561,
+  SecurityAndStandards1796100000000,
+  TenantMembers1796300000000,
+  Retention1796400000000,
+  LoginCodes1796500000000,
+  LoginApproval1796500000001,
+];

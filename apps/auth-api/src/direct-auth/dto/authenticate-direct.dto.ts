@@ -25,6 +25,10 @@ export class TranslationsDto {
   @IsOptional() @IsString() @MaxLength(TRANSLATION_MAX) @Matches(PLAIN_TEXT, { message: 'button must be plain text on one line' })
   button?: string;
 
+  @ApiPropertyOptional({ maxLength: TRANSLATION_MAX, example: 'Or type this code where you asked to sign in:' })
+  @IsOptional() @IsString() @MaxLength(TRANSLATION_MAX) @Matches(PLAIN_TEXT, { message: 'code must be plain text on one line' })
+  code?: string;
+
   @ApiPropertyOptional({ maxLength: TRANSLATION_MAX, example: 'The link expires in {minutes} minutes.' })
   @IsOptional() @IsString() @MaxLength(TRANSLATION_MAX) @Matches(PLAIN_TEXT, { message: 'expiry must be plain text on one line' })
   expiry?: string;
@@ -61,6 +65,17 @@ export class AuthenticateDirectDto {
   @MaxLength(NONCE_MAX)
   @Matches(PLAIN_TEXT, { message: 'nonce must not contain control characters' })
   nonce?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 512,
+    example: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+    description: 'The end user’s User-Agent (the application’s server passes it on): a person approving the sign-in from another device is shown its browser and system.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  @Matches(PLAIN_TEXT, { message: 'userAgent must not contain control characters' })
+  userAgent?: string;
 
   @ApiPropertyOptional({ type: TranslationsDto, description: 'Strings of the e-mail; `{organization}` and `{minutes}` are replaced.' })
   @IsOptional()

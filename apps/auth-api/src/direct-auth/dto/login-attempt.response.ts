@@ -1,4 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { LOGIN_ATTEMPT_STATUSES, LoginAttemptStatus } from '@sesame/entities';
 
 /** The login attempt object of the interface specification. */
@@ -14,6 +16,25 @@ export class LoginAttemptResponse {
 
   @ApiProperty({ format: 'date-time', description: 'Earliest time the next login attempt for this address will be accepted.' })
   allowedDate: string;
+
+  @ApiPropertyOptional({ description: 'With `approved` only, in one answer: the authorization code for POST /v1/verify, bound to the attempt’s PKCE challenge.' })
+  code?: string;
+
+  @ApiPropertyOptional({ description: 'With `code`: the state the attempt started with.' })
+  state?: string;
+
+  @ApiPropertyOptional({ description: 'With `code`: the redirect_uri the attempt started with (POST /v1/verify needs it exactly).' })
+  redirectUri?: string;
+}
+
+export class LoginAttemptStatusQuery {
+  @ApiPropertyOptional({ minimum: 0, maximum: 25, description: 'Seconds to hold the request while the attempt is `pending`: it answers as soon as the status changes (on any instance), or when the time is up.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(25)
+  wait?: number;
 }
 
 export class TooEarlyResponse {
@@ -25,7 +46,12 @@ export class LoginAttemptStatusResponse {
   @ApiProperty({ format: 'uuid' })
   loginAttemptId: string;
 
-  @ApiProperty({ enum: LOGIN_ATTEMPT_STATUSES })
+  @ApiProperty({
+    enum: LOGIN_ATTEMPT_STATUSES,
+    description:
+      '`pending` (link and code usable), `approved` (approved from another device: this answer carries the code, once; later answers say `completed`), ' +
+      '`completed` (used by its link or code, or collected), `expired`, `locked` (five wrong codes, or a wrong phrase picked on another device).',
+  })
   status: LoginAttemptStatus;
 
   @ApiProperty({ format: 'date-time', description: 'When the e-mailed link stops working.' })

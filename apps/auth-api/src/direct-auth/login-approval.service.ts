@@ -1,0 +1,126 @@
+import { Injectable, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Clock, digestsEqual, isSecretShaped, ProblemException, SesameMetrics, sha256 } from '@sesame/common';
+import { effectiveStatus, LoginAttemptRepository } from '@sesame/entities';
+import { UsageCounter } from '@sesame/usage';
+import { DataSource } from 'typeorm';
+import { unknownLink } from './link-errors';
+import { LoginAttemptEvents } from './login-attempt-events';
+import { Completion, LoginCompletionService } from './login-completion.service';
+import { LinkState } from './login-link.service';
+import { sentenceChoices } from './sentence';
+import { describeUserAgent } from './user-agent';
+
+/** The hosted page's cookie of the browser that asked for a link: it collects an approval from another device, and the link page knows it. */
+export const ATTEMPT_COOKIE = 'sesame_attempt';
+
+/** How long an approval waits for the requesting side to collect it. */
+export const COLLECT_SECONDS = 600;
+
+export interface ApprovalView {
+  state: LinkState;
+  organizationName: string;
+  applicationName: string;
+  email: string;
+  /** Browser and system of the requesting side, when known. */
+  requestedFrom: string | null;
+  requestedAt: Date;
+  /** The real phrase and two others, in a fixed order. */
+  choices: string[];
+  formTargets: string[];
+}
+
+export type ApprovalOutcome = 'approved' | 'wrong_sentence' | Exclude<LinkState, 'pending'>;
+
+/**
+ * "Sign in on the device where you asked": the person who opened the link on another device picks
+ * the phrase the requesting screen shows, out of three. The right one approves the attempt (its
+ * link and code are used up); the requesting side then collects the login without a click. A
+ * wrong pick stops the attempt, so approving someone else's request blindly fails.
+ */
+@Injectable()
+export class LoginApprovalService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly attempts: LoginAttemptRepository,
+    private readonly completion: LoginCompletionService,
+    private readonly events: LoginAttemptEvents,
+    private readonly usage: UsageCounter,
+    @Optional() private readonly metrics?: SesameMetrics,
+  ) {}
+
+  /** Read-only (mail scanners open every link and page). */
+  async describe(token: unknown): Promise<ApprovalView> {
+    if (!isSecretShaped(token)) throw unknownLink();
+    const hash = sha256(token);
+    const view = await this.attempts.findLinkView(hash);
+    if (!view) throw unknownLink();
+    return {
+      state: linkState(effectiveStatus(view, this.clock.now())),
+      organizationName: view.organizationName,
+      applicationName: view.applicationName,
+      email: view.email,
+      requestedFrom: describeUserAgent(view.requesterUserAgent),
+      requestedAt: view.createdAt,
+      choices: sentenceChoices(view.sentence, hash),
+      formTargets: [],
+    };
+  }
+
+  /**
+   * The pick, under a row lock (a link pressed or a code typed meanwhile takes turns with it). A
+   * post without a phrase changes nothing (a bot submitting the page); a wrong phrase locks the attempt.
+   */
+  async approve(token: unknown, sentence: unknown): Promise<ApprovalOutcome> {
+    if (!isSecretShaped(token)) throw unknownLink();
+    if (typeof sentence !== 'string' || sentence.length === 0 || sentence.length > 200) {
+      throw new ProblemException(400, 'sentence_required', 'Pick the phrase shown on the screen where you asked to sign in.');
+    }
+    const now = this.clock.now();
+    const result = await this.dataSource.transaction(async (manager): Promise<{ outcome: ApprovalOutcome; id: string }> => {
+      const attempt = await this.attempts.lockByTokenHash(manager, sha256(token));
+      if (!attempt) throw unknownLink();
+      const state = linkState(effectiveStatus(attempt, now));
+      if (state !== 'pending') return { outcome: state, id: attempt.id };
+      if (!digestsEqual(sha256(sentence), sha256(attempt.sentence))) {
+        await this.attempts.lock(manager, attempt.id);
+        return { outcome: 'wrong_sentence', id: attempt.id };
+      }
+      await this.attempts.approve(manager, attempt.id, now);
+      return { outcome: 'approved', id: attempt.id };
+    });
+    if (result.outcome === 'approved' || result.outcome === 'wrong_sentence') await this.events.changed(result.id);
+    if (result.outcome === 'wrong_sentence') this.metrics?.loginsFailed.inc({ reason: 'login_attempt_locked' });
+    return result.outcome;
+  }
+
+  /**
+   * The requesting side collects an approved attempt, once: a code bound to the attempt's PKCE
+   * challenge (and, for the hosted page's browser, an autologin walk where the organization has
+   * one). Null when there is nothing to collect.
+   */
+  async collect(loginAttemptId: string, by: { applicationId: string } | { browserHash: Buffer }): Promise<Completion | null> {
+    const now = this.clock.now();
+    const completion = await this.dataSource.transaction(async (manager) => {
+      const claimed = await this.attempts.collectApproved(loginAttemptId, by, new Date(now.getTime() - COLLECT_SECONDS * 1000), manager);
+      return claimed ? this.completion.complete(manager, claimed, now, { walk: 'browserHash' in by }) : null;
+    });
+    if (!completion) return null;
+    await this.events.changed(loginAttemptId);
+    if (completion.kind === 'blocked') {
+      this.metrics?.loginsFailed.inc({ reason: 'access_denied' });
+      return completion;
+    }
+    this.metrics?.loginsCompleted.inc();
+    await this.usage.recordForOrganization(completion.organizationId, 'logins');
+    return completion;
+  }
+}
+
+function linkState(status: string): LinkState {
+  if (status === 'pending') return 'pending';
+  if (status === 'locked') return 'locked';
+  if (status === 'completed' || status === 'approved') return 'used';
+  return 'expired';
+}

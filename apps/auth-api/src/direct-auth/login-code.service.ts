@@ -1,0 +1,95 @@
+import { Injectable, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Clock, LoginCodes, LoginFailureReason, normalizeLoginCode, notFound, ProblemException, SesameMetrics } from '@sesame/common';
+import { CODE_FAILURE_LIMIT, effectiveStatus, LoginAttemptRepository, LoginFlow } from '@sesame/entities';
+import { UsageCounter } from '@sesame/usage';
+import { DataSource } from 'typeorm';
+import { LoginAttemptEvents } from './login-attempt-events';
+import { Completion, LoginCompletionService } from './login-completion.service';
+
+/** Whose attempts a caller may use a code on: the application's, started the way the caller starts them. */
+export interface CodeScope {
+  applicationId: string;
+  flow: LoginFlow;
+}
+
+export type CodeSuccess = Exclude<Completion, { kind: 'blocked' }>;
+
+type Refusal = { failure: LoginFailureReason; error: ProblemException };
+
+/**
+ * The 6-digit code of a login e-mail, typed where the login started. The code and the link are
+ * one credential: both claim the same pending attempt, so the first used wins. Each wrong code
+ * counts; the fifth locks the attempt, and its link dies with it.
+ */
+@Injectable()
+export class LoginCodeService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly attempts: LoginAttemptRepository,
+    private readonly codes: LoginCodes,
+    private readonly completion: LoginCompletionService,
+    private readonly events: LoginAttemptEvents,
+    private readonly usage: UsageCounter,
+    @Optional() private readonly metrics?: SesameMetrics,
+  ) {}
+
+  /** Direct authentication: the application's server passes on the code; the answer is the code the link would have delivered. */
+  async useDirect(applicationId: string, loginAttemptId: string, typed: unknown): Promise<{ code: string; state: string; redirectUri: string }> {
+    const success = await this.use(loginAttemptId, typed, { applicationId, flow: 'direct' }, { walk: false });
+    if (success.kind !== 'code') throw new Error('A login code without a walk completed with a walk');
+    return { code: success.code, state: success.state, redirectUri: success.redirectUri };
+  }
+
+  /**
+   * Uses the attempt if `typed` is its code. The attempt's row is locked first, so concurrent
+   * codes (and a link pressed meanwhile) take turns; a wrong try is counted even though the
+   * answer is an error (the transaction commits first, then the error is thrown).
+   */
+  async use(loginAttemptId: string, typed: unknown, scope: CodeScope, options: { walk: boolean }): Promise<CodeSuccess> {
+    const code = normalizeLoginCode(typed);
+    if (code === null) throw new ProblemException(400, 'invalid_request', 'code must be the 6 digits of the e-mail');
+    const now = this.clock.now();
+    const outcome = await this.dataSource.transaction(async (manager): Promise<Completion | Refusal> => {
+      const attempt = await this.attempts.lockForCode(manager, loginAttemptId, scope.applicationId);
+      if (!attempt || attempt.flow !== scope.flow) throw notFound('login attempt');
+      const status = effectiveStatus(attempt, now);
+      if (status !== 'pending') return stopped(status);
+      if (!this.codes.matches(attempt.tokenHash, code, attempt.codeVerifier)) {
+        return (await this.attempts.recordWrongCode(manager, attempt.id)) === 'locked' ? stopped('locked') : wrongCode();
+      }
+      const claimed = await this.attempts.claimById(manager, attempt.id, now);
+      if (!claimed) return stopped('completed');
+      return this.completion.complete(manager, claimed, now, options);
+    });
+    if ('error' in outcome) {
+      this.metrics?.loginsFailed.inc({ reason: outcome.failure });
+      if (outcome.error.code === 'login_attempt_locked') await this.events.changed(loginAttemptId);
+      throw outcome.error;
+    }
+    await this.events.changed(loginAttemptId);
+    if (outcome.kind === 'blocked') {
+      this.metrics?.loginsFailed.inc({ reason: 'access_denied' });
+      throw new ProblemException(403, 'access_denied', 'This account is blocked');
+    }
+    this.metrics?.loginsCompleted.inc();
+    await this.usage.recordForOrganization(outcome.organizationId, 'logins');
+    return outcome;
+  }
+}
+
+function wrongCode(): Refusal {
+  return {
+    failure: 'invalid_login_code',
+    error: new ProblemException(400, 'invalid_login_code', `This code is not right; after ${CODE_FAILURE_LIMIT} wrong codes the sign-in is stopped`),
+  };
+}
+
+function stopped(status: string): Refusal {
+  if (status === 'locked') {
+    return { failure: 'login_attempt_locked', error: new ProblemException(400, 'login_attempt_locked', 'Too many wrong codes: this sign-in is stopped, and its link too. Start again.') };
+  }
+  if (status === 'completed') return { failure: 'login_link_used', error: new ProblemException(400, 'login_link_used', 'This sign-in was already completed with its link or code') };
+  return { failure: 'login_link_expired', error: new ProblemException(400, 'login_link_expired', 'This sign-in has expired') };
+}

@@ -1,0 +1,3 @@
+export * from './email-throttle.repository';
+export * from './login-attempt.repository';
+export * from './login-repositories.module';
