@@ -80,7 +80,8 @@ export class LoginPageController {
   @ApiResponse({ status: 403, description: 'Missing or wrong CSRF token.' })
   @ApiResponse({ status: 429, description: 'Before allowedDate for this address: the form again, with the time.' })
   async submit(@Body() form: Record<string, unknown>, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
-    const page = await this.loginPage.submit(form, { cookieHeader: cookie, acceptLanguage, requestId });
+    // A body in another format (or none) is not parsed at all: it is an empty form, refused like one.
+    const page = await this.loginPage.submit(form ?? {}, { cookieHeader: cookie, acceptLanguage, requestId });
     this.metrics?.loginsStarted.inc({ flow: 'hosted' });
     return page;
   }
