@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { ClockModule, HttpMetricsGuard, LoggingModule, MetricsModule, ProblemFilter, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
+import { ClockModule, HttpMetricsGuard, JsonBodyGuard, LoggingModule, MetricsModule, ProblemFilter, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
 import { ApiKeyAuthModule, ApiKeyGuard, MemberRoleGuard, Public } from '@sesame/guards';
 import { GlobalIpThrottlerGuard, MemberThrottlerGuard, PlanThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesame/throttler';
@@ -48,10 +48,11 @@ export class ManagementApiModule {
       controllers: [HealthController],
       providers: [
         RedisHealthIndicator,
-        // In this order: route labelling for the metrics, the per-IP global limit before any key lookup, then the key or member token,
+        // In this order: route labelling for the metrics, the per-IP global limit before any key lookup, a body the API cannot read, then the key or member token,
         // then the tenant's plan limits (keys) or the member's own limit, then the member's role.
         { provide: APP_GUARD, useExisting: HttpMetricsGuard },
         { provide: APP_GUARD, useExisting: GlobalIpThrottlerGuard },
+        { provide: APP_GUARD, useClass: JsonBodyGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_GUARD, useExisting: PlanThrottlerGuard },
         { provide: APP_GUARD, useExisting: MemberThrottlerGuard },

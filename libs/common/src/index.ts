@@ -12,6 +12,7 @@ export * from './clock/clock';
 export * from './clock/clock.module';
 export * from './pagination/pagination';
 export * from './http/validation';
+export * from './http/json-body.guard';
 export * from './http/create-http-app';
 export * from './http/openapi';
 export * from './http/openapi-answers';

@@ -34,8 +34,9 @@ export class ClientContextRepository {
     return this.findOne('a.id = $1', applicationId, manager);
   }
 
+  /** A client_id no application can have (too long, control characters Postgres refuses) is unknown without a query. */
   findByClientId(clientId: string): Promise<ClientContext | null> {
-    return clientId.length > 64 ? Promise.resolve(null) : this.findOne('a.client_id = $1', clientId);
+    return clientId.length > 64 || /[\u0000-\u001f\u007f]/.test(clientId) ? Promise.resolve(null) : this.findOne('a.client_id = $1', clientId);
   }
 
   private async findOne(condition: string, value: string, manager?: EntityManager): Promise<ClientContext | null> {

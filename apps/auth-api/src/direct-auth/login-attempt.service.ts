@@ -102,8 +102,23 @@ export class LoginAttemptService {
         headers: { 'Retry-After': '5' },
       });
     }
-    await this.attempts.markQueued(attempt.loginAttemptId, this.clock.now());
+    await this.markMailQueued(attempt.loginAttemptId);
     return attempt;
+  }
+
+  /**
+   * Bookkeeping only: the attempt exists and its e-mail is queued, so the answer is 200 whatever
+   * happens here (an error would make the client retry and send a second e-mail). A failure is
+   * tried once more, then logged; nothing depends on mail_queued_at for delivery, and the mail
+   * sweeper recognises the queued job, so the e-mail is never sent twice.
+   */
+  private async markMailQueued(loginAttemptId: string): Promise<void> {
+    const mark = () => this.attempts.markQueued(loginAttemptId, this.clock.now());
+    try {
+      await mark();
+    } catch {
+      await mark().catch((error: Error) => this.logger.warn(`Could not record that the e-mail of login attempt ${loginAttemptId} is queued: ${error.message}`));
+    }
   }
 
   /** Status of an attempt of this application (another application's attempt is "not found"). */

@@ -51,6 +51,7 @@ export class LoginLinkController {
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'HTML page.' })
   @ApiResponse({ status: 404, description: 'Unknown link: an error page, no redirect.' })
+  @ApiHeader({ name: 'cookie', required: false, description: '`sesame_attempt`, set where the login started: the page then offers "Continue here" first.' })
   async show(@Query('token') token: string, @Headers('cookie') cookie?: string) {
     const page = loginLinkPage(token, await this.links.describe(token, readCookie(cookie, ATTEMPT_COOKIE)));
     // The Continue form's post then carries this origin (not "null", as under no-referrer), for browsers without Fetch Metadata.

@@ -16,6 +16,8 @@ export interface AuthorizeRequest {
 const CHALLENGE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 /** At most 512 characters, printable (the id_token carries it back). */
 const NONCE_SHAPE = /^[^\u0000-\u001f\u007f]{1,512}$/;
+/** At most 1024 characters, printable: it is stored with the attempt and sent back in the redirect. */
+const STATE_SHAPE = /^[^\u0000-\u001f\u007f]{1,1024}$/;
 
 /**
  * Checks a hosted login request in the order RFC 6749 §4.1.2.1 asks: an unknown client or an
@@ -32,7 +34,7 @@ export function checkAuthorizeRequest(params: Record<string, unknown>, context: 
   const fail = (error: string, description: string) =>
     new PageRedirect(withQuery(target, { error, error_description: description, ...(state ? { state } : {}) }), 302);
   if (read('response_type') !== 'code') throw fail('unsupported_response_type', 'response_type must be code');
-  if (!state || state.length > 1024) throw fail('invalid_request', 'state is required (at most 1024 characters)');
+  if (!state || !STATE_SHAPE.test(state)) throw fail('invalid_request', 'state is required (at most 1024 printable characters)');
 
   const challenge = read('code_challenge');
   const method = read('code_challenge_method');

@@ -26,6 +26,7 @@ const PARAMETERS: { name: string; required: boolean; description: string; enum?:
 
 const OPTIONAL_HEADERS = applyDecorators(
   ApiHeader({ name: 'cookie', required: false, description: 'The form’s CSRF cookie (`sesame_csrf`), set by GET.' }),
+  ApiHeader({ name: 'user-agent', required: false, description: 'Shown on the approval page of another device (browser and system of the request).' }),
   ApiHeader({ name: 'accept-language', required: false, description: 'Used when ui_locales names no supported language.' }),
 );
 
@@ -86,7 +87,7 @@ export class LoginPageController {
     @Headers('accept-language') acceptLanguage?: string,
     @Headers('user-agent') userAgent?: string,
   ) {
-    // A post without a body has no form fields: the same answer as an empty form.
+    // A body in another format (or none) is not parsed at all: it is an empty form, refused like one.
     const page = await this.loginPage.submit(form ?? {}, { cookieHeader: cookie, acceptLanguage, requestId, userAgent });
     this.metrics?.loginsStarted.inc({ flow: 'hosted' });
     return page;
@@ -104,6 +105,7 @@ export class LoginPageController {
   @OPTIONAL_HEADERS
   @ApiOkResponse({ description: 'Still pending: the page again.' })
   @ApiResponse({ status: 303, description: 'Approved: to redirect_uri with code and state (or an autologin walk). Used, expired or locked: to redirect_uri with error and state.' })
+  @ApiResponse({ status: 400, description: 'Unknown client or redirect_uri, or other invalid parameters: an error page, no redirect.' })
   @ApiResponse({ status: 404, description: 'Unknown attempt, another application’s, or another browser’s.' })
   status(@Query() query: Record<string, unknown>, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
     return this.loginPage.status(query, { cookieHeader: cookie, acceptLanguage, requestId });
@@ -134,8 +136,8 @@ export class LoginPageController {
   @ApiResponse({ status: 400, description: 'A wrong (counted) or malformed code: the page again, with the error.' })
   @ApiResponse({ status: 403, description: 'Missing or wrong CSRF token.' })
   @ApiResponse({ status: 404, description: 'Unknown attempt, or another application’s.' })
-  async code(@Body() form: Record<string, unknown>, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
-    const outcome = await this.loginPage.submitCode(form, { cookieHeader: cookie, acceptLanguage, requestId });
+  async code(@Body() form: Record<string, unknown> | undefined, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
+    const outcome = await this.loginPage.submitCode(form ?? {}, { cookieHeader: cookie, acceptLanguage, requestId });
     return { url: outcome.url, statusCode: 303, headers: outcome.cookie ? { 'Set-Cookie': outcome.cookie } : {} };
   }
 }

@@ -1,7 +1,7 @@
 import { All, Body, Controller, Get, Headers, HttpCode, Inject, Post, Query, Req, Res, StreamableFile, UseGuards } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { isSameOriginRequest, notFound, ProblemException, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { AcceptsFormBody, isSameOriginRequest, notFound, ProblemException, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { Public } from '@sesame/guards';
 import { BOARD_SESSION_COOKIE, BOARD_SESSION_SECONDS } from './board-access';
 import { QueueBoard } from './queue-board';
@@ -45,6 +45,7 @@ export class QueueBoardController {
   }
 
   @Post('session')
+  @AcceptsFormBody()
   @HttpCode(303)
   signIn(@Body() form: Record<string, unknown>, @Headers() headers: HeaderMap, @Res() response: unknown) {
     if (!isSameOriginRequest(headers, this.origin)) throw new ProblemException(403, 'cross_site_request', 'Sign in from the dashboard’s own page');

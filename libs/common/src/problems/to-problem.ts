@@ -31,6 +31,10 @@ export function toProblem(error: unknown): ProblemException {
     return new ProblemException(status, codeFor(error, status), clientDetail(error, status));
   }
   if (status === 503) return new ProblemException(503, 'service_unavailable', 'The service is temporarily unavailable', { headers: { 'Retry-After': '5' } });
+  if (isLostDatabaseConnection(error)) {
+    logger.warn('A database connection was lost during a request');
+    return new ProblemException(503, 'service_unavailable', 'The database is temporarily unavailable; try again shortly', { headers: { 'Retry-After': '1' } });
+  }
   logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   return new ProblemException(500, 'internal_error', 'An unexpected error occurred');
 }
@@ -68,4 +72,20 @@ function clientDetail(error: unknown, status: number): string {
 
 function isJsonSyntaxError(error: unknown): boolean {
   return error instanceof SyntaxError || (error instanceof HttpException && /JSON/i.test(String(error.message)));
+}
+
+/** SQLSTATE classes 08 (connection exception) and 57P (operator intervention: terminated, shutting down). */
+const LOST_CONNECTION_STATES = /^(08|57P0)/;
+const LOST_CONNECTION_MESSAGES = /^(Connection terminated|Client has encountered a connection error)|ECONNRESET|ECONNREFUSED/;
+
+/**
+ * A Postgres connection that went away mid-request (terminated, restarted, cut): transient, so the
+ * client is told to retry (503) rather than given a server error. TypeORM wraps the driver's error.
+ */
+export function isLostDatabaseConnection(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const driverError = (error as { driverError?: unknown }).driverError ?? error;
+  const { code, message } = driverError as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && LOST_CONNECTION_STATES.test(code)) return true;
+  return typeof message === 'string' && LOST_CONNECTION_MESSAGES.test(message);
 }
