@@ -135,7 +135,7 @@ export async function walkPages(url: string, path: string, key: string, limit: n
 }
 
 /** Reads rows straight from the run's database, to check what the API cannot show (rows removed with their parent). */
-export async function countRows(table: 'user' | 'application' | 'api_key' | 'organization', where: string, parameters: unknown[]): Promise<number> {
+export async function countRows(table: 'tenant' | 'user' | 'application' | 'api_key' | 'organization', where: string, parameters: unknown[]): Promise<number> {
   const client = new Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
