@@ -54,7 +54,6 @@ describe('example Express app: signing in from another device', () => {
 
   it('the code typed on device A signs A in', async () => {
     const { email, mail } = await askOnDeviceA();
-    await deviceA.screenshot(deviceA.page, 'a-01-check-inbox-with-code');
     await deviceA.page.fill('#code', '000000' === codeIn(mail) ? '111111' : '000000');
     await submit(deviceA.page, 'form[action="/signin/code"] button');
     expect(await text(deviceA.page, '#code-error')).toBe('That code is not right. After 5 wrong codes this sign-in stops.');

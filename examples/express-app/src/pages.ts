@@ -92,7 +92,7 @@ export function checkInboxPage(appName: string, view: InboxView) {
     appName,
     'Check your inbox',
     null,
-    `<meta http-equiv="refresh" content="1;url=${escapeHtml(wait)}">
+    `<meta http-equiv="refresh" content="3;url=${escapeHtml(wait)}">
 <h1>Check your inbox</h1>
 ${view.error ? `<div class="error" role="alert" id="code-error">${escapeHtml(view.error)}</div>` : ''}
 <p>We sent a sign-in link to <strong id="email-sent-to">${escapeHtml(view.email)}</strong>. The page it opens shows this phrase:</p>
