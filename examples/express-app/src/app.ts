@@ -60,7 +60,7 @@ export function createExampleApp(config: ExampleConfig): express.Express {
     if (!email) return send(res, signInPage(appName, { returnTo, error: 'Enter your e-mail address.', status: 400 }));
     try {
       const attempt = await sesame.authenticateDirect(req, res, { email });
-      send(res, checkInboxPage(appName, email, attempt.sentence, attempt.allowedDate));
+      send(res, checkInboxPage(appName, { email, sentence: attempt.sentence, loginAttemptId: attempt.loginAttemptId, allowedDate: attempt.allowedDate }));
     } catch (error) {
       if (error instanceof RateLimitedError) {
         const when = error.allowedDate ? `after ${error.allowedDate.toISOString().slice(11, 19)} UTC` : `in ${error.retryAfter ?? 60} seconds`;
@@ -69,6 +69,34 @@ export function createExampleApp(config: ExampleConfig): express.Express {
       if (error instanceof ProviderError && error.status !== null && error.status < 500) {
         return send(res, signInPage(appName, { returnTo, email, error: error.errorDescription ?? error.error, status: 400 }));
       }
+      next(error);
+    }
+  });
+
+  // The code of the e-mail, typed on the "check your inbox" page.
+  app.post('/signin/code', async (req, res, next) => {
+    const view = { loginAttemptId: String(req.body?.attempt ?? ''), email: String(req.body?.email ?? ''), sentence: String(req.body?.sentence ?? '') };
+    try {
+      const login = await sesame.verifyCode(req, res, { loginAttemptId: view.loginAttemptId, code: String(req.body?.code ?? '') });
+      res.redirect(303, login.returnTo);
+    } catch (error) {
+      if (error instanceof ProviderError && (error.error === 'invalid_login_code' || error.error === 'invalid_request')) {
+        return send(res, checkInboxPage(appName, { ...view, error: 'That code is not right. After 5 wrong codes this sign-in stops.', status: 400 }));
+      }
+      next(error);
+    }
+  });
+
+  // Where the "check your inbox" page reloads itself: held (up to 20 s) until the sign-in changes,
+  // for instance when the link is approved on another device; then signed in, or the page again.
+  app.get('/signin/wait', async (req, res, next) => {
+    const view = { loginAttemptId: String(req.query.attempt ?? ''), email: String(req.query.email ?? ''), sentence: String(req.query.sentence ?? '') };
+    try {
+      const status = await sesame.loginStatus(req, res, { loginAttemptId: view.loginAttemptId, waitSeconds: 20 });
+      if (status.status === 'completed' && status.returnTo) return res.redirect(303, status.returnTo);
+      if (status.status === 'pending') return send(res, checkInboxPage(appName, view));
+      send(res, errorPage(appName, 'Sign-in failed', CALLBACK_ERRORS[`status_${status.status}`] ?? 'The sign-in did not complete. Start again here.', 400));
+    } catch (error) {
       next(error);
     }
   });
@@ -127,6 +155,9 @@ const CALLBACK_ERRORS: Record<string, string> = {
   login_link_expired: 'This sign-in link has expired.',
   login_link_used: 'This sign-in link was already used.',
   access_denied: 'Sign-in was refused.',
+  login_attempt_locked: 'This sign-in was stopped (too many wrong codes, or a wrong phrase picked). Start again here.',
+  status_locked: 'This sign-in was stopped (too many wrong codes, or a wrong phrase picked). Start again here.',
+  status_expired: 'This sign-in has expired. Start again here.',
 };
 
 /**

@@ -14,7 +14,7 @@ const STYLE = `
   main { max-width: 34rem; margin: 2.5rem auto; background: #fff; border-radius: 12px; padding: 2rem; box-shadow: 0 1px 3px rgba(0,0,0,.08); }
   h1 { font-size: 1.5rem; margin: 0 0 1rem; }
   label { display: block; font-weight: 600; margin-bottom: .4rem; }
-  input[type=email] { width: 100%; box-sizing: border-box; font: inherit; padding: .6rem .7rem; border: 1px solid #c4c9d4; border-radius: 8px; }
+  input[type=email], input#code { width: 100%; box-sizing: border-box; font: inherit; padding: .6rem .7rem; border: 1px solid #c4c9d4; border-radius: 8px; }
   button { font: inherit; font-weight: 600; padding: .6rem 1.1rem; border: 0; border-radius: 8px; background: #3657d6; color: #fff; cursor: pointer; margin-top: 1rem; }
   header button { margin: 0; background: #fff; color: #1d2330; padding: .35rem .8rem; }
   .phrase { font-size: 1.25rem; font-weight: 600; background: #eef1fb; border-radius: 8px; padding: .8rem 1rem; margin: 1rem 0; }
@@ -73,16 +73,42 @@ ${options.error ? `<p class="error" id="error" role="alert">${escapeHtml(options
   );
 }
 
-export function checkInboxPage(appName: string, email: string, sentence: string, allowedDate: Date) {
+export interface InboxView {
+  email: string;
+  sentence: string;
+  loginAttemptId: string;
+  allowedDate?: Date;
+  error?: string;
+  status?: number;
+}
+
+/**
+ * After the form: the phrase, a field for the e-mail's code, and a page that goes on by itself
+ * (a meta refresh into /signin/wait, which holds until the link is approved on another device).
+ */
+export function checkInboxPage(appName: string, view: InboxView) {
+  const wait = `/signin/wait?${new URLSearchParams({ attempt: view.loginAttemptId, email: view.email, sentence: view.sentence }).toString()}`;
   return layout(
     appName,
     'Check your inbox',
     null,
-    `<h1>Check your inbox</h1>
-<p>We sent a sign-in link to <strong id="email-sent-to">${escapeHtml(email)}</strong>. The page it opens shows this phrase:</p>
-<div class="phrase" id="sentence">${escapeHtml(sentence)}</div>
-<p class="muted">Open the link in this browser. You can ask for another link after <time id="allowed-date" datetime="${allowedDate.toISOString()}">${escapeHtml(clock(allowedDate))}</time>.</p>
+    `<meta http-equiv="refresh" content="3;url=${escapeHtml(wait)}">
+<h1>Check your inbox</h1>
+${view.error ? `<div class="error" role="alert" id="code-error">${escapeHtml(view.error)}</div>` : ''}
+<p>We sent a sign-in link to <strong id="email-sent-to">${escapeHtml(view.email)}</strong>. The page it opens shows this phrase:</p>
+<div class="phrase" id="sentence">${escapeHtml(view.sentence)}</div>
+<p class="muted">Open the link here, or on another device (your phone, say) and choose "Sign in on the device where you asked": this page then signs you in by itself.</p>
+<form method="post" action="/signin/code">
+<input type="hidden" name="attempt" value="${escapeHtml(view.loginAttemptId)}">
+<input type="hidden" name="email" value="${escapeHtml(view.email)}">
+<input type="hidden" name="sentence" value="${escapeHtml(view.sentence)}">
+<label for="code">Or type the 6-digit code from the e-mail</label>
+<input type="text" id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="7" required>
+<button type="submit">Sign in with the code</button>
+</form>
+${view.allowedDate ? `<p class="muted">You can ask for another link after <time id="allowed-date" datetime="${view.allowedDate.toISOString()}">${escapeHtml(clock(view.allowedDate))}</time>.</p>` : ''}
 <p><a href="/">Use another address</a></p>`,
+    view.status,
   );
 }
 

@@ -10,7 +10,9 @@ import {
   CallbackContext,
   CallbackHooks,
   CallbackResult,
+  CompletedLogin,
   LoginAttempt,
+  LoginStatus,
   ReplacementResponse,
   SesameUser,
 } from './types';
@@ -119,6 +121,7 @@ export class SesameClient {
         redirect_uri: redirectUri,
         state,
         ...(config.translations ? { translations: config.translations } : {}),
+        ...userAgentOf(req),
         code_challenge: challenge,
         code_challenge_method: 'S256',
       },
@@ -128,7 +131,7 @@ export class SesameClient {
 
     const now = Math.floor(Date.now() / 1000);
     const pending = this.pendingLogins(req).filter((login) => login.state !== state);
-    const login: PendingLogin = { state, verifier, redirectUri, returnTo: target.href, createdAt: now };
+    const login: PendingLogin = { state, verifier, redirectUri, returnTo: target.href, createdAt: now, loginAttemptId: body.loginAttemptId };
     this.writeLoginCookie(res, [login, ...pending].slice(0, MAX_PENDING_LOGINS));
     return {
       loginAttemptId: body.loginAttemptId,
@@ -138,6 +141,49 @@ export class SesameClient {
       state,
       redirectUri,
       returnTo: target.href,
+    };
+  }
+
+  /**
+   * Signs in with the 6-digit code of the login e-mail, typed in the browser that asked
+   * (POST /v1/login_code): the attempt must be one this browser started (its login cookie), the
+   * code is exchanged with the login's PKCE verifier, and the session cookie is set. Throws
+   * ProviderError for Sesame's refusals (`invalid_login_code`, `login_attempt_locked`,
+   * `login_link_used`, `login_link_expired`) and InvalidStateError('unknown_state') for an attempt
+   * this browser did not start.
+   */
+  async verifyCode(req: RequestLike, res: ResponseLike, input: { loginAttemptId: string; code: string }): Promise<CompletedLogin> {
+    const { pending, login } = this.pendingAttempt(req, input.loginAttemptId);
+    const answer = await this.http.postJson('/v1/login_code', { loginAttemptId: input.loginAttemptId, code: String(input.code ?? '') }, { authorization: this.authorization });
+    const body = answer.body as { code: string; state: string };
+    return this.completeLogin(res, pending, login, body.code, body.state);
+  }
+
+  /**
+   * The status of a login this browser started, waiting up to `waitSeconds` (at most 25) for a
+   * change (GET /v1/login_attempt/{id}?wait=). When the link was approved on another device, it
+   * completes the login here (code exchange, session cookie) and answers `completed` with the
+   * user and where to go; otherwise the attempt's status (`pending`, `completed`, `expired`, `locked`).
+   */
+  async loginStatus(req: RequestLike, res: ResponseLike, input: { loginAttemptId: string; waitSeconds?: number }): Promise<LoginStatus> {
+    const { pending, login } = this.pendingAttempt(req, input.loginAttemptId);
+    const wait = Math.max(0, Math.min(25, Math.floor(input.waitSeconds ?? 25)));
+    const answer = await this.http.get(`/v1/login_attempt/${encodeURIComponent(input.loginAttemptId)}?wait=${wait}`, { authorization: this.authorization });
+    const body = answer.body as { status: LoginStatus['status'] | 'approved'; code?: string; state?: string };
+    // 'approved' without a code: another request of this browser collected it.
+    if (!body.code || !body.state) return { status: body.status === 'approved' ? 'completed' : body.status };
+    const completed = await this.completeLogin(res, pending, login, body.code, body.state);
+    return { status: 'completed', ...completed };
+  }
+
+  /** An Express route handler answering loginStatus as JSON: `app.get('/login/status', sesame.loginStatusHandler())` with `?loginAttemptId=`. */
+  loginStatusHandler<Req extends RequestLike, Res extends ResponseLike>(): (req: Req, res: Res, next: Next) => void {
+    return (req, res, next) => {
+      const loginAttemptId = currentUrl(req, this.trustProxy).searchParams.get('loginAttemptId') ?? '';
+      this.loginStatus(req, res, { loginAttemptId }).then(
+        (status) => send(res, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, body: JSON.stringify({ status: status.status, returnTo: status.returnTo ?? null }) }),
+        (error: unknown) => next(error),
+      );
     };
   }
 
@@ -266,6 +312,30 @@ export class SesameClient {
     return verifySignedState(this.options.clientSecret, state, this.stateMaxAge);
   }
 
+  private pendingAttempt(req: RequestLike, loginAttemptId: string): { pending: PendingLogin[]; login: PendingLogin } {
+    const pending = this.pendingLogins(req);
+    const login = typeof loginAttemptId === 'string' && loginAttemptId !== '' ? pending.find((candidate) => candidate.loginAttemptId === loginAttemptId) : undefined;
+    if (!login) throw new InvalidStateError('unknown_state');
+    return { pending, login };
+  }
+
+  /** Exchanges a code of a login this browser started (code typed, or approval collected), sets the session and forgets the login. */
+  private async completeLogin(res: ResponseLike, pending: PendingLogin[], login: PendingLogin, code: string, state: string): Promise<CompletedLogin> {
+    if (state !== login.state) throw new InvalidStateError('unknown_state');
+    const tokens = (
+      await this.http.postForm(
+        '/v1/verify',
+        { grant_type: 'authorization_code', code, redirect_uri: login.redirectUri, code_verifier: login.verifier },
+        { authorization: this.authorization },
+      )
+    ).body as { access_token: string; expires_in: number; expires_at: string };
+    const user = await this.userForToken(tokens.access_token);
+    if (!user) throw new SesameError('invalid_token', 'Sesame did not accept the access token it just issued');
+    appendSetCookie(res, this.cookie(this.sessionCookie, tokens.access_token, tokens.expires_in));
+    this.writeLoginCookie(res, pending.filter((candidate) => candidate !== login));
+    return { user, returnTo: login.returnTo, expiresAt: new Date(tokens.expires_at) };
+  }
+
   private async userForToken(token: string): Promise<SesameUser | null> {
     const answer = await this.http.sendRaw('/v1/userinfo', { method: 'GET', headers: { authorization: `Bearer ${token}` } });
     if (answer.status === 401) return null;
@@ -313,6 +383,13 @@ export class SesameClient {
 }
 
 /** Creates a client; see SesameClientOptions. */
+/** The end user's User-Agent, passed on so a person approving from another device sees browser and system. */
+function userAgentOf(req: RequestLike): { userAgent?: string } {
+  const header = req.headers['user-agent'];
+  const value = Array.isArray(header) ? header[0] : header;
+  return typeof value === 'string' && value !== '' ? { userAgent: value.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 512) } : {};
+}
+
 export function createSesameClient(options: SesameClientOptions): SesameClient {
   return new SesameClient(options);
 }

@@ -10,8 +10,10 @@ export type {
   CallbackContext,
   CallbackHooks,
   CallbackResult,
+  CompletedLogin,
   EmailTranslations,
   LoginAttempt,
+  LoginStatus,
   ReplacementResponse,
   SesameUser,
 } from './types';

@@ -14,12 +14,14 @@ export interface PendingLogin {
   returnTo: string;
   /** Seconds since the epoch. */
   createdAt: number;
+  /** The login attempt (direct authentication): the code typed in this browser, or an approval from another device, completes it. */
+  loginAttemptId?: string;
 }
 
 /** Logins kept at most: a user who asks for a second link can still use the first. */
 export const MAX_PENDING_LOGINS = 3;
 
-type Stored = [state: string, verifier: string, redirectUri: string, returnTo: string, createdAt: number];
+type Stored = [state: string, verifier: string, redirectUri: string, returnTo: string, createdAt: number, loginAttemptId?: string];
 
 /**
  * The value of the login cookie: the pending logins as base64url JSON, and an HMAC of it keyed with
@@ -27,7 +29,9 @@ type Stored = [state: string, verifier: string, redirectUri: string, returnTo: s
  * with another return address) is ignored.
  */
 export function encodeLoginCookie(secret: string, logins: PendingLogin[]): string {
-  const stored: Stored[] = logins.map((login) => [login.state, login.verifier, login.redirectUri, login.returnTo, login.createdAt]);
+  const stored: Stored[] = logins.map((login) =>
+    login.loginAttemptId ? [login.state, login.verifier, login.redirectUri, login.returnTo, login.createdAt, login.loginAttemptId] : [login.state, login.verifier, login.redirectUri, login.returnTo, login.createdAt],
+  );
   const payload = Buffer.from(JSON.stringify(stored)).toString('base64url');
   return `${payload}.${sign(secret, payload)}`;
 }
@@ -48,9 +52,15 @@ export function decodeLoginCookie(secret: string, value: string | undefined, max
   if (!Array.isArray(stored)) return [];
   const nowSeconds = Math.floor(now / 1000);
   return stored
-    .filter((entry): entry is Stored => Array.isArray(entry) && entry.length === 5 && entry.slice(0, 4).every((part) => typeof part === 'string') && typeof entry[4] === 'number')
-    .map(([state, verifier, redirectUri, returnTo, createdAt]) => ({ state, verifier, redirectUri, returnTo, createdAt }))
+    .filter(isStored)
+    .map(([state, verifier, redirectUri, returnTo, createdAt, loginAttemptId]) => ({ state, verifier, redirectUri, returnTo, createdAt, ...(loginAttemptId ? { loginAttemptId } : {}) }))
     .filter((login) => nowSeconds - login.createdAt <= maxAgeSeconds);
+}
+
+/** Five entries (cookies written before login attempts were kept), or six with the attempt's id. */
+function isStored(entry: unknown): entry is Stored {
+  if (!Array.isArray(entry) || (entry.length !== 5 && entry.length !== 6)) return false;
+  return entry.slice(0, 4).every((part) => typeof part === 'string') && typeof entry[4] === 'number' && (entry.length === 5 || typeof entry[5] === 'string');
 }
 
 function sign(secret: string, payload: string): string {

@@ -103,3 +103,19 @@ export interface CallbackResult {
 export function redirectResponse(location: string, status = 303): ReplacementResponse {
   return { status, headers: { Location: location, 'Cache-Control': 'no-store' } };
 }
+
+/** A login completed in this browser by a code or an approval from another device. */
+export interface CompletedLogin {
+  user: SesameUser;
+  /** Where the user wanted to go. */
+  returnTo: string;
+  expiresAt: Date;
+}
+
+/** What loginStatus found: `completed` with the user when this call completed the login. */
+export interface LoginStatus {
+  status: 'pending' | 'completed' | 'expired' | 'locked';
+  user?: SesameUser;
+  returnTo?: string;
+  expiresAt?: Date;
+}

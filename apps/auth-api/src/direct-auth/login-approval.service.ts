@@ -72,7 +72,7 @@ export class LoginApprovalService {
    * The pick, under a row lock (a link pressed or a code typed meanwhile takes turns with it). A
    * post without a phrase changes nothing (a bot submitting the page); a wrong phrase locks the attempt.
    */
-  async approve(token: unknown, sentence: unknown): Promise<ApprovalOutcome> {
+  async approve(token: unknown, sentence: unknown): Promise<{ outcome: ApprovalOutcome; organizationName: string | null }> {
     if (!isSecretShaped(token)) throw unknownLink();
     if (typeof sentence !== 'string' || sentence.length === 0 || sentence.length > 200) {
       throw new ProblemException(400, 'sentence_required', 'Pick the phrase shown on the screen where you asked to sign in.');
@@ -92,7 +92,8 @@ export class LoginApprovalService {
     });
     if (result.outcome === 'approved' || result.outcome === 'wrong_sentence') await this.events.changed(result.id);
     if (result.outcome === 'wrong_sentence') this.metrics?.loginsFailed.inc({ reason: 'login_attempt_locked' });
-    return result.outcome;
+    const view = await this.attempts.findLinkView(sha256(token));
+    return { outcome: result.outcome, organizationName: view?.organizationName ?? null };
   }
 
   /**

@@ -48,6 +48,7 @@ export class LoginLinkController {
   @Get()
   @ApiOperation({ summary: 'The page an e-mailed login link opens: organization, sentence and a Continue button. Never uses the token.' })
   @ApiQuery({ name: 'token', required: true })
+  @ApiHeader({ name: 'cookie', required: false, description: 'The hosted page’s `sesame_attempt` cookie: when this browser asked, “Continue here” comes first.' })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'HTML page.' })
   @ApiResponse({ status: 404, description: 'Unknown link: an error page, no redirect.' })
@@ -83,8 +84,8 @@ export class LoginLinkController {
   @ApiResponse({ status: 403, description: '`cross_site_request`: the post came from another site (an error page).' })
   @ApiResponse({ status: 404, description: 'Unknown link: an error page.' })
   async approve(@Body() form: ApprovalForm) {
-    const outcome = await this.approvals.approve(form.token, form.sentence);
-    return approvalOutcomePage(outcome, null);
+    const { outcome, organizationName } = await this.approvals.approve(form.token, form.sentence);
+    return approvalOutcomePage(outcome, organizationName);
   }
 
   @Post()

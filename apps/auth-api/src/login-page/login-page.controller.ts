@@ -75,6 +75,7 @@ export class LoginPageController {
     },
   })
   @OPTIONAL_HEADERS
+  @ApiHeader({ name: 'user-agent', required: false, description: 'Shown (as browser and system) to a person approving the sign-in from another device.' })
   @ApiOperation({ summary: 'Submits the e-mail address: sends a login link and shows the "check your inbox" page' })
   @ApiOkResponse({ description: 'Check your inbox, with the sentence.' })
   @ApiResponse({ status: 400, description: 'Invalid e-mail: the form again, with the error.' })

@@ -44,7 +44,7 @@ describe('hosted login pages', () => {
     expect(page.html).toContain('Ou saisissez le code à 6 chiffres');
     expect(page.html).toContain('<p class="error" id="code-error" role="alert">Ce code n’est pas le bon.</p>');
     expect(page.contentSecurityPolicy).toContain("form-action 'self' https://app.example.com;");
-    expect(page.html).toContain('<meta http-equiv="refresh" content="1;url=/api/v1/authorize/status?x=1&amp;y=2">');
+    expect(page.html).toContain('<meta http-equiv="refresh" content="3;url=/api/v1/authorize/status?x=1&amp;y=2">');
   });
 
   it('clockTime is the UTC wall-clock time', () => {

@@ -60,7 +60,7 @@ export function checkInbox(view: SentView): RenderedPage {
   const [beforeEmail, afterEmail = ''] = strings.sentBody.split('{email}');
   const form = view.codeForm;
   // No script runs on Sesame's pages (CSP): the page reloads itself into a request that waits for the approval.
-  const body = html`<meta http-equiv="refresh" content="1;url=${view.refreshUrl}">
+  const body = html`<meta http-equiv="refresh" content="3;url=${view.refreshUrl}">
 <h1>${strings.sentHeading}</h1>
 <p>${beforeEmail}<strong>${view.email}</strong>${afterEmail}</p>
 <div class="phrase" id="sentence">${view.sentence}</div>

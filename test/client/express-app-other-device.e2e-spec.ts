@@ -1,0 +1,94 @@
+import { Page } from 'playwright-core';
+import { startStack, Stack } from '../support/apps';
+import { launchBrowser, TestBrowser } from '../support/browser';
+import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { uniqueEmail } from '../support/login';
+import { codeIn, linkIn, SmtpSink } from '../support/smtp-sink';
+import { ExampleServer } from './support/example-server';
+import { silentLogger } from './support/silent';
+
+/**
+ * The example app (on @sesame/client's verifyCode and loginStatus) with two devices in Chromium:
+ * device A asks on the app's form; the e-mail is read on device B. The code typed on A signs A in;
+ * the link approved on B (the right phrase picked) signs A in without a click. Screenshots:
+ * test-artifacts/client-express-app-other-device/.
+ */
+describe('example Express app: signing in from another device', () => {
+  const smtp = new SmtpSink();
+  const example = new ExampleServer('localhost');
+  let stack: Stack;
+  let app: ApplicationFixture;
+  let deviceA: TestBrowser;
+  let deviceB: TestBrowser;
+  const logger = silentLogger();
+
+  async function askOnDeviceA() {
+    const email = uniqueEmail('express-device');
+    await deviceA.page.goto(`${example.origin}/`);
+    await deviceA.page.fill('#email', email);
+    await submit(deviceA.page, '#send-link');
+    expect(await text(deviceA.page, 'h1')).toBe('Check your inbox');
+    return { email, sentence: await text(deviceA.page, '#sentence'), mail: await smtp.next(email) };
+  }
+
+  beforeAll(async () => {
+    await smtp.start();
+    await example.listen();
+    stack = await startStack(smtp.url);
+    const management = stack.management.url;
+    const tenant = await createTenant(management, 'pro');
+    const organization = await createOrganization(management, tenant, { name: 'Acme Books', whitelistDomains: [example.origin] });
+    app = await createApplication(management, organization, { type: 'web', name: 'Acme Books web', callbackUrls: [`${example.origin}/callback`] });
+    example.start({ sesameUrl: stack.auth.config.http.publicBaseUrl, clientId: app.clientId, clientSecret: app.clientSecret!, appName: 'Acme Books', logger });
+    deviceA = await launchBrowser({ artifacts: 'client-express-app-other-device' });
+    deviceB = await launchBrowser({ artifacts: 'client-express-app-other-device', viewport: { width: 390, height: 844 } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await deviceA?.close();
+    await deviceB?.close();
+    await example.close();
+    await stack?.close();
+    await smtp.stop();
+  });
+
+  it('the code typed on device A signs A in', async () => {
+    const { email, mail } = await askOnDeviceA();
+    await deviceA.page.fill('#code', '000000' === codeIn(mail) ? '111111' : '000000');
+    await submit(deviceA.page, 'form[action="/signin/code"] button');
+    expect(await text(deviceA.page, '#code-error')).toBe('That code is not right. After 5 wrong codes this sign-in stops.');
+    const code = codeIn(mail);
+    await deviceA.page.fill('#code', `${code.slice(0, 3)} ${code.slice(3)}`);
+    await Promise.all([deviceA.page.waitForURL(`${example.origin}/`), deviceA.page.click('form[action="/signin/code"] button')]);
+    expect(await text(deviceA.page, '#signed-in-as')).toBe(email);
+    await deviceA.screenshot(deviceA.page, 'a-02-signed-in-with-code');
+    await signOut(deviceA.page);
+  });
+
+  it('the link approved on device B signs device A in without a click', async () => {
+    const { email, sentence, mail } = await askOnDeviceA();
+    await deviceB.page.goto(linkIn(mail));
+    await Promise.all([deviceB.page.waitForNavigation({ waitUntil: 'load' }), deviceB.page.click('#approve')]);
+    await deviceB.page.check(`input[name=sentence][value="${sentence}"]`);
+    await deviceB.screenshot(deviceB.page, 'b-01-pick-the-phrase');
+    const landed = deviceA.page.waitForURL(`${example.origin}/`);
+    await submit(deviceB.page, 'button[type=submit]');
+    expect(await text(deviceB.page, '#outcome')).toBe('The other device is now signed in');
+    await landed;
+    expect(await text(deviceA.page, '#signed-in-as')).toBe(email);
+    await deviceA.screenshot(deviceA.page, 'a-03-signed-in-by-approval');
+    await signOut(deviceA.page);
+  });
+});
+
+async function signOut(page: Page): Promise<void> {
+  await submit(page, '#sign-out');
+}
+
+async function submit(page: Page, selector: string): Promise<void> {
+  await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click(selector)]);
+}
+
+async function text(page: Page, selector: string): Promise<string> {
+  return ((await page.locator(selector).textContent()) ?? '').trim();
+}
