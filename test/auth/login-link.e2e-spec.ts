@@ -128,6 +128,19 @@ describe('login link pages', () => {
     });
   });
 
+  it('speak the language the browser asks for (en, de, fr, es), error pages too', async () => {
+    const attempt = await startAttempt();
+    const page = (language: string) => request(stack.auth.url).get(`${V1}/login_link`).query({ token: attempt.token }).set('Accept-Language', language).expect(200);
+    expect((await page('de-CH,de;q=0.9')).text).toMatch(/<html lang="de">[\s\S]*Hier fortfahren/);
+    expect((await page('fr')).text).toContain('Continuer ici');
+    expect((await page('es-MX')).text).toContain('Continuar aquí');
+    expect((await page('ja')).text).toMatch(/<html lang="en">[\s\S]*Continue here/);
+    const approval = await request(stack.auth.url).get(`${V1}/login_link/approve`).query({ token: attempt.token }).set('Accept-Language', 'de').expect(200);
+    expect(approval.text).toContain('Dieses Gerät anmelden');
+    const unknown = await request(stack.auth.url).get(`${V1}/login_link`).query({ token: randomBytes(32).toString('base64url') }).set('Accept-Language', 'fr').expect(404);
+    expect(unknown.text).toContain('Ce lien n’est pas valide');
+  });
+
   describe('unknown links', () => {
     const wellFormedUnknown = () => randomBytes(32).toString('base64url');
 

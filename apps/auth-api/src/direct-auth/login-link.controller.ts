@@ -2,6 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Post, Query, Redirect, UseGua
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiPropertyOptional, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
+import { chooseLocale } from '../login-page/locales';
 import { ErrorPages } from '../pages/error-pages.decorator';
 import { PageInterceptor } from '../pages/page.interceptor';
 import { SameOriginFormGuard } from '../pages/same-origin-form.guard';
@@ -33,6 +34,9 @@ export class ApprovalForm {
 /** The link page's own forms may post (their pages allow same-origin referrers, so browsers without Fetch Metadata send Sesame's Origin). */
 const SAME_ORIGIN_REFERRER = { 'Referrer-Policy': 'same-origin' };
 
+/** The pages speak the first of en, de, fr, es the browser asks for. */
+const PAGE_LANGUAGE = ApiHeader({ name: 'accept-language', required: false, description: 'The page’s language: the first of en, de, fr and es it names (else English).' });
+
 @ApiTags('Login link pages')
 @ErrorPages()
 @UseInterceptors(PageInterceptor)
@@ -52,9 +56,9 @@ export class LoginLinkController {
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'HTML page.' })
   @ApiResponse({ status: 404, description: 'Unknown link: an error page, no redirect.' })
-  @ApiHeader({ name: 'cookie', required: false, description: '`sesame_attempt`, set where the login started: the page then offers "Continue here" first.' })
-  async show(@Query('token') token: string, @Headers('cookie') cookie?: string) {
-    const page = loginLinkPage(token, await this.links.describe(token, readCookie(cookie, ATTEMPT_COOKIE)));
+  @PAGE_LANGUAGE
+  async show(@Query('token') token: string, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
+    const page = loginLinkPage(token, await this.links.describe(token, readCookie(cookie, ATTEMPT_COOKIE)), chooseLocale(undefined, acceptLanguage));
     // The Continue form's post then carries this origin (not "null", as under no-referrer), for browsers without Fetch Metadata.
     return { ...page, headers: { ...page.headers, ...SAME_ORIGIN_REFERRER } };
   }
@@ -67,8 +71,9 @@ export class LoginLinkController {
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'HTML page.' })
   @ApiResponse({ status: 404, description: 'Unknown link: an error page.' })
-  async showApproval(@Query('token') token: string) {
-    const page = approvalPage(token, await this.approvals.describe(token));
+  @PAGE_LANGUAGE
+  async showApproval(@Query('token') token: string, @Headers('accept-language') acceptLanguage?: string) {
+    const page = approvalPage(token, await this.approvals.describe(token), chooseLocale(undefined, acceptLanguage));
     return { ...page, headers: { ...page.headers, ...SAME_ORIGIN_REFERRER } };
   }
 
@@ -83,9 +88,10 @@ export class LoginLinkController {
   @ApiResponse({ status: 400, description: '`sentence_required`: no phrase picked; nothing changed (an error page).' })
   @ApiResponse({ status: 403, description: '`cross_site_request`: the post came from another site (an error page).' })
   @ApiResponse({ status: 404, description: 'Unknown link: an error page.' })
-  async approve(@Body() form: ApprovalForm) {
+  @PAGE_LANGUAGE
+  async approve(@Body() form: ApprovalForm, @Headers('accept-language') acceptLanguage?: string) {
     const { outcome, organizationName } = await this.approvals.approve(form.token, form.sentence);
-    return approvalOutcomePage(outcome, organizationName);
+    return approvalOutcomePage(outcome, organizationName, chooseLocale(undefined, acceptLanguage));
   }
 
   @Post()

@@ -26,3 +26,12 @@ function render(value: Interpolation): string {
 export function html(strings: TemplateStringsArray, ...values: Interpolation[]): SafeHtml {
   return new SafeHtml(strings.reduce((out, string, index) => out + string + (index < values.length ? render(values[index]) : ''), ''));
 }
+
+/** Fills `{name}` placeholders of a (translated) plain-text template with values, escaping the text around them. */
+export function fillHtml(template: string, values: Record<string, Interpolation>): SafeHtml {
+  const parts = template.split(/(\{\w+\})/).map((part) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    return name !== undefined && name in values ? render(values[name]) : escapeHtml(part);
+  });
+  return new SafeHtml(parts.join(''));
+}

@@ -1,23 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { toProblem } from '@sesame/common';
+import { chooseLocale } from '../login-page/locales';
+import { ERROR_PAGE_STRINGS } from './error-page.strings';
 import { html } from './html';
 import { renderPage } from './layout';
 import { setPageHeaders } from './page-headers';
 import { PageRedirect, PageWithStatus } from './page-outcomes';
-
-const MESSAGES: Record<string, { title: string; text: string }> = {
-  unknown_login_link: {
-    title: 'This link is not valid',
-    text: 'The sign-in link is incomplete or was never issued. Open the link from your most recent e-mail, or start signing in again.',
-  },
-  invalid_client: { title: 'Unknown application', text: 'The application that sent you here is not registered. Contact its support.' },
-  invalid_redirect_uri: {
-    title: 'This sign-in request cannot continue',
-    text: 'The application asked to send you to an address it has not registered. Contact its support.',
-  },
-  rate_limited: { title: 'Too many requests', text: 'Please wait a moment and try again.' },
-};
 
 /**
  * Errors on pages are pages too: a clear message, the right status, and no redirect anywhere.
@@ -44,11 +33,13 @@ export class PageErrorFilter implements ExceptionFilter {
       return;
     }
     const problem = toProblem(error);
-    const message = MESSAGES[problem.code] ?? {
-      title: problem.status >= 500 ? 'Something went wrong' : 'This request cannot be completed',
-      text: problem.status >= 500 ? 'Please try again in a moment.' : problem.detail,
-    };
-    const page = renderPage({ title: message.title, icon: 'alert', body: html`<h1>${message.title}</h1><p>${message.text}</p>` });
+    const acceptLanguage = host.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers['accept-language'];
+    const locale = chooseLocale(undefined, acceptLanguage);
+    const strings = ERROR_PAGE_STRINGS[locale];
+    // A refusal without words of its own shows its detail (English, like the API's errors).
+    const own = Object.hasOwn(strings.messages, problem.code) ? strings.messages[problem.code as keyof typeof strings.messages] : undefined;
+    const message = own ?? (problem.status >= 500 ? strings.failed : { ...strings.refused, text: problem.detail });
+    const page = renderPage({ title: message.title, icon: 'alert', body: html`<h1>${message.title}</h1><p>${message.text}</p>` }, [], locale);
     for (const [name, value] of Object.entries(problem.headers)) adapter.setHeader(response, name, value);
     setPageHeaders(adapter, response, page.contentSecurityPolicy);
     adapter.setHeader(response, 'Content-Type', 'text/html; charset=utf-8');
