@@ -57,9 +57,10 @@ export interface SesameConfig {
   mail: {
     smtpUrl: string;
     from: string;
-    /** Delivery attempts per e-mail, with exponential backoff starting at retryDelayMs. */
+    /** Delivery attempts per e-mail, with exponential backoff starting at retryDelayMs and capped at retryMaxDelayMs. */
     attempts: number;
     retryDelayMs: number;
+    retryMaxDelayMs: number;
     /** How long auth-api waits for Redis to accept a mail job before answering 503. */
     enqueueTimeoutMs: number;
     /** How often the worker looks for accepted attempts whose mail was never queued or was lost. */
