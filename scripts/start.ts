@@ -89,6 +89,7 @@ class Launcher {
 
     const env = withDefaults(process.env, {
       NODE_ENV: 'development',
+      LOG_FORMAT: 'pretty',
       SECRETS_KEY: secrets.secretsKey,
       PLATFORM_API_KEY: secrets.platformApiKey,
       ...(embeddedPostgres && { DATABASE_URL: embeddedPostgresUrl(embeddedPostgres) }),

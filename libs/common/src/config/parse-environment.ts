@@ -90,6 +90,7 @@ export function parseEnvironment(env: Env): SesameConfig {
     },
     log: {
       level: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+      format: read.oneOf('LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
     },
   };
 

@@ -76,7 +76,8 @@ export interface SesameConfig {
     /** How long a web app's previous client secret keeps working after a rotation (0: not at all). */
     clientSecretRotationOverlapSeconds: number;
   };
-  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  /** format: JSON lines (production) or one readable line per entry (npm start). */
+  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'; format: 'json' | 'pretty' };
 }
 
 export const DEFAULT_PLAN_LIMITS: Record<Plan, WindowLimits> = {
