@@ -1,6 +1,6 @@
 /**
  * `npm start`: the whole stack on one machine. Postgres (DATABASE_URL, or an embedded cluster under
- * .data/), Redis (REDIS_URL), a mail catcher, migrations, the console's set-up, the four apps, a
+ * .data/), Redis (REDIS_URL, or a local redis-server with its data under .data/), a mail catcher, migrations, the console's set-up, the four apps, a
  * gateway on :3000 and a demo tenant whose credentials (and console owner) it prints. Ctrl-C stops
  * everything; the data stays in .data/ for next time. See docs/local-development.md.
  */
@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { parseEnvironment, SesameConfig } from '@sesame/common';
 import { DemoData, DemoSeedResult, ensureDemo } from './launcher/demo-seed';
 import { EmbeddedPostgresOptions, embeddedPostgresUrl, startEmbeddedPostgres } from './launcher/embedded-postgres';
+import { findRedisServer, LocalRedisOptions, REDIS_INSTALL_HINT, startLocalRedis } from './launcher/local-redis';
 import { GatewayRoute, RunningGateway, startGateway } from './launcher/gateway';
 import { LocalSecrets, loadLocalSecrets } from './launcher/local-secrets';
 import { MailCatcherOptions, mailCatcherSmtpUrl, startMailCatcher } from './launcher/mail-catcher';
@@ -28,6 +29,8 @@ type AppName = (typeof APPS)[number];
 interface LauncherSettings {
   gatewayPort: number;
   embeddedPostgresPort: number;
+  /** Where the local Redis is looked for, and started if need be, when REDIS_URL is unset. */
+  localRedisPort: number;
   smtpPort: number;
   inboxPort: number;
   /** The demo tenant's owner, who signs in to the console (DEMO_OWNER_EMAIL). */
@@ -39,6 +42,8 @@ interface LaunchPlan {
   secrets: LocalSecrets;
   /** Set when DATABASE_URL is not: run an embedded cluster. */
   embeddedPostgres: EmbeddedPostgresOptions | null;
+  /** Set when REDIS_URL is not: use the local Redis, or start one. */
+  localRedis: LocalRedisOptions | null;
   /** Set when SMTP_URL is not: run MailDev. */
   mailCatcher: MailCatcherOptions | null;
   /** The apps' environment. */
@@ -47,7 +52,7 @@ interface LaunchPlan {
 }
 
 class Launcher {
-  private readonly supervisor = new ProcessSupervisor(['launcher', 'postgres', 'maildev', 'migrate', 'console-setup', ...APPS], (child, status) =>
+  private readonly supervisor = new ProcessSupervisor(['launcher', 'redis', 'postgres', 'maildev', 'migrate', 'console-setup', ...APPS], (child, status) =>
     this.onUnexpectedExit(child, status),
   );
   private gateway: RunningGateway | null = null;
@@ -77,16 +82,18 @@ class Launcher {
     const embeddedPostgres = isSet(process.env.DATABASE_URL)
       ? null
       : { dataDir: join(DATA_DIR, 'postgres'), port: settings.embeddedPostgresPort, password: secrets.postgresPassword, database: 'sesame' };
+    const localRedis = isSet(process.env.REDIS_URL) ? null : { dataDir: join(DATA_DIR, 'redis'), port: settings.localRedisPort };
     const mailCatcher = isSet(process.env.SMTP_URL)
       ? null
       : { smtpPort: settings.smtpPort, webPort: settings.inboxPort, mailDir: join(DATA_DIR, 'mail') };
 
     const env = withDefaults(process.env, {
       NODE_ENV: 'development',
+      LOG_FORMAT: 'pretty',
       SECRETS_KEY: secrets.secretsKey,
       PLATFORM_API_KEY: secrets.platformApiKey,
       ...(embeddedPostgres && { DATABASE_URL: embeddedPostgresUrl(embeddedPostgres) }),
-      REDIS_URL: 'redis://127.0.0.1:6379',
+      ...(localRedis && { REDIS_URL: `redis://127.0.0.1:${localRedis.port}` }),
       ...(mailCatcher && { SMTP_URL: mailCatcherSmtpUrl(mailCatcher) }),
       // The apps sit behind the gateway, which connects from loopback and sets X-Forwarded-*.
       TRUST_PROXY: 'loopback',
@@ -94,13 +101,13 @@ class Launcher {
     });
     // The public URL depends on API_PREFIX, which only the parsed configuration normalises.
     env.PUBLIC_BASE_URL ||= `http://localhost:${settings.gatewayPort}/${parseEnvironment(env).http.apiPrefix}`;
-    return { settings, secrets, embeddedPostgres, mailCatcher, env, config: parseEnvironment(env) };
+    return { settings, secrets, embeddedPostgres, localRedis, mailCatcher, env, config: parseEnvironment(env) };
   }
 
   private async start(plan: LaunchPlan): Promise<void> {
     const { settings, config, env } = plan;
     await assertPortsFree(portsToClaim(plan));
-    await this.checkRedis(config.redis.url);
+    await this.ensureRedis(plan);
 
     if (plan.embeddedPostgres) {
       this.say(`Starting the embedded Postgres (data in .data/postgres, port ${plan.embeddedPostgres.port})`);
@@ -134,14 +141,19 @@ class Launcher {
     });
   }
 
-  /** Redis is not started by the launcher: say so plainly instead of letting every health check time out. */
-  private async checkRedis(url: string): Promise<void> {
-    const { hostname, port } = new URL(url);
-    try {
-      await tcpOpen(hostname, Number(port || 6379));
-    } catch {
-      throw new Error(`Redis is not reachable at ${url}. Start it (e.g. \`redis-server\`) or set REDIS_URL.`);
-    }
+  /**
+   * A Redis that answers is used as it is. Without REDIS_URL and with nothing on the local port, the
+   * launcher starts redis-server when it is installed (as it starts the embedded Postgres), else it
+   * says in one line how to install one, instead of letting every health check time out.
+   */
+  private async ensureRedis(plan: LaunchPlan): Promise<void> {
+    const { hostname, port } = new URL(plan.config.redis.url);
+    if (await tcpOpen(hostname, Number(port || 6379)).then(() => true, () => false)) return;
+    if (!plan.localRedis) throw new Error(`Redis is not reachable at ${plan.config.redis.url}. Start it or correct REDIS_URL.`);
+    const executable = findRedisServer();
+    if (!executable) throw new Error(REDIS_INSTALL_HINT);
+    this.say(`Starting a local Redis (append-only, data in .data/redis, port ${plan.localRedis.port})`);
+    await startLocalRedis(this.supervisor, executable, plan.localRedis);
   }
 
   private onUnexpectedExit(child: SupervisedProcess, status: ExitStatus): void {
@@ -180,6 +192,7 @@ function launcherSettings(env: NodeJS.ProcessEnv): LauncherSettings {
   return {
     gatewayPort: portFromEnv(env, 'GATEWAY_PORT', 3000),
     embeddedPostgresPort: portFromEnv(env, 'EMBEDDED_POSTGRES_PORT', 5433),
+    localRedisPort: portFromEnv(env, 'LOCAL_REDIS_PORT', 6379),
     smtpPort: portFromEnv(env, 'MAILDEV_SMTP_PORT', 1025),
     inboxPort: portFromEnv(env, 'MAILDEV_WEB_PORT', 1080),
     demoOwnerEmail: env.DEMO_OWNER_EMAIL?.trim() || 'admin@example.com',

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../support/apps';
@@ -41,8 +42,8 @@ describe('npm start (the local launcher)', () => {
     await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
   });
 
-  function launch(): { child: ChildProcess; output: LineCollector; exited: Promise<number | null> } {
-    const child = spawn(process.execPath, ['dist/scripts/start.js'], { cwd: REPOSITORY_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  function launch(overrides: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: LineCollector; exited: Promise<number | null> } {
+    const child = spawn(process.execPath, ['dist/scripts/start.js'], { cwd: REPOSITORY_ROOT, env: { ...env, ...overrides }, stdio: ['ignore', 'pipe', 'pipe'] });
     const output = new LineCollector();
     output.attach(child.stdout!);
     output.attach(child.stderr!);
@@ -80,7 +81,43 @@ describe('npm start (the local launcher)', () => {
     const second = await startCurlStop();
     expect(second.id).toBe(first.id);
   }, 240_000);
+
+  describe('without REDIS_URL and with nothing on the local Redis port', () => {
+    it('starts redis-server from the PATH, append-only with its data in .data/redis, and stops it with the rest', async () => {
+      const port = await freePort();
+      const { child, output, exited } = launch({ REDIS_URL: '', LOCAL_REDIS_PORT: String(port) });
+      try {
+        await output.waitFor((line) => line.includes(`Starting a local Redis (append-only, data in .data/redis, port ${port})`), 30_000, 'the Redis line');
+        const curl = await output.waitFor((line) => /^\s*curl -H "Authorization: Bearer sk_/.test(line), 90_000, 'the printed curl line');
+        const [, key, url] = /Bearer (sk_[A-Za-z0-9_-]+)" (\S+)/.exec(curl)!;
+        expect((await fetch(url, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
+        expect(readdirSync(join(dataDir, 'redis'))).toContain('appendonlydir');
+      } finally {
+        child.kill('SIGINT');
+        expect(await exited).toBe(0);
+      }
+      await expect(tcpAnswers(port)).resolves.toBe(false);
+    }, 180_000);
+
+    it('says in one line how to install Redis when redis-server is not on the PATH', async () => {
+      const emptyPath = mkdtempSync(join(tmpdir(), 'sesame-no-redis-'));
+      const { output, exited } = launch({ REDIS_URL: '', LOCAL_REDIS_PORT: String(await freePort()), PATH: emptyPath });
+      expect(await exited).toBe(1);
+      expect(output.lines).toContain('Redis is not running and redis-server is not installed: install it (`apt-get install redis-server` or `brew install redis`), or set REDIS_URL.');
+      rmSync(emptyPath, { recursive: true, force: true });
+    }, 60_000);
+  });
 });
+
+function tcpAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 async function adminQuery(sql: string): Promise<void> {
   const admin = new Client({ connectionString: ADMIN_DATABASE_URL });

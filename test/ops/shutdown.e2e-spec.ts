@@ -77,6 +77,11 @@ describe('graceful shutdown (SIGTERM)', () => {
       const depth = await scrape(management.url);
       for (const state of ['waiting', 'active', 'delayed', 'failed']) expect([state, value(depth, `sesame_queue_jobs{queue="mail",state="${state}"}`)]).toEqual([state, 0]);
       expect(worker.output.lines.join('\n')).toContain('Sent login link e-mail');
+      // The order docs/operations.md promises: no new job, the send in progress finishes, then SMTP closes.
+      const messages = worker.logs().map((line) => String(line.msg));
+      const at = (prefix: string) => messages.findIndex((message) => message.startsWith(prefix));
+      expect([at('Stopping: no new mail jobs'), at('Sent login link e-mail'), at('SMTP connections closed')].every((index, i, all) => index >= 0 && (i === 0 || index > all[i - 1]))).toBe(true);
+      expect(messages.filter((message) => message.includes('Connection pool was closed'))).toEqual([]);
       expect(await worker.healthCheck()).toBe(1);
     });
   });

@@ -34,6 +34,7 @@ export * from './logging/request-id';
 export * from './logging/request-id.decorator';
 export * from './logging/redact';
 export * from './logging/logging.module';
+export * from './logging/pretty-destination';
 export * from './metrics/sesame-metrics';
 export * from './metrics/http-metrics';
 export * from './metrics/metrics.module';

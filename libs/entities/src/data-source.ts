@@ -1,6 +1,7 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { SqlLogger } from './sql-logger';
 
 export interface DatabaseSettings {
   url: string;
@@ -22,7 +23,8 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
     installExtensions: false,
     synchronize: false,
     migrationsRun: false,
-    logging: ['error'],
+    logging: ['error', 'warn', 'migration'],
+    logger: new SqlLogger(),
     extra: {
       max: settings.poolSize ?? 10,
       statement_timeout: settings.statementTimeoutMs ?? 10_000,

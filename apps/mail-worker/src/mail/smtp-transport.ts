@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { createTransport, SendMailOptions, Transporter } from 'nodemailer';
 
@@ -8,7 +8,8 @@ import { createTransport, SendMailOptions, Transporter } from 'nodemailer';
  * pool, up to five connections), so set-up and greeting are paid once; options in SMTP_URL win.
  */
 @Injectable()
-export class SmtpTransport implements OnModuleDestroy {
+export class SmtpTransport implements OnApplicationShutdown {
+  private readonly logger = new Logger(SmtpTransport.name);
   private readonly transporter: Transporter;
 
   constructor(@Inject(SESAME_CONFIG) config: SesameConfig) {
@@ -24,8 +25,13 @@ export class SmtpTransport implements OnModuleDestroy {
     return this.transporter.verify();
   }
 
-  onModuleDestroy(): void {
+  /**
+   * Last of the stop: the processor closed the queue before shutdown (no new job) and waited for
+   * the sends in progress. Closing the pool any earlier fails the jobs taken in between.
+   */
+  onApplicationShutdown(): void {
     this.transporter.close();
+    this.logger.log('SMTP connections closed');
   }
 }
 

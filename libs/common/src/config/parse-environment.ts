@@ -74,8 +74,9 @@ export function parseEnvironment(env: Env): SesameConfig {
     mail: {
       smtpUrl: read.url('SMTP_URL', 'smtp://127.0.0.1:1025', ['smtp:', 'smtps:']),
       from: read.string('MAIL_FROM', 'Sesame <no-reply@sesame.localhost>'),
-      attempts: read.integer('MAIL_ATTEMPTS', 8, 1, 100),
+      attempts: read.integer('MAIL_ATTEMPTS', 60, 1, 1000),
       retryDelayMs: read.integer('MAIL_RETRY_DELAY_MS', 5000, 10, 3_600_000),
+      retryMaxDelayMs: read.integer('MAIL_RETRY_MAX_DELAY_MS', 10_000, 10, 3_600_000),
       enqueueTimeoutMs: read.integer('MAIL_ENQUEUE_TIMEOUT_MS', 2000, 100, 60_000),
       sweepIntervalSeconds: read.integer('MAIL_SWEEP_INTERVAL_SECONDS', 30, 1, 3600),
     },
@@ -99,6 +100,7 @@ export function parseEnvironment(env: Env): SesameConfig {
     },
     log: {
       level: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+      format: read.oneOf('LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
     },
   };
 

@@ -57,9 +57,10 @@ export interface SesameConfig {
   mail: {
     smtpUrl: string;
     from: string;
-    /** Delivery attempts per e-mail, with exponential backoff starting at retryDelayMs. */
+    /** Delivery attempts per e-mail, with exponential backoff starting at retryDelayMs and capped at retryMaxDelayMs. */
     attempts: number;
     retryDelayMs: number;
+    retryMaxDelayMs: number;
     /** How long auth-api waits for Redis to accept a mail job before answering 503. */
     enqueueTimeoutMs: number;
     /** How often the worker looks for accepted attempts whose mail was never queued or was lost. */
@@ -91,7 +92,8 @@ export interface SesameConfig {
     /** How long a web app's previous client secret keeps working after a rotation (0: not at all). */
     clientSecretRotationOverlapSeconds: number;
   };
-  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  /** format: JSON lines (production) or one readable line per entry (npm start). */
+  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'; format: 'json' | 'pretty' };
 }
 
 export const DEFAULT_PLAN_LIMITS: Record<Plan, WindowLimits> = {

@@ -1,4 +1,4 @@
-import { DynamicModule, Global, INestApplication, Inject, Injectable, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { DynamicModule, Global, INestApplication, Inject, Injectable, LoggerService, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { HttpAdapterHost } from '@nestjs/core';
 import { Logger, LoggerModule, PinoLogger } from 'nestjs-pino';
@@ -8,6 +8,7 @@ import { DestinationStream, stdTimeFunctions } from 'pino';
 import type { Options } from 'pino-http';
 import { SESAME_CONFIG } from '../config/config.module';
 import { SesameConfig } from '../config/sesame-config';
+import { prettyDestination, ROUTE_MAPPING_CONTEXTS } from './pretty-destination';
 import { REDACTED, redactUrl, serializeRequest, serializeResponse } from './redact';
 import { assignRequestId } from './request-id';
 
@@ -115,19 +116,51 @@ export class LogContext {
 export class LoggingModule {
   static forRoot(config: SesameConfig, options: LoggingOptions): DynamicModule {
     const pinoHttp = pinoOptions(config, options);
+    const destination = options.destination ?? (config.log.format === 'pretty' ? prettyDestination() : undefined);
     return {
       module: LoggingModule,
       // nestjs-pino makes the root logger and routes Nest's logging through it; its per-request
       // middleware is not used (forRoutes: none), RequestLogging does that job more cheaply.
-      imports: [LoggerModule.forRoot({ pinoHttp: options.destination ? [pinoHttp, options.destination] : pinoHttp, forRoutes: [] })],
+      imports: [LoggerModule.forRoot({ pinoHttp: destination ? [pinoHttp, destination] : pinoHttp, forRoutes: [] })],
       providers: [RequestLogging, LogContext],
       exports: [LoggerModule, LogContext],
     };
   }
 }
 
+/** The app's pino logger for Nest, except that Nest's route-mapping lines at start-up are debug, not info. */
+export class AppLogger implements LoggerService {
+  constructor(private readonly inner: Logger) {}
+
+  log(message: unknown, ...optionalParams: unknown[]): void {
+    const context = optionalParams[optionalParams.length - 1];
+    if (typeof context === 'string' && ROUTE_MAPPING_CONTEXTS.has(context)) this.inner.debug(message, ...optionalParams);
+    else this.inner.log(message, ...optionalParams);
+  }
+
+  error(message: unknown, ...optionalParams: unknown[]): void {
+    this.inner.error(message, ...optionalParams);
+  }
+
+  warn(message: unknown, ...optionalParams: unknown[]): void {
+    this.inner.warn(message, ...optionalParams);
+  }
+
+  debug(message: unknown, ...optionalParams: unknown[]): void {
+    this.inner.debug(message, ...optionalParams);
+  }
+
+  verbose(message: unknown, ...optionalParams: unknown[]): void {
+    this.inner.verbose(message, ...optionalParams);
+  }
+
+  fatal(message: unknown, ...optionalParams: unknown[]): void {
+    this.inner.fatal(message, ...optionalParams);
+  }
+}
+
 /** Routes Nest's own logging (and every `new Logger(...)`) through pino; call it right after creating the app with `bufferLogs: true`. */
 export function useAppLogger(app: INestApplication): void {
-  app.useLogger(app.get(Logger));
+  app.useLogger(new AppLogger(app.get(Logger)));
   app.flushLogs();
 }

@@ -30,7 +30,7 @@ export function toProblem(error: unknown): ProblemException {
   if (status !== undefined && status < 500) {
     return new ProblemException(status, codeFor(error, status), clientDetail(error, status));
   }
-  if (status === 503) return new ProblemException(503, 'service_unavailable', 'The service is temporarily unavailable', { headers: { 'Retry-After': '5' } });
+  if (status === 503) return new ProblemException(503, 'service_unavailable', 'The service is temporarily unavailable', { body: healthReport(error), headers: { 'Retry-After': '5' } });
   if (isLostDatabaseConnection(error)) {
     logger.warn('A database connection was lost during a request');
     return new ProblemException(503, 'service_unavailable', 'The database is temporarily unavailable; try again shortly', { headers: { 'Retry-After': '1' } });
@@ -88,4 +88,12 @@ export function isLostDatabaseConnection(error: unknown): boolean {
   const { code, message } = driverError as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && LOST_CONNECTION_STATES.test(code)) return true;
   return typeof message === 'string' && LOST_CONNECTION_MESSAGES.test(message);
+}
+
+/** A failed health check (Terminus) answers with the state of each dependency by name, as the healthy answer does. */
+function healthReport(error: unknown): Record<string, unknown> | undefined {
+  if (!(error instanceof HttpException)) return undefined;
+  const response = error.getResponse();
+  if (typeof response !== 'object' || response === null || !('details' in response) || (response as { status?: unknown }).status !== 'error') return undefined;
+  return response as Record<string, unknown>;
 }

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { REDIS } from '@sesame/common';
+import type Redis from 'ioredis';
+import { createServer, Server, Socket } from 'node:net';
+import request from 'supertest';
+import { freePort, startMailWorker } from '../support/apps';
+import { query } from '../support/direct-auth';
+import { createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { basicAuth } from '../support/login';
+import { SmtpSink } from '../support/smtp-sink';
+import { AppProcess, startAppProcess } from './support/app-process';
+
+const REDIRECT_URI = 'http://localhost:4000/callback';
+
+/** An SMTP address that accepts connections and never greets: a send on it waits, its job stays active. */
+async function silentSmtp(): Promise<{ url: string; connected: Promise<void>; close(): Promise<void> }> {
+  const sockets: Socket[] = [];
+  let connected!: () => void;
+  const first = new Promise<void>((resolve) => (connected = resolve));
+  const server: Server = createServer((socket) => {
+    sockets.push(socket);
+    connected();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    connected: first,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('mail worker faults', () => {
+  it('health with SMTP down names the state of Postgres, Redis and SMTP', async () => {
+    const worker = await startMailWorker({ env: { SMTP_URL: `smtp://127.0.0.1:${await freePort()}` } });
+    try {
+      const redis = worker.app.get<Redis>(REDIS);
+      if (redis.status !== 'ready') await once(redis, 'ready');
+      const response = await request(worker.url).get('/api/health');
+      expect(response.status).toBe(503);
+      expect(response.body).toMatchObject({
+        status: 'error',
+        details: { postgres: { status: 'up' }, redis: { status: 'up' }, smtp: { status: 'down', message: expect.any(String) } },
+      });
+    } finally {
+      await worker.close();
+    }
+  });
+
+  describe('a worker killed with -9 mid-send', () => {
+    const smtp = new SmtpSink();
+    let management: AppProcess;
+    let auth: AppProcess;
+    let workers: AppProcess[] = [];
+    let silent: Awaited<ReturnType<typeof silentSmtp>>;
+
+    beforeAll(async () => {
+      await smtp.start();
+      silent = await silentSmtp();
+      const authPort = await freePort();
+      const shared = { PUBLIC_BASE_URL: `http://127.0.0.1:${authPort}/api`, LOG_LEVEL: 'info' };
+      [management, auth] = await Promise.all([startAppProcess('management-api', shared), startAppProcess('auth-api', { ...shared, AUTH_PORT: String(authPort) })]);
+      workers = [await startAppProcess('mail-worker', { ...shared, SMTP_URL: silent.url })];
+    }, 60_000);
+    afterAll(async () => {
+      await Promise.all([management, auth, ...workers].filter(Boolean).map((app) => app.stop()));
+      await silent?.close();
+      await smtp.stop();
+    }, 30_000);
+
+    it('the next worker delivers the e-mail within 15 s, once', async () => {
+      const app = await createApplication(management.url, await createOrganization(management.url, await createTenant(management.url, 'pro')));
+      const email = `ops-kill9-${randomBytes(4).toString('hex')}@example.com`;
+      await request(auth.url).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(app)).send({ email, redirect_uri: REDIRECT_URI, state: 's' }).expect(200);
+      await silent.connected; // The job is active: the worker is sending it.
+      workers[0].kill('SIGKILL');
+      const killedAt = Date.now();
+      expect(await workers[0].exited).toEqual({ code: null, signal: 'SIGKILL' });
+      workers.push(await startAppProcess('mail-worker', { PUBLIC_BASE_URL: `${auth.url}/api`, LOG_LEVEL: 'info', SMTP_URL: smtp.url }));
+      await smtp.next(email);
+      expect(Date.now() - killedAt).toBeLessThan(15_000);
+      await workers[1].waitForLog((line) => String(line.msg).startsWith('Sent login link e-mail'), 10_000, 'the send to be recorded');
+      const [attempt] = await query<{ mail_sent_at: Date | null }>('SELECT mail_sent_at FROM login_attempt WHERE email = $1', [email]);
+      expect(attempt.mail_sent_at).toBeInstanceOf(Date);
+      expect(smtp.pending(email)).toEqual([]);
+    }, 30_000);
+  });
+});
