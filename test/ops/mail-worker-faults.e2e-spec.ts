@@ -77,10 +77,11 @@ describe('mail worker faults', () => {
       const email = `ops-kill9-${randomBytes(4).toString('hex')}@example.com`;
       await request(auth.url).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(app)).send({ email, redirect_uri: REDIRECT_URI, state: 's' }).expect(200);
       await silent.connected; // The job is active: the worker is sending it.
+      // The next worker is up before the crash, so the measured delay is the crash's, not a process start's.
+      workers.push(await startAppProcess('mail-worker', { PUBLIC_BASE_URL: `${auth.url}/api`, LOG_LEVEL: 'info', SMTP_URL: smtp.url }));
       workers[0].kill('SIGKILL');
       const killedAt = Date.now();
       expect(await workers[0].exited).toEqual({ code: null, signal: 'SIGKILL' });
-      workers.push(await startAppProcess('mail-worker', { PUBLIC_BASE_URL: `${auth.url}/api`, LOG_LEVEL: 'info', SMTP_URL: smtp.url }));
       await smtp.next(email);
       expect(Date.now() - killedAt).toBeLessThan(15_000);
       await workers[1].waitForLog((line) => String(line.msg).startsWith('Sent login link e-mail'), 10_000, 'the send to be recorded');
