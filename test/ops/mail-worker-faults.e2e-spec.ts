@@ -72,7 +72,7 @@ describe('mail worker faults', () => {
       await smtp.stop();
     }, 30_000);
 
-    it('the next worker delivers the e-mail within 15 s, once', async () => {
+    it('the next worker delivers the e-mail within seconds, not Bull’s minute, once', async () => {
       const app = await createApplication(management.url, await createOrganization(management.url, await createTenant(management.url, 'pro')));
       const email = `ops-kill9-${randomBytes(4).toString('hex')}@example.com`;
       await request(auth.url).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(app)).send({ email, redirect_uri: REDIRECT_URI, state: 's' }).expect(200);
@@ -83,11 +83,14 @@ describe('mail worker faults', () => {
       const killedAt = Date.now();
       expect(await workers[0].exited).toEqual({ code: null, signal: 'SIGKILL' });
       await smtp.next(email);
-      expect(Date.now() - killedAt).toBeLessThan(15_000);
+      // With 5 s job locks and 5 s stalled checks the job is back within about 10 s (Bull's defaults,
+      // 30 s each, take at least 30 s); the bound leaves room for a loaded machine. The drills
+      // measure the delay itself.
+      expect(Date.now() - killedAt).toBeLessThan(25_000);
       await workers[1].waitForLog((line) => String(line.msg).startsWith('Sent login link e-mail'), 10_000, 'the send to be recorded');
       const [attempt] = await query<{ mail_sent_at: Date | null }>('SELECT mail_sent_at FROM login_attempt WHERE email = $1', [email]);
       expect(attempt.mail_sent_at).toBeInstanceOf(Date);
       expect(smtp.pending(email)).toEqual([]);
-    }, 30_000);
+    }, 45_000);
   });
 });
