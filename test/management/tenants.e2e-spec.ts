@@ -72,21 +72,24 @@ describe('tenants', () => {
       expect(response.body.tenant.limits).toEqual(limitsOf(plan));
     });
 
+    /** A name no other test file uses: a tenant by it would be one these refusals created. */
+    const REFUSED = `Refused ${randomUUID()}`;
+
     it.each([
-      ['a missing plan', { name: 'x' }, [{ field: 'plan', messages: [PLAN_VALUES] }]],
-      ['an unknown plan', { name: 'x', plan: 'gold' }, [{ field: 'plan', messages: [PLAN_VALUES] }]],
-      ['an upper-case plan', { name: 'x', plan: 'PRO' }, [{ field: 'plan', messages: [PLAN_VALUES] }]],
-      ['a plan as a number', { name: 'x', plan: 3 }, [{ field: 'plan', messages: [PLAN_VALUES] }]],
+      ['a missing plan', { name: REFUSED }, [{ field: 'plan', messages: [PLAN_VALUES] }]],
+      ['an unknown plan', { name: REFUSED, plan: 'gold' }, [{ field: 'plan', messages: [PLAN_VALUES] }]],
+      ['an upper-case plan', { name: REFUSED, plan: 'PRO' }, [{ field: 'plan', messages: [PLAN_VALUES] }]],
+      ['a plan as a number', { name: REFUSED, plan: 3 }, [{ field: 'plan', messages: [PLAN_VALUES] }]],
       ['a missing name', { plan: 'pro' }, [{ field: 'name', messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'] }]],
       ['a name of 201 characters', { name: 't'.repeat(201), plan: 'pro' }, [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }]],
-      ['an unknown field', { name: 'x', plan: 'pro', limits: { minute: 1_000_000 } }, [{ field: 'limits', messages: ['property limits should not exist'] }]],
+      ['an unknown field', { name: REFUSED, plan: 'pro', limits: { minute: 1_000_000 } }, [{ field: 'limits', messages: ['property limits should not exist'] }]],
     ])('rejects %s and creates nothing', async (_, body, errors) => {
       const before = (await walkPages(api.url, '/tenant', PLATFORM_KEY, 100)).items.length;
       expectProblem(await call(api.url, 'post', '/tenant', PLATFORM_KEY, body), { ...validationProblem(errors), instance: `${V2}/tenant` });
-      // other test files create tenants concurrently, so compare by name: no tenant "x" appeared
+      // other test files create (and rename) tenants concurrently, so compare by this file's own name
       const after = (await walkPages(api.url, '/tenant', PLATFORM_KEY, 100)).items;
       expect(after.length).toBeGreaterThanOrEqual(before);
-      expect(after.filter((item) => item.name === 'x' || item.name === 't'.repeat(201))).toEqual([]);
+      expect(after.filter((item) => item.name === REFUSED || item.name === 't'.repeat(201))).toEqual([]);
     });
   });
 
