@@ -8,10 +8,11 @@ import { CsrfGuard, CsrfTokens } from './csrf/csrf';
 import { ForwardController } from './forward/forward.controller';
 import { ManagementApi } from './forward/management-api';
 import { HealthController } from './health/health.controller';
-import { PagesController } from './pages/pages.controller';
 import { ConsoleSessionService } from './session/console-session.service';
 import { CONSOLE_CREDENTIALS, sesameClientProvider } from './session/sesame-client.provider';
 import { CallbackController, SessionController } from './session/session.controller';
+import { ConsoleWeb } from './web/console-web';
+import { ConsoleWebController } from './web/console-web.controller';
 
 /**
  * The console's server (/console): signs members in with @sesame/client like any customer's
@@ -32,12 +33,13 @@ export class ConsoleModule {
         TerminusModule,
         ThrottlingModule,
       ],
-      controllers: [HealthController, SessionController, CallbackController, ForwardController, PagesController],
+      controllers: [HealthController, SessionController, CallbackController, ForwardController, ConsoleWebController],
       providers: [
         { provide: CONSOLE_CREDENTIALS, useValue: credentials },
         sesameClientProvider,
         ManagementApi,
         ConsoleSessionService,
+        ConsoleWeb,
         CsrfTokens,
         RedisHealthIndicator,
         // Route labelling for the metrics, the per-IP global limit, then CSRF on every change.

@@ -7,7 +7,7 @@ import { BufferedResponse } from '../session/buffered-response';
 
 /** The console's own cookie: a random value, HttpOnly, Secure (browsers accept it from http://localhost too), SameSite=Strict, under /console. */
 export const CSRF_COOKIE = 'sesame_console_csrf';
-/** Where a state-changing request carries its CSRF token: this header (the pages), or a `csrf` form field (the placeholder's forms). */
+/** Where a state-changing request carries its CSRF token (a form cannot set a header). */
 export const CSRF_HEADER = 'x-csrf-token';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -15,7 +15,6 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 interface CsrfRequest {
   method?: string;
   headers: Record<string, string | string[] | undefined>;
-  body?: unknown;
 }
 
 /**
@@ -46,10 +45,8 @@ export class CsrfTokens {
   /** True when the request presents the token of its own cookie. */
   verify(request: CsrfRequest): boolean {
     const value = cookieValue(request.headers.cookie, CSRF_COOKIE);
-    const header = request.headers[CSRF_HEADER];
-    const field = (request.body as { csrf?: unknown } | undefined)?.csrf;
-    const presented = typeof header === 'string' ? header : typeof field === 'string' ? field : null;
-    return value !== null && presented !== null && secretsEqual(presented, this.sign(value));
+    const presented = request.headers[CSRF_HEADER];
+    return value !== null && typeof presented === 'string' && secretsEqual(presented, this.sign(value));
   }
 
   private sign(value: string): string {

@@ -9,13 +9,6 @@ export class SignInDto {
   email: string;
 }
 
-/** The placeholder page's sign-in form: the address and the CSRF token. */
-export class SignInFormDto extends SignInDto {
-  @IsString()
-  @MaxLength(200)
-  csrf: string;
-}
-
 export class SignInResponse {
   @ApiProperty({ example: 'ada@example.com', description: 'The address, normalised.' })
   email: string;

@@ -1,10 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { FieldError } from '../problems/problem-details';
 import { ProblemException } from '../problems/problem.exception';
-
-export interface FieldError {
-  field: string;
-  messages: string[];
-}
 
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {

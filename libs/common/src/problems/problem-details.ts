@@ -1,5 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
+/** One field's messages in a `validation_failed` problem; `field` is a path such as `whitelistDomains.1`. */
+export class FieldError {
+  @ApiProperty({ example: 'name' })
+  field: string;
+
+  @ApiProperty({ type: [String], example: ['name must be shorter than or equal to 200 characters'] })
+  messages: string[];
+}
+
 /** RFC 9457 problem details, as every management API error is answered. */
 export class ProblemDetails {
   @ApiProperty({ example: 'urn:sesame:error:not_found', description: 'Identifies the problem type; the suffix equals `code`.' })
@@ -21,10 +30,11 @@ export class ProblemDetails {
   instance?: string;
 
   @ApiPropertyOptional({
+    type: [FieldError],
     description: 'Field errors of a `validation_failed` problem.',
     example: [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }],
   })
-  errors?: { field: string; messages: string[] }[];
+  errors?: FieldError[];
 }
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';

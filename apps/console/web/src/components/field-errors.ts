@@ -1,0 +1,12 @@
+import { ApiProblem } from '../api/problem';
+
+/**
+ * The API's field errors of a `validation_failed` answer, by field path (`name`,
+ * `whitelistDomains.1`), so each message shows next to its input. Empty for other errors.
+ */
+export function fieldErrorsOf(error: unknown): Map<string, string> {
+  const byField = new Map<string, string>();
+  if (!(error instanceof ApiProblem)) return byField;
+  for (const { field, messages } of error.problem.errors ?? []) byField.set(field, messages.join(' '));
+  return byField;
+}

@@ -1,0 +1,23 @@
+/** Light or dark: the system's unless the person chose (kept in localStorage; not a secret). */
+export type Theme = 'light' | 'dark';
+const KEY = 'sesame-console:theme';
+
+export function storedTheme(): Theme | null {
+  const value = localStorage.getItem(KEY);
+  return value === 'light' || value === 'dark' ? value : null;
+}
+
+export function currentTheme(): Theme {
+  return storedTheme() ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+}
+
+export function setTheme(theme: Theme): void {
+  localStorage.setItem(KEY, theme);
+  applyStoredTheme();
+}
+
+export function applyStoredTheme(): void {
+  const theme = storedTheme();
+  if (theme) document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../components/page-header';
+
+export function AuditLogPage() {
+  return <PageHeader title="Audit log" />;
+}

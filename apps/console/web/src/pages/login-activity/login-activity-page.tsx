@@ -1,0 +1,5 @@
+import { PageHeader } from '../../components/page-header';
+
+export function LoginActivityPage() {
+  return <PageHeader title="Login activity" />;
+}
