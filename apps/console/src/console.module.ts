@@ -11,6 +11,8 @@ import { HealthController } from './health/health.controller';
 import { ConsoleSessionService } from './session/console-session.service';
 import { CONSOLE_CREDENTIALS, sesameClientProvider } from './session/sesame-client.provider';
 import { CallbackController, SessionController } from './session/session.controller';
+import { TryItController } from './try-it/try-it.controller';
+import { TryItService } from './try-it/try-it.service';
 import { ConsoleWeb } from './web/console-web';
 import { ConsoleWebController } from './web/console-web.controller';
 
@@ -33,13 +35,14 @@ export class ConsoleModule {
         TerminusModule,
         ThrottlingModule,
       ],
-      controllers: [HealthController, SessionController, CallbackController, ForwardController, ConsoleWebController],
+      controllers: [HealthController, SessionController, CallbackController, ForwardController, TryItController, ConsoleWebController],
       providers: [
         { provide: CONSOLE_CREDENTIALS, useValue: credentials },
         sesameClientProvider,
         ManagementApi,
         ConsoleSessionService,
         ConsoleWeb,
+        TryItService,
         CsrfTokens,
         RedisHealthIndicator,
         // Route labelling for the metrics, the per-IP global limit, then CSRF on every change.

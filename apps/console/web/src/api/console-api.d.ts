@@ -117,6 +117,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sesame’s public URLs an application integrates with: issuer, discovery, JWKS, authorize, direct authentication, verify, userinfo */
+        get: operations["TryItController_endpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/try_it": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a real login for an application, for the signed-in member’s own address (admins and owners; needs X-CSRF-Token)
+         * @description Direct authentication (an e-mailed link) for web applications of Pro and Enterprise tenants; otherwise the URL of the hosted login page. Follow it in the login activity.
+         */
+        post: operations["TryItController_tryIt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -218,6 +255,57 @@ export interface components {
              * @example Check your inbox: we sent a sign-in link to ada@example.com.
              */
             message: string;
+        };
+        SesameEndpointsResponse: {
+            /** @example http://localhost:3000/api/v1 */
+            issuer: string;
+            /** @example http://localhost:3000/api/v1/.well-known/openid-configuration */
+            discovery: string;
+            /** @example http://localhost:3000/api/v1/.well-known/jwks.json */
+            jwks: string;
+            /** @example http://localhost:3000/api/v1/authorize */
+            authorize: string;
+            /** @example http://localhost:3000/api/v1/authenticate_direct */
+            authenticateDirect: string;
+            /** @example http://localhost:3000/api/v1/verify */
+            verify: string;
+            /** @example http://localhost:3000/api/v1/userinfo */
+            userinfo: string;
+        };
+        TryItDto: {
+            /** Format: uuid */
+            organizationId: string;
+            /** Format: uuid */
+            applicationId: string;
+        };
+        TryItResponse: {
+            /**
+             * @description `direct`: Sesame e-mailed a login link (direct authentication); `hosted`: open `hostedUrl`, the hosted login page for the application.
+             * @enum {string}
+             */
+            mode: "direct" | "hosted";
+            /**
+             * @description The signed-in member’s own address: the only one the console sends a try to.
+             * @example ada@example.com
+             */
+            email: string;
+            /**
+             * Format: uuid
+             * @description The login attempt (direct).
+             */
+            loginAttemptId: string | null;
+            /**
+             * @description The sentence the e-mail shows (direct).
+             * @example Clever nectar jingles greatly
+             */
+            sentence: string | null;
+            /** @description The hosted login page for the application, the address filled in (hosted). */
+            hostedUrl: string | null;
+            /**
+             * @description Where Sesame sends the browser after the link: the application’s callback.
+             * @example https://app.example.com/callback
+             */
+            redirectUri: string;
         };
     };
     responses: never;
@@ -967,6 +1055,165 @@ export interface operations {
             };
             /** @description A conflict at the management API (e.g. a user with that e-mail exists). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Sesame could not be reached (`sesame_unavailable`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    TryItController_endpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SesameEndpointsResponse"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    TryItController_tryIt: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tenant of the application. */
+                "Sesame-Tenant": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TryItDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TryItResponse"];
+                };
+            };
+            /** @description The body is malformed or invalid (`malformed_body`, `validation_failed`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not a member of the tenant, a viewer, or the CSRF check failed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The application has nowhere to send the browser back to (`no_callback_url`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not of a content type this route consumes (`unsupported_media_type`). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
