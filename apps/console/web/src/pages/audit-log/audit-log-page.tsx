@@ -1,5 +1,195 @@
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { itemsOf } from '../../api/pages';
+import { useCan, useMembership } from '../../api/session';
+import { dateRangeError, endOfDay, startOfDay } from '../../components/date-filter';
+import { DateTime } from '../../components/date-time';
+import { fieldErrorsOf } from '../../components/field-errors';
+import { LoadMore } from '../../components/load-more';
 import { PageHeader } from '../../components/page-header';
+import { EmptyState, ErrorState, Loading } from '../../components/states';
+import { type AuditActorType, type AuditEvent, type AuditFilters, useAuditEvents } from './audit-log-queries';
 
+const ACTOR_TYPES: { value: AuditActorType; label: string }[] = [
+  { value: 'member', label: 'Member' },
+  { value: 'api_key', label: 'API key' },
+  { value: 'platform', label: 'Platform' },
+];
+
+const TARGET_TYPES = ['tenant', 'organization', 'application', 'user', 'api_key', 'member'];
+
+const FILTER_NAMES = ['action', 'targetType', 'actorType', 'from', 'to'] as const;
+type FilterValues = Record<(typeof FILTER_NAMES)[number], string>;
+const NO_FILTERS: FilterValues = { action: '', targetType: '', actorType: '', from: '', to: '' };
+
+function filtersOf(params: URLSearchParams): FilterValues {
+  return Object.fromEntries(FILTER_NAMES.map((name) => [name, params.get(name) ?? ''])) as FilterValues;
+}
+
+function toQuery(values: FilterValues): AuditFilters {
+  return {
+    action: values.action || undefined,
+    targetType: values.targetType || undefined,
+    actorType: ACTOR_TYPES.find((type) => type.value === values.actorType)?.value,
+    from: values.from ? startOfDay(values.from) : undefined,
+    to: values.to ? endOfDay(values.to) : undefined,
+  };
+}
+
+/** Who changed what in the tenant, newest first (admins and owners); the filters are in the URL. */
 export function AuditLogPage() {
-  return <PageHeader title="Audit log" />;
+  const { tenantId } = useMembership();
+  const canRead = useCan('admin');
+  const [searchParams, setSearchParams] = useSearchParams();
+  const values = filtersOf(searchParams);
+  const rangeError = dateRangeError(values.from, values.to);
+  const events = useAuditEvents(tenantId, toQuery(values), canRead && !rangeError);
+  const items = itemsOf(events.data);
+  const filtered = FILTER_NAMES.some((name) => values[name]);
+
+  const apply = (next: FilterValues) => {
+    const params = new URLSearchParams();
+    for (const name of FILTER_NAMES) if (next[name]) params.set(name, next[name]);
+    setSearchParams(params);
+  };
+
+  return (
+    <>
+      <PageHeader title="Audit log" description="Every change made in this tenant, by whom, from where. Secrets are never recorded." />
+      {!canRead ? (
+        <EmptyState title="The audit log is for admins and owners">
+          <p>Ask an owner of this tenant if you need to read it.</p>
+        </EmptyState>
+      ) : (
+        <>
+          <Filters key={searchParams.toString()} values={values} error={events.error} onApply={apply} />
+          {rangeError ? null : events.isPending ? (
+            <Loading />
+          ) : events.isError ? (
+            <ErrorState error={events.error} retry={() => void events.refetch()} />
+          ) : items.length === 0 ? (
+            <EmptyState title={filtered ? 'No events match these filters' : 'No changes recorded yet'} />
+          ) : (
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Actor</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Target</th>
+                  <th scope="col">Changes</th>
+                  <th scope="col">Source address</th>
+                  <th scope="col">Request id</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((event) => (
+                  <EventRow key={event.id} event={event} />
+                ))}
+              </tbody>
+            </table>
+          )}
+          {!rangeError && <LoadMore query={events} />}
+        </>
+      )}
+    </>
+  );
+}
+
+function EventRow({ event }: { event: AuditEvent }) {
+  const actorType = ACTOR_TYPES.find((type) => type.value === event.actor.type)?.label ?? event.actor.type;
+  return (
+    <tr>
+      <td>
+        <DateTime value={event.createdAt} />
+      </td>
+      <td>
+        <span className="badge">{actorType}</span> {event.actor.name ?? <span className="muted">—</span>}
+      </td>
+      <td>
+        <code>{event.action}</code>
+      </td>
+      <td>
+        {event.targetType}
+        {event.targetId && (
+          <div>
+            <code className="muted">{event.targetId}</code>
+          </div>
+        )}
+      </td>
+      <td>{event.changes ? <code className="changes">{JSON.stringify(event.changes)}</code> : <span className="muted">—</span>}</td>
+      <td>{event.ip ?? <span className="muted">—</span>}</td>
+      <td>{event.requestId ? <code>{event.requestId}</code> : <span className="muted">—</span>}</td>
+    </tr>
+  );
+}
+
+function Filters(props: { values: FilterValues; error: unknown; onApply: (values: FilterValues) => void }) {
+  const [values, setValues] = useState(props.values);
+  const serverErrors = fieldErrorsOf(props.error);
+  const rangeError = dateRangeError(props.values.from, props.values.to);
+  const set = (name: keyof FilterValues) => (event: { target: { value: string } }) => setValues({ ...values, [name]: event.target.value });
+  const errorOf = (field: string) => serverErrors.get(field);
+
+  return (
+    <form
+      className="filters"
+      aria-label="Filter audit events"
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onApply({ ...values, action: values.action.trim(), targetType: values.targetType.trim() });
+      }}
+    >
+      <div className="field">
+        <label htmlFor="audit-action">Action</label>
+        <input id="audit-action" placeholder="organization.update" autoComplete="off" value={values.action} onChange={set('action')} aria-describedby="audit-action-error" aria-invalid={Boolean(errorOf('action'))} />
+        <p id="audit-action-error" className="field-error">
+          {errorOf('action')}
+        </p>
+      </div>
+      <div className="field">
+        <label htmlFor="audit-target-type">Target type</label>
+        <input id="audit-target-type" list="audit-target-types" autoComplete="off" value={values.targetType} onChange={set('targetType')} aria-describedby="audit-target-type-error" aria-invalid={Boolean(errorOf('targetType'))} />
+        <datalist id="audit-target-types">
+          {TARGET_TYPES.map((type) => (
+            <option key={type} value={type} />
+          ))}
+        </datalist>
+        <p id="audit-target-type-error" className="field-error">
+          {errorOf('targetType')}
+        </p>
+      </div>
+      <div className="field">
+        <label htmlFor="audit-actor-type">Actor type</label>
+        <select id="audit-actor-type" value={values.actorType} onChange={set('actorType')}>
+          <option value="">Anyone</option>
+          {ACTOR_TYPES.map((type) => (
+            <option key={type.value} value={type.value}>
+              {type.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="audit-from">From</label>
+        <input id="audit-from" type="date" value={values.from} onChange={set('from')} aria-describedby="audit-from-error" />
+        <p id="audit-from-error" className="field-error">
+          {errorOf('from')}
+        </p>
+      </div>
+      <div className="field">
+        <label htmlFor="audit-to">To</label>
+        <input id="audit-to" type="date" value={values.to} onChange={set('to')} aria-describedby="audit-to-error" aria-invalid={Boolean(rangeError)} />
+        <p id="audit-to-error" className="field-error">
+          {rangeError ?? errorOf('to')}
+        </p>
+      </div>
+      <button type="submit" className="button button-primary">
+        Apply filters
+      </button>
+      <button type="button" className="button" onClick={() => props.onApply(NO_FILTERS)}>
+        Clear
+      </button>
+    </form>
+  );
 }
