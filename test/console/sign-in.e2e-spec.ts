@@ -66,13 +66,11 @@ describe('signing in to the console', () => {
     await browser.get('/console/api/v2/tenant').set('Sesame-Tenant', tenantId).expect(401);
   });
 
-  it('anyone can complete a sign-in, but someone who is no member gets a page saying so, and nothing else', async () => {
+  // The page that says so is checked in a browser (test/browser/console.e2e-spec.ts).
+  it('anyone can complete a sign-in, but someone who is no member gets no tenant, and every tenant call is refused', async () => {
     const stranger = uniqueEmail('stranger');
     const browser = await signInThroughConsole(stack, smtp, stranger);
     expect(await browser.session()).toEqual({ signedIn: true, email: stranger, memberships: [], csrfToken: expect.any(String) });
-    const page = await browser.get('/console').expect(200);
-    expect(page.headers['content-type']).toMatch(/^text\/html/);
-    expect(page.text).toContain('you are not a member of any tenant');
     const refused = await browser.get('/console/api/v2/organization').set('Sesame-Tenant', '7c835fcd-39ca-4ade-a78d-43eadb03283d').expect(403);
     expect(refused.body.code).toBe('not_a_member');
   });
@@ -116,23 +114,29 @@ describe('signing in to the console', () => {
     expect(smtp.pending(email)).toEqual([]);
   });
 
-  it('the placeholder page signs people in with its own form, which carries the CSRF token', async () => {
-    const email = uniqueEmail('form');
-    const browser = new ConsoleBrowser(stack.origin);
-    const page = await browser.get('/console').expect(200);
-    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
-    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1];
-    const refused = await browser.post('/console/sign_in').unset('X-CSRF-Token').type('form').send({ email, csrf: 'forged' });
-    expect([refused.status, refused.body.code]).toEqual([403, 'csrf_token_invalid']);
-    const sent = await browser.post('/console/sign_in').unset('X-CSRF-Token').type('form').send({ email, csrf }).expect(200);
-    expect(sent.text).toContain('Check your inbox');
-    const sentence = /<p class="sentence">([^<]+)<\/p>/.exec(sent.text)![1];
-    expect((await smtp.next(email)).text).toContain(sentence);
+  it('serves the pages: every path under /console is the app (its router shows the screen), assets are cached for good, and the API keeps its 404s', async () => {
+    for (const path of ['/console', '/console/', '/console/sign-in', '/console/t/0b6a1e7e-4d1c-4a57-9a55-3f7a0e2f1c11/organizations']) {
+      const page = await request(stack.origin).get(path).expect(200);
+      expect([path, page.headers['content-type']]).toEqual([path, 'text/html; charset=utf-8']);
+      expect(page.text).toContain('<div id="root"></div>');
+      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(page.headers['cache-control']).toBe('no-store');
+    }
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec((await request(stack.origin).get('/console/').expect(200)).text)![1];
+    const asset = await request(stack.origin).get(script).expect(200);
+    expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    await request(stack.origin).get('/console/assets/nothing.js').expect(404);
+    for (const path of ['/console/api/nothing', '/console/auth/nothing']) {
+      const refused = await request(stack.origin).get(path).expect(404);
+      expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
   });
 
   it('documents its own API in OpenAPI', async () => {
     const document = (await request(stack.origin).get('/console/api/openapi.json').expect(200)).body;
     expect(validateOpenApi(document)).toEqual({ valid: true });
-    expect(Object.keys(document.paths).sort()).toEqual(['/api/health', '/console/api/session', '/console/api/sign_in', '/console/api/sign_out', '/console/api/v2/{path}', '/console/auth/callback']);
+    expect(Object.keys(document.paths).sort()).toEqual(['/api/health', '/console/api/endpoints', '/console/api/session', '/console/api/sign_in', '/console/api/sign_out', '/console/api/try_it', '/console/api/v2/{path}', '/console/auth/callback']);
   });
 });

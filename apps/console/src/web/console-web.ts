@@ -4,16 +4,14 @@ import { dirname, extname, join } from 'node:path';
 
 /** The built single-page app (apps/console/web, `vite build`): its index page and hashed assets, read once. */
 export interface WebFile {
-  body: Buffer;
+  body: string;
   contentType: string;
 }
 
+/** What the build emits: text only (the icon is inline, no fonts or images). */
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
 };
 
 @Injectable()
@@ -36,10 +34,11 @@ export class ConsoleWeb {
     if (this.files) return this.files;
     const root = this.builtDirectory();
     try {
-      const index = { body: readFileSync(join(root, 'index.html')), contentType: 'text/html; charset=utf-8' };
+      const index = { body: readFileSync(join(root, 'index.html'), 'utf8'), contentType: 'text/html; charset=utf-8' };
       const assets = new Map<string, WebFile>();
       for (const name of readdirSync(join(root, 'assets'))) {
-        assets.set(name, { body: readFileSync(join(root, 'assets', name)), contentType: CONTENT_TYPES[extname(name)] ?? 'application/octet-stream' });
+        const contentType = CONTENT_TYPES[extname(name)];
+        if (contentType) assets.set(name, { body: readFileSync(join(root, 'assets', name), 'utf8'), contentType });
       }
       this.files = { index, assets };
     } catch (error) {

@@ -8,7 +8,9 @@ import { ApiProblem, type ProblemDetails, unreadableAnswer } from './problem';
  * is the management API's /api/v2/… called with the member's token (held in an HttpOnly cookie the
  * pages never see). Types come from both OpenAPI documents (src/api/*.d.ts, generated).
  */
-const BASE_URL = `${location.origin}/console`;
+/** The console's own routes are documented with their full paths (/console/api/…); the management API's as /api/v2/…. */
+const CONSOLE_BASE_URL = location.origin;
+const MANAGEMENT_BASE_URL = `${location.origin}/console`;
 
 let csrfToken = '';
 
@@ -38,7 +40,7 @@ const sessionEnd: Middleware = {
   },
 };
 
-export const consoleApi = createClient<ConsolePaths>({ baseUrl: BASE_URL, credentials: 'same-origin' });
+export const consoleApi = createClient<ConsolePaths>({ baseUrl: CONSOLE_BASE_URL, credentials: 'same-origin' });
 consoleApi.use(csrf);
 
 const managementClients = new Map<string, ReturnType<typeof createClient<ManagementPaths>>>();
@@ -47,7 +49,7 @@ const managementClients = new Map<string, ReturnType<typeof createClient<Managem
 export function managementApi(tenantId: string) {
   let client = managementClients.get(tenantId);
   if (!client) {
-    client = createClient<ManagementPaths>({ baseUrl: BASE_URL, credentials: 'same-origin', headers: { 'Sesame-Tenant': tenantId } });
+    client = createClient<ManagementPaths>({ baseUrl: MANAGEMENT_BASE_URL, credentials: 'same-origin', headers: { 'Sesame-Tenant': tenantId } });
     client.use(csrf, sessionEnd);
     managementClients.set(tenantId, client);
   }

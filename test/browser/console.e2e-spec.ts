@@ -1,0 +1,300 @@
+import AxeBuilder from '@axe-core/playwright';
+import { Page } from 'playwright-core';
+import request from 'supertest';
+import { launchBrowser, TestBrowser } from '../support/browser';
+import { ExampleServer } from '../client/support/example-server';
+import { CONSOLE_SETUP_TIMEOUT_MS, ConsoleStack, startConsoleStack } from '../support/console';
+import { uniqueEmail } from '../support/login';
+import { PLATFORM_KEY, UNTHROTTLED_ENV } from '../support/management';
+import { linkIn, ReceivedMail, SmtpSink } from '../support/smtp-sink';
+
+/**
+ * The console in Chromium, as a new team uses it after `npm start`: the owner signs in through the
+ * inbox, creates an organization and a web application, copies its client id and secret from the
+ * integration page, and signs a user in to the example app with them; then every screen, in light
+ * and dark, with an axe check; a viewer's console, and the API refusing the viewer's changes.
+ */
+// Each step drives a real browser against the whole stack; the first test walks the whole loop.
+jest.setTimeout(120_000);
+
+describe('the console, in a browser', () => {
+  const smtp = new SmtpSink();
+  const example = new ExampleServer('127.0.0.1');
+  let stack: ConsoleStack;
+  let browser: TestBrowser;
+  let tenantId: string;
+  const owner = uniqueEmail('console-owner');
+  const shots: string[] = [];
+  /** Filled as the first test goes: where the later ones start. */
+  const made = { organizationUrl: '', integrationUrl: '', clientId: '', clientSecret: '' };
+
+  beforeAll(async () => {
+    await smtp.start();
+    await example.listen();
+    stack = await startConsoleStack(smtp.url, { env: { ...UNTHROTTLED_ENV, API_KEY_CACHE_SECONDS: '0' } });
+    const created = await request(stack.origin).post('/api/v2/tenant').set('Authorization', `Bearer ${PLATFORM_KEY}`).send({ name: 'Acme', plan: 'pro', ownerEmail: owner }).expect(201);
+    tenantId = created.body.tenant.id;
+    browser = await launchBrowser({ artifacts: 'console', viewport: { width: 1280, height: 860 } });
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.origin });
+  }, CONSOLE_SETUP_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await example.close();
+    await stack?.close();
+    await smtp.stop();
+  });
+
+  /** A screenshot in light and dark, and no serious or critical axe violation on the screen. */
+  async function look(page: Page, name: string): Promise<void> {
+    await expectAccessible(page, name);
+    shots.push(await browser.screenshot(page, `${name}-light`));
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page, `${name} (dark)`);
+    shots.push(await browser.screenshot(page, `${name}-dark`));
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+
+  it('signs the owner in through the inbox; they create an organization and a web app, copy its credentials, and sign a user in to the example app', async () => {
+    const { page } = browser;
+    await page.goto(`${stack.consoleUrl}/`);
+    await page.waitForURL(`${stack.consoleUrl}/sign-in`);
+    await look(page, '01-sign-in');
+
+    // Keyboard alone: the skip link comes first, then the form, sent with Enter.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.locator('#email').focus();
+    await page.keyboard.type(owner);
+    await page.keyboard.press('Enter');
+    const sentence = await page.getByTestId('sentence').textContent();
+    expect(sentence!.split(' ').length).toBeGreaterThanOrEqual(3);
+    await look(page, '02-check-your-inbox');
+
+    await openSignInLink(page, await signInMail(smtp, owner), sentence!);
+    await page.waitForURL(`${stack.consoleUrl}/t/${tenantId}/overview`);
+    await page.getByRole('heading', { name: 'Plan and limits' }).waitFor();
+    await page.getByRole('img', { name: /Requests, logins and mails per hour/ }).waitFor();
+    await look(page, '03-overview');
+
+    // An organization: the API's refusal of a whitelist entry shows under that entry.
+    await page.getByRole('link', { name: 'Organizations' }).click();
+    await page.getByText('No organizations yet').waitFor();
+    await look(page, '04-organizations-empty');
+    await page.getByRole('button', { name: 'New organization' }).click();
+    await page.getByLabel('Name').fill('Acme Books');
+    await page.getByRole('textbox', { name: 'Whitelist domain 1', exact: true }).fill('ftp://books.example.com');
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    await page.locator('#domain-0-error').getByText(/https/).waitFor();
+    await look(page, '05-organization-invalid-domain');
+    await page.getByRole('textbox', { name: 'Whitelist domain 1', exact: true }).fill(example.origin);
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    await page.getByText('No applications yet').waitFor();
+    made.organizationUrl = page.url().replace(/\/applications$/, '');
+
+    // A web application, and its integration page.
+    await page.getByRole('button', { name: 'New application' }).click();
+    await look(page, '06-new-application');
+    await page.getByLabel('Name').fill('Acme Books web');
+    await page.getByLabel(/^Web/).check();
+    await page.getByRole('button', { name: 'Create application' }).click();
+    await page.getByRole('heading', { name: /Acme Books web/ }).waitFor();
+    made.integrationUrl = page.url();
+    await page.getByRole('button', { name: 'Add a callback URL' }).click();
+    await page.getByRole('textbox', { name: 'Callback URL 1', exact: true }).fill(`${example.origin}/callback`);
+    await page.getByRole('button', { name: 'Save callback URLs' }).click();
+    await page.getByText('Callback URLs saved.').waitFor();
+
+    await page.getByRole('button', { name: 'Copy client id' }).click();
+    made.clientId = await clipboard(page);
+    expect(made.clientId).toBe(await page.getByTestId('client-id').textContent());
+    expect(await page.getByLabel('Client secret', { exact: true }).textContent()).toMatch(/^•+$/);
+    await page.getByRole('button', { name: 'Copy client secret' }).click();
+    made.clientSecret = await clipboard(page);
+    await page.getByRole('button', { name: 'Reveal' }).click();
+    expect(await page.getByLabel('Client secret', { exact: true }).textContent()).toBe(made.clientSecret);
+    await look(page, '07-integration');
+    await page.getByRole('button', { name: 'Hide' }).click();
+
+    // The credentials work: the example app signs a user in with them.
+    example.start({ sesameUrl: stack.publicBaseUrl, clientId: made.clientId, clientSecret: made.clientSecret, appName: 'Acme Books', logger: { log: () => undefined, warn: () => undefined, error: () => undefined } });
+    const user = uniqueEmail('acme-reader');
+    const shop = await browser.context.newPage();
+    await shop.goto(`${example.origin}/`);
+    await shop.fill('#email', user);
+    await Promise.all([shop.waitForNavigation(), shop.click('#send-link')]);
+    await shop.goto(linkIn(await smtp.next(user)));
+    await Promise.all([shop.waitForURL(`${example.origin}/`), shop.click('button[type=submit]')]);
+    expect(await shop.textContent('#user-email')).toBe(user);
+    await shop.close();
+
+    // No secret is kept by the pages, nor put in a URL.
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href);
+    expect(stored).not.toContain(made.clientSecret);
+  });
+
+  it('Try it sends a real login link to the member and follows the attempt and its e-mail live until it completes', async () => {
+    const { page } = browser;
+    await page.goto(made.integrationUrl);
+    await page.getByRole('button', { name: 'Send me a login link' }).click();
+    const sentence = await page.getByTestId('try-it-sentence').textContent();
+    const mail = await smtp.next(owner);
+    expect(mail.text).toContain(sentence);
+    await page.getByTestId('try-it-status').getByText('Sent').waitFor();
+    await look(page, '08-try-it-sent');
+    const tab = await browser.context.newPage();
+    await tab.goto(linkIn(mail));
+    await Promise.all([tab.waitForURL(new RegExp(`^${example.origin}/`)), tab.click('button[type=submit]')]);
+    await tab.close();
+    await page.getByTestId('try-it-status').getByText('Signed in: the integration works').waitFor();
+  });
+
+  it.each([
+    ['09-users', 'users', 'Users'],
+    ['10-login-activity', 'login-activity', 'Login activity'],
+    ['11-organization-api-keys', 'api-keys', 'API keys'],
+    ['12-organization-settings', 'settings', 'Settings'],
+  ])('shows the organization screen %s', async (name, path, tab) => {
+    const { page } = browser;
+    await page.goto(`${made.organizationUrl}/${path}`);
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: tab }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+    await look(page, name);
+  });
+
+  it.each([
+    ['13-tenant-api-keys', 'api-keys'],
+    ['14-members', 'members'],
+    ['15-audit-log', 'audit-log'],
+  ])('shows the tenant screen %s', async (name, path) => {
+    const { page } = browser;
+    await page.goto(`${stack.consoleUrl}/t/${tenantId}/${path}`);
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+    await look(page, name);
+  });
+
+  it('deletes an organization only after its name is typed', async () => {
+    const { page } = browser;
+    const created = ((await consoleCall(page, tenantId, 'POST', 'organization', { name: 'Short-lived' })).body as { id: string }).id;
+    await page.goto(`${stack.consoleUrl}/t/${tenantId}/organizations/${created}/settings`);
+    await page.getByRole('button', { name: 'Delete organization' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Short-lived?' });
+    await expect(dialog.getByRole('button', { name: 'Delete organization' }).isDisabled()).resolves.toBe(true);
+    await dialog.getByLabel(/Type Short-lived to confirm/).fill('Short-lived');
+    await look(page, '16-delete-organization');
+    await dialog.getByRole('button', { name: 'Delete organization' }).click();
+    await page.waitForURL(`${stack.consoleUrl}/t/${tenantId}/organizations`);
+    expect(await consoleCall(page, tenantId, 'GET', `organization/${created}`)).toEqual({ status: 404, body: expect.objectContaining({ code: 'not_found' }) });
+  });
+
+  it('a lost session sends the person to sign in, and back to the page they were on', async () => {
+    const { page, context } = browser;
+    const page2 = `${made.organizationUrl}/login-activity`;
+    await page.goto(page2);
+    await page.getByRole('navigation', { name: 'Organization' }).waitFor();
+    await context.clearCookies({ name: 'sesame_console_session' });
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.waitForURL(`${stack.consoleUrl}/sign-in?session=ended`);
+    await page.getByText('Your session ended').waitFor();
+    await page.fill('#email', owner);
+    await page.keyboard.press('Enter');
+    const sentence = await page.getByTestId('sentence').textContent();
+    await openSignInLink(page, await signInMail(smtp, owner), sentence!);
+    await page.waitForURL(`${made.organizationUrl}/users`);
+  });
+
+  it('shows a viewer no secret and no control that changes anything, and the API refuses the viewer’s changes', async () => {
+    const viewer = uniqueEmail('console-viewer');
+    expect((await consoleCall(browser.page, tenantId, 'POST', 'tenant/member', { email: viewer, role: 'viewer' })).status).toBe(201);
+    const viewing = await launchBrowser({ artifacts: 'console-viewer', viewport: { width: 1280, height: 860 } });
+    try {
+      const { page } = viewing;
+      await page.goto(`${stack.consoleUrl}/sign-in`);
+      await page.fill('#email', viewer);
+      await page.keyboard.press('Enter');
+      const sentence = await page.getByTestId('sentence').textContent();
+      await openSignInLink(page, await signInMail(smtp, viewer), sentence!);
+      await page.waitForURL(`${stack.consoleUrl}/t/${tenantId}/overview`);
+
+      await page.goto(made.integrationUrl);
+      await page.getByText('Only admins and owners see the client secret.').waitFor();
+      expect(await page.content()).not.toContain(made.clientSecret);
+      await expect(page.getByRole('button', { name: /Rotate|Save|Send me a login link|Add/ }).count()).resolves.toBe(0);
+      shots.push(await viewing.screenshot(page, 'integration-as-viewer'));
+      await page.goto(`${stack.consoleUrl}/t/${tenantId}/organizations`);
+      await page.getByRole('link', { name: 'Acme Books' }).waitFor();
+      await expect(page.getByRole('button', { name: 'New organization' }).count()).resolves.toBe(0);
+
+      const refused = await consoleCall(page, tenantId, 'POST', 'organization', { name: 'Not allowed' });
+      expect(refused).toEqual({ status: 403, body: expect.objectContaining({ code: 'insufficient_role' }) });
+      const tried = await page.evaluate(async ({ tenant, url }) => {
+        const [organizationId, applicationId] = /organizations\/([^/]+)\/applications\/([^/]+)/.exec(url)!.slice(1);
+        const { csrfToken } = await (await fetch('/console/api/session')).json();
+        const headers = { 'content-type': 'application/json', 'x-csrf-token': csrfToken, 'sesame-tenant': tenant };
+        return (await fetch('/console/api/try_it', { method: 'POST', headers, body: JSON.stringify({ organizationId, applicationId }) })).status;
+      }, { tenant: tenantId, url: made.integrationUrl });
+      expect(tried).toBe(403);
+    } finally {
+      await viewing.close();
+    }
+  });
+
+  it('tells someone who signs in but belongs to no tenant so, and nothing else', async () => {
+    const stranger = uniqueEmail('console-stranger');
+    const strangers = await launchBrowser({ artifacts: 'console', viewport: { width: 1280, height: 860 } });
+    try {
+      const { page } = strangers;
+      await page.goto(`${stack.consoleUrl}/sign-in`);
+      await page.fill('#email', stranger);
+      await page.keyboard.press('Enter');
+      const sentence = await page.getByTestId('sentence').textContent();
+      await openSignInLink(page, await signInMail(smtp, stranger), sentence!);
+      await page.waitForURL(`${stack.consoleUrl}/no-tenant`);
+      await page.getByRole('heading', { name: 'You are not a member of any tenant' }).waitFor();
+      expect(await page.getByRole('navigation').count()).toBe(0);
+      await expectAccessible(page, 'not a member');
+      shots.push(await strangers.screenshot(page, '17-not-a-member'));
+    } finally {
+      await strangers.close();
+    }
+  });
+
+  async function openSignInLink(page: Page, mail: ReceivedMail, sentence: string): Promise<void> {
+    await page.goto(linkIn(mail));
+    expect(await page.textContent('#sentence')).toBe(sentence);
+    await page.click('button[type=submit]');
+  }
+});
+
+async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect({ screen, violations: serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`) }).toEqual({ screen, violations: [] });
+}
+
+/** A management API call from the page, as the signed-in member (with the session's CSRF token). */
+async function consoleCall(page: Page, tenant: string, method: 'GET' | 'POST', path: string, body?: object): Promise<{ status: number; body: unknown }> {
+  return page.evaluate(
+    async ({ tenant, method, path, body }) => {
+      const { csrfToken } = await (await fetch('/console/api/session')).json();
+      const headers = { 'content-type': 'application/json', 'x-csrf-token': csrfToken, 'sesame-tenant': tenant };
+      const answer = await fetch(`/console/api/v2/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: answer.status, body: await answer.json() };
+    },
+    { tenant, method, path, body },
+  );
+}
+
+async function clipboard(page: Page): Promise<string> {
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+/** The next sign-in e-mail to the address (an invitation that came first is passed over). */
+async function signInMail(smtp: SmtpSink, email: string): Promise<ReceivedMail> {
+  for (;;) {
+    const mail = await smtp.next(email);
+    if (/\/v1\/login_link\?token=/.test(mail.text)) return mail;
+  }
+}
