@@ -189,6 +189,7 @@ describe('the console, in a browser', () => {
     await dialog.getByRole('button', { name: 'Delete organization' }).click();
     await page.waitForURL(`${stack.consoleUrl}/t/${tenantId}/organizations`);
     await request(stack.origin).get(`/api/v2/organization/${created}`).set('Authorization', `Bearer ${tenantKey}`).expect(404);
+    expect(await consoleCall(page, tenantId, 'GET', `organization/${created}`)).toEqual({ status: 404, body: expect.objectContaining({ code: 'not_found' }) });
   });
 
   it('a lost session sends the person to sign in, and back to the page they were on', async () => {

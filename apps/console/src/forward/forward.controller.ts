@@ -68,7 +68,8 @@ export class ForwardController {
       path: ((raw as { originalUrl?: string }).originalUrl ?? raw.url ?? PREFIX).slice(PREFIX.length),
       token,
       tenantId: typeof tenant === 'string' && UUID.test(tenant) ? tenant : null,
-      body: hasJsonBody(raw.headers) ? (body ?? {}) : undefined,
+      // Only a POST carries a body: fetch refuses one on GET, and a DELETE here never has one.
+      body: method === 'POST' && hasJsonBody(raw.headers) ? (body ?? {}) : undefined,
       requestId: requestIdOf(request),
       clientIp: clientIp(request as never),
     });

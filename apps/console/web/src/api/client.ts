@@ -40,7 +40,10 @@ const sessionEnd: Middleware = {
   },
 };
 
-export const consoleApi = createClient<ConsolePaths>({ baseUrl: CONSOLE_BASE_URL, credentials: 'same-origin' });
+/** The window's fetch at call time (not at start-up), which is also what component tests replace. */
+const currentFetch = (request: Request) => globalThis.fetch(request);
+
+export const consoleApi = createClient<ConsolePaths>({ baseUrl: CONSOLE_BASE_URL, credentials: 'same-origin', fetch: currentFetch });
 consoleApi.use(csrf);
 
 const managementClients = new Map<string, ReturnType<typeof createClient<ManagementPaths>>>();
@@ -49,7 +52,7 @@ const managementClients = new Map<string, ReturnType<typeof createClient<Managem
 export function managementApi(tenantId: string) {
   let client = managementClients.get(tenantId);
   if (!client) {
-    client = createClient<ManagementPaths>({ baseUrl: MANAGEMENT_BASE_URL, credentials: 'same-origin', headers: { 'Sesame-Tenant': tenantId } });
+    client = createClient<ManagementPaths>({ baseUrl: MANAGEMENT_BASE_URL, credentials: 'same-origin', headers: { 'Sesame-Tenant': tenantId }, fetch: currentFetch });
     client.use(csrf, sessionEnd);
     managementClients.set(tenantId, client);
   }

@@ -10,3 +10,12 @@ export function fieldErrorsOf(error: unknown): Map<string, string> {
   for (const { field, messages } of error.problem.errors ?? []) byField.set(field, messages.join(' '));
   return byField;
 }
+
+/**
+ * The index the API gives an entry of a list input (whitelist domains, callback URLs): empty entries
+ * are not sent, so the API numbers only the filled ones. Null for an empty entry (no message of its own).
+ */
+export function sentIndex(entries: string[], index: number): number | null {
+  if (!entries[index]?.trim()) return null;
+  return entries.slice(0, index).filter((entry) => entry.trim()).length;
+}

@@ -1,5 +1,5 @@
 import { useFieldArray, useForm } from 'react-hook-form';
-import { fieldErrorsOf } from '../../components/field-errors';
+import { fieldErrorsOf, sentIndex } from '../../components/field-errors';
 import { ProblemMessage } from '../../components/problem-message';
 import { type Application, type ApplicationType, useUpdateCallbackUrls } from './application-queries';
 
@@ -16,7 +16,6 @@ export function CallbackUrlsEditor({ tenantId, application, readOnly }: { tenant
   const urls = useFieldArray({ control: form.control, name: 'urls' });
   const save = useUpdateCallbackUrls(tenantId, application.organizationId, application.id);
   const errors = fieldErrorsOf(save.error);
-  const sentIndex = (index: number) => form.getValues('urls').slice(0, index).filter((entry) => entry.url.trim()).length;
 
   return (
     <form
@@ -30,7 +29,8 @@ export function CallbackUrlsEditor({ tenantId, application, readOnly }: { tenant
         <p className="hint">{RULES[application.type]}</p>
         {urls.fields.length === 0 && <p className="muted">No callback URLs.</p>}
         {urls.fields.map((field, index) => {
-          const message = errors.get(`callbackUrls.${sentIndex(index)}`);
+          const sent = sentIndex(form.getValues('urls').map((entry) => entry.url), index);
+          const message = sent === null ? undefined : errors.get(`callbackUrls.${sent}`);
           return (
             <div key={field.id} className="row">
               <input aria-label={`Callback URL ${index + 1}`} aria-invalid={Boolean(message)} aria-describedby={`callback-${index}-error`} {...form.register(`urls.${index}.url`)} />

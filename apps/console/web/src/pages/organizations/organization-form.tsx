@@ -1,5 +1,5 @@
 import { useFieldArray, useForm } from 'react-hook-form';
-import { fieldErrorsOf } from '../../components/field-errors';
+import { fieldErrorsOf, sentIndex } from '../../components/field-errors';
 import { ProblemMessage } from '../../components/problem-message';
 import type { Organization, OrganizationInput } from './organization-queries';
 
@@ -47,8 +47,6 @@ export function OrganizationForm({ organization, submitLabel, pending, error, re
   const form = useForm<FormValues>({ defaultValues: organization ? toForm(organization) : DEFAULTS });
   const domains = useFieldArray({ control: form.control, name: 'domains' });
   const serverErrors = fieldErrorsOf(error);
-  // Indexes the API reports are those of the non-empty entries sent.
-  const sentIndex = (index: number) => form.getValues('domains').slice(0, index).filter((domain) => domain.origin.trim()).length;
   const fieldError = (field: string) => serverErrors.get(field);
 
   return (
@@ -69,7 +67,8 @@ export function OrganizationForm({ organization, submitLabel, pending, error, re
             hosts), no path.
           </p>
           {domains.fields.map((domain, index) => {
-            const message = fieldError(`whitelistDomains.${sentIndex(index)}`);
+            const sent = sentIndex(form.getValues('domains').map((domain) => domain.origin), index);
+            const message = sent === null ? undefined : fieldError(`whitelistDomains.${sent}`);
             return (
               <div key={domain.id} className="row">
                 <input
