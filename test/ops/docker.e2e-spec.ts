@@ -42,7 +42,7 @@ describe('docker/Dockerfile', () => {
   it('the image holds what the start and health-check commands use, where the tests run them from (the repository root)', () => {
     const copies = stages.find((stage) => stage.name === 'runtime')!.instructions.filter((instruction) => instruction.keyword === 'COPY');
     const copied = copies.map((instruction) => instruction.args.split(/\s+/).slice(-1)[0].replace(/^\.\//, ''));
-    expect(copied).toEqual(['package.json', 'node_modules', 'dist', 'docker/healthcheck.js']);
+    expect(copied).toEqual(['package.json', 'node_modules', 'dist', 'apps/console/web/package.json', 'apps/console/web/dist', 'docker/healthcheck.js']);
     for (const path of copied) expect([path, existsSync(join(REPOSITORY_ROOT, path))]).toEqual([path, true]);
     for (const app of APPS) {
       for (const file of [startCommand(app, stages)[1], healthCheckCommand(app, stages)[1]]) expect([file, existsSync(join(REPOSITORY_ROOT, file))]).toEqual([file, true]);
@@ -61,6 +61,10 @@ describe('the production dependencies (what `npm prune --omit=dev` leaves in the
   it('carry no template engine Sesame never uses, no native CSS inliner, and no jose (only tests use it)', () => {
     const unwanted = ['pug', 'ejs', 'nunjucks', 'liquidjs', 'mjml', 'preview-email', '@css-inline/css-inline', '@nestjs-modules/mailer', 'jose'];
     expect(unwanted.filter((name) => production.has(name))).toEqual([]);
+  });
+
+  it('leave out the console’s build tools and libraries: its pages are built files', () => {
+    expect(['react', 'react-dom', 'vite', 'recharts', '@tanstack/react-query'].filter((name) => production.has(name))).toEqual([]);
   });
 
   it('keep what the apps load: handlebars for the e-mails, nodemailer, the queue dashboard', () => {
