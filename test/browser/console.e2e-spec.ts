@@ -65,7 +65,7 @@ describe('the console, in a browser', () => {
 
     // Keyboard alone: the skip link comes first, then the form, sent with Enter.
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
     await page.locator('#email').focus();
     await page.keyboard.type(owner);
     await page.keyboard.press('Enter');
@@ -119,7 +119,7 @@ describe('the console, in a browser', () => {
     await page.getByRole('button', { name: 'Hide' }).click();
 
     // The credentials work: the example app signs a user in with them.
-    example.start({ sesameUrl: stack.publicBaseUrl, clientId: made.clientId, clientSecret: made.clientSecret, appName: 'Acme Books', logger: { log: () => undefined, warn: () => undefined, error: () => undefined } });
+    example.start({ sesameUrl: stack.publicBaseUrl, clientId: made.clientId, clientSecret: made.clientSecret, appName: 'Acme Books', logger: { log: () => undefined, error: () => undefined } });
     const user = uniqueEmail('acme-reader');
     const shop = await browser.context.newPage();
     await shop.goto(`${example.origin}/`);
@@ -131,7 +131,7 @@ describe('the console, in a browser', () => {
     await shop.close();
 
     // No secret is kept by the pages, nor put in a URL.
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href);
+    const stored = await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href');
     expect(stored).not.toContain(made.clientSecret);
   });
 
@@ -234,7 +234,7 @@ describe('the console, in a browser', () => {
       expect(refused).toEqual({ status: 403, body: expect.objectContaining({ code: 'insufficient_role' }) });
       const tried = await page.evaluate(async ({ tenant, url }) => {
         const [organizationId, applicationId] = /organizations\/([^/]+)\/applications\/([^/]+)/.exec(url)!.slice(1);
-        const { csrfToken } = await (await fetch('/console/api/session')).json();
+        const { csrfToken } = (await (await fetch('/console/api/session')).json()) as { csrfToken: string };
         const headers = { 'content-type': 'application/json', 'x-csrf-token': csrfToken, 'sesame-tenant': tenant };
         return (await fetch('/console/api/try_it', { method: 'POST', headers, body: JSON.stringify({ organizationId, applicationId }) })).status;
       }, { tenant: tenantId, url: made.integrationUrl });
@@ -281,7 +281,7 @@ async function expectAccessible(page: Page, screen: string): Promise<void> {
 async function consoleCall(page: Page, tenant: string, method: 'GET' | 'POST', path: string, body?: object): Promise<{ status: number; body: unknown }> {
   return page.evaluate(
     async ({ tenant, method, path, body }) => {
-      const { csrfToken } = await (await fetch('/console/api/session')).json();
+      const { csrfToken } = (await (await fetch('/console/api/session')).json()) as { csrfToken: string };
       const headers = { 'content-type': 'application/json', 'x-csrf-token': csrfToken, 'sesame-tenant': tenant };
       const answer = await fetch(`/console/api/v2/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       return { status: answer.status, body: await answer.json() };
@@ -291,7 +291,7 @@ async function consoleCall(page: Page, tenant: string, method: 'GET' | 'POST', p
 }
 
 async function clipboard(page: Page): Promise<string> {
-  return page.evaluate(() => navigator.clipboard.readText());
+  return page.evaluate<string>('navigator.clipboard.readText()');
 }
 
 /** The next sign-in e-mail to the address (an invitation that came first is passed over). */
