@@ -71,7 +71,9 @@ describe('the nginx gateway (docker/nginx.conf) in front of the apps', () => {
   it('routes /console to the console: its page, its API and the sign-in it starts', async () => {
     const page = await request(gateway).get('/console').expect(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
-    expect(page.text).toContain('Sign in to the Sesame console');
+    expect(page.text).toContain('<title>Sesame console</title>');
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(page.text)![1];
+    await request(gateway).get(script).expect(200).expect('Content-Type', 'text/javascript; charset=utf-8');
     const session = await request(gateway).get('/console/api/session').expect(200);
     expect(session.body).toEqual({ signedIn: false, email: null, memberships: [], csrfToken: expect.any(String) });
     const cookie = ([] as string[]).concat(session.headers['set-cookie']).map((value) => value.split(';')[0]).join('; ');

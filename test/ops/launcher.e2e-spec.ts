@@ -65,7 +65,10 @@ describe('npm start (the local launcher)', () => {
       const consoleLine = output.lines.find((line) => /^\s*Console\s/.test(line))!;
       expect(consoleLine).toMatch(new RegExp(`Console\\s+http://localhost:${env.GATEWAY_PORT}/console\\s+\\(sign in as admin@example.com: the link arrives in the mail inbox\\)`));
       const page = await fetch(`http://localhost:${env.GATEWAY_PORT}/console`);
-      expect([page.status, await page.text()]).toEqual([200, expect.stringContaining('Sign in to the Sesame console')]);
+      const html = await page.text();
+      expect([page.status, html]).toEqual([200, expect.stringContaining('<title>Sesame console</title>')]);
+      const script = await fetch(`http://localhost:${env.GATEWAY_PORT}${/src="(\/console\/assets\/[^"]+\.js)"/.exec(html)![1]}`);
+      expect(script.status).toBe(200);
       const members = await fetch(url.replace(/\/organization\/.*$/, '/tenant/member'), { headers: { Authorization: `Bearer ${key}` } });
       expect(((await members.json()) as { data: unknown[] }).data).toEqual([expect.objectContaining({ email: 'admin@example.com', role: 'owner' })]);
       return (await response.json()) as { id: string; name: string };
