@@ -34,7 +34,7 @@ export class ConsoleWebController {
     this.send(response, asset);
   }
 
-  @Get(['', '*path'])
+  @Get(['', '*'])
   @Header('Cache-Control', 'no-store')
   @Header('Content-Security-Policy', WEB_POLICY)
   @Header('X-Frame-Options', 'DENY')
