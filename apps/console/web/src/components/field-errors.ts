@@ -7,8 +7,15 @@ import { ApiProblem } from '../api/problem';
 export function fieldErrorsOf(error: unknown): Map<string, string> {
   const byField = new Map<string, string>();
   if (!(error instanceof ApiProblem)) return byField;
-  for (const { field, messages } of error.problem.errors ?? []) byField.set(field, messages.join(' '));
+  for (const { field, messages } of error.problem.errors ?? []) byField.set(field, messages.map((message) => withoutFieldName(field, message)).join(' '));
   return byField;
+}
+
+/** "whitelistDomains.0 must be an origin …" reads "Must be an origin …" under its own input. */
+function withoutFieldName(field: string, message: string): string {
+  if (!message.startsWith(`${field} `)) return message;
+  const rest = message.slice(field.length + 1);
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
 /**

@@ -95,7 +95,7 @@ describe('ApiKeysPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
     const name = screen.getByLabelText('Name');
     await waitFor(() => expect(name).toHaveAttribute('aria-invalid', 'true'));
-    expect(name).toHaveAccessibleDescription('name must be shorter than or equal to 200 characters');
+    expect(name).toHaveAccessibleDescription('Must be shorter than or equal to 200 characters');
   });
 
   it('asks for a name before sending anything', async () => {

@@ -74,8 +74,8 @@ describe('AuditLogPage', () => {
 
   it('shows a refused filter next to its field', async () => {
     open('admin', () => problem(400, 'validation_failed', 'The request is not valid.', [{ field: 'action', messages: ['action must be shorter than or equal to 100 characters'] }]), '?action=x');
-    expect(await screen.findByText('action must be shorter than or equal to 100 characters')).toBeInTheDocument();
-    expect(screen.getByLabelText('Action')).toHaveAccessibleDescription('action must be shorter than or equal to 100 characters');
+    expect(await screen.findByText('Must be shorter than or equal to 100 characters')).toBeInTheDocument();
+    expect(screen.getByLabelText('Action')).toHaveAccessibleDescription('Must be shorter than or equal to 100 characters');
   });
 
   it('tells a viewer the log is for admins and owners, without asking the API', async () => {

@@ -90,8 +90,8 @@ describe('LoginActivityPage', () => {
   it('says next to the field when the API refuses a filter', async () => {
     open(() => problem(400, 'validation_failed', 'The request is not valid.', [{ field: 'email', messages: ['email must be an email'] }]), '?email=nope');
     const email = await screen.findByLabelText('E-mail');
-    expect(await screen.findByText('email must be an email')).toBeInTheDocument();
-    expect(email).toHaveAccessibleDescription('email must be an email');
+    expect(await screen.findByText('Must be an email')).toBeInTheDocument();
+    expect(email).toHaveAccessibleDescription('Must be an email');
   });
 
   it('says when the end date is before the start date, without asking the API', async () => {

@@ -105,8 +105,8 @@ describe('MembersPage', () => {
     const email = screen.getByLabelText('E-mail');
     await userEvent.type(email, 'not-an-address');
     await userEvent.click(screen.getByRole('button', { name: 'Invite' }));
-    expect(await screen.findByText('email must be an email')).toBeInTheDocument();
-    expect(email).toHaveAccessibleDescription('email must be an email');
+    expect(await screen.findByText('Must be an email')).toBeInTheDocument();
+    expect(email).toHaveAccessibleDescription('Must be an email');
     expect(email).toHaveAttribute('aria-invalid', 'true');
 
     answer = problem(409, 'member_exists', 'grace@example.com is already a member.');
