@@ -28,6 +28,8 @@ export class SmtpSink {
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      // stop() waits this long for the senders' pooled connections, then closes them (421).
+      closeTimeout: 1000,
       onData: (stream, _session, callback) => {
         this.attempts += 1;
         if (this.refusals > 0) {
@@ -46,8 +48,9 @@ export class SmtpSink {
     });
   }
 
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on a free port, or again on the port it had before stop() (an SMTP outage that ends). */
+  async start(port = 0): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
   }
 
   get url(): string {
