@@ -16,7 +16,7 @@ export async function hostileInput(stack: DrillStack): Promise<DrillResult> {
   for (const platform of ['express', 'fastify'] as const) {
     const prefix = stack.ctx.nextRedisPrefix();
     const env = { ENDPOINT_LIMITS: JSON.stringify({ pro: Number(HUGE) }), PAGE_RATE_LIMIT: HUGE, GLOBAL_RATE_LIMIT: HUGE };
-    const start = (app: 'management-api' | 'auth-api') => stack.ctx.startSesame(app, platform, { pin: false, redisPrefix: prefix, env });
+    const start = (app: 'management-api' | 'auth-api') => stack.startApp(app, prefix, env, platform);
     const [management, auth] = await Promise.all([start('management-api'), start('auth-api')]);
     try {
       const seed = stack.ctx.seed;

@@ -18,6 +18,9 @@ import { Fault, underLoad } from './under-load';
 import { workerKill } from './worker-kill';
 import { workerSigterm } from './worker-sigterm';
 
+/** No drill runs longer than this; one that does is a FAIL, and its apps are stopped. */
+const DRILL_TIMEOUT_MS = 180_000;
+
 type Drill = { describe: string; run: (stack: DrillStack) => Promise<DrillResult> };
 
 const loaded = (name: string, fault: (stack: DrillStack) => Fault) => (stack: DrillStack) => underLoad(stack, name, fault(stack));
@@ -41,11 +44,16 @@ function usage(): string {
     .join('\n')}\n`;
 }
 
-/** Runs one drill; a drill that throws is a FAIL with its error, and the others still run. */
+/** Runs one drill; a drill that throws or overruns is a FAIL with its reason, and the others still run. */
 async function runDrill(name: string, stack: DrillStack): Promise<DrillResult> {
   const started = Date.now();
   log(`drill ${name}…`);
-  const result = await DRILLS[name].run(stack).catch((error: Error) => ({ ...emptyResult(name), problems: [`error: ${error.message}`] }));
+  let timer: NodeJS.Timeout | undefined;
+  const overrun = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`did not finish within ${DRILL_TIMEOUT_MS / 1000} s`)), DRILL_TIMEOUT_MS)));
+  const result = await Promise.race([DRILLS[name].run(stack), overrun])
+    .catch((error: Error) => ({ ...emptyResult(name), problems: [`error: ${error.message}`] }))
+    .finally(() => clearTimeout(timer));
+  await stack.stopApps();
   log(`drill ${name}: ${failures(result).length ? 'FAIL' : 'PASS'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return result;
 }

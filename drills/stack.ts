@@ -27,6 +27,9 @@ export interface Apps {
 }
 
 export class DrillStack {
+  /** Every app started and not yet stopped, so that a drill cut off at its time bound leaves none behind. */
+  private readonly running = new Set<RunningServer>();
+
   private constructor(
     readonly ctx: BenchContext,
     readonly redis: ThrowawayRedis,
@@ -47,14 +50,29 @@ export class DrillStack {
   }
 
   async stop(): Promise<void> {
+    await this.stopApps();
     await this.ctx.tearDown();
     await this.redis.remove();
     await this.smtp.stop();
   }
 
-  /** Starts one app under `prefix` (Express) with the sink as its SMTP server. */
-  startApp(app: SesameApp, prefix: string, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
-    return this.ctx.startSesame(app, 'express', { pin: false, redisPrefix: prefix, env: { SMTP_URL: this.smtpUrl, ...env } });
+  /** Starts one app under `prefix` with the sink as its SMTP server. */
+  async startApp(app: SesameApp, prefix: string, env: NodeJS.ProcessEnv = {}, platform: 'express' | 'fastify' = 'express'): Promise<RunningServer> {
+    const server = await this.ctx.startSesame(app, platform, { pin: false, redisPrefix: prefix, env: { SMTP_URL: this.smtpUrl, ...env } });
+    this.running.add(server);
+    return {
+      ...server,
+      stop: async () => {
+        await server.stop();
+        this.running.delete(server);
+      },
+    };
+  }
+
+  /** Stops every app still running. */
+  async stopApps(): Promise<void> {
+    await Promise.all([...this.running].map((server) => server.stop()));
+    this.running.clear();
   }
 
   /** management-api, auth-api and mail-worker under a fresh prefix. */

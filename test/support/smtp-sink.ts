@@ -21,10 +21,14 @@ export class SmtpSink {
   private refusals = 0;
   /** Delivery attempts seen, including refused ones. */
   attempts = 0;
-  private readonly server: SMTPServer;
+  private server: SMTPServer | null = null;
 
-  constructor() {
-    this.server = new SMTPServer({
+  /**
+   * A new server on every start: smtp-server answers 421 to everything once close() has been
+   * called, even after listening again.
+   */
+  private createServer(): SMTPServer {
+    return new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
@@ -50,11 +54,13 @@ export class SmtpSink {
 
   /** Listens on a free port, or again on the port it had before stop() (an SMTP outage that ends). */
   async start(port = 0): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
+    const server = this.createServer();
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   }
 
   get url(): string {
-    return `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
+    return `smtp://127.0.0.1:${(this.server!.server.address() as AddressInfo).port}`;
   }
 
   /** Refuse the next `count` deliveries with a temporary error (451). */
@@ -76,7 +82,9 @@ export class SmtpSink {
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
   private accept(parsed: ParsedMail): void {
