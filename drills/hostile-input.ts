@@ -9,14 +9,14 @@ import { DrillResult, emptyResult } from './result';
 import { DrillStack } from './stack';
 
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
-const HUGE = String(1_000_000_000);
+/** bench's environment raises every limit but the pages' (the hosted login page and login links). */
+const UNTHROTTLED_PAGES = { PAGE_RATE_LIMIT: '1000000' };
 
 export async function hostileInput(stack: DrillStack): Promise<DrillResult> {
   const result = emptyResult('hostile-input');
   for (const platform of ['express', 'fastify'] as const) {
     const prefix = stack.ctx.nextRedisPrefix();
-    const env = { ENDPOINT_LIMITS: JSON.stringify({ pro: Number(HUGE) }), PAGE_RATE_LIMIT: HUGE, GLOBAL_RATE_LIMIT: HUGE };
-    const start = (app: 'management-api' | 'auth-api') => stack.startApp(app, prefix, env, platform);
+    const start = (app: 'management-api' | 'auth-api') => stack.startApp(app, prefix, UNTHROTTLED_PAGES, platform);
     const [management, auth] = await Promise.all([start('management-api'), start('auth-api')]);
     try {
       const seed = stack.ctx.seed;
