@@ -75,7 +75,7 @@ export async function login(stack: DrillStack, authUrl: string, email: string): 
 export function arrival(stack: DrillStack, email: string, timeoutMs: number): Promise<number | null> {
   let timer: NodeJS.Timeout;
   const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)));
-  const arrived = stack.smtp.next(email).then(() => Date.now());
+  const arrived = stack.smtp.next(email).then((mail) => mail.receivedAt);
   return Promise.race([arrived, late]).finally(() => clearTimeout(timer));
 }
 

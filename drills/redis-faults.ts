@@ -29,20 +29,23 @@ export const redisKill = (stack: DrillStack): Fault => ({
 
 /**
  * Redis loses its data (killed, its disk wiped, started empty) while the queue holds e-mails: the
- * worker is stopped beforehand so that every e-mail accepted until then is still queued, and only
- * the mail sweeper (from login_attempt rows, after its 30 s grace) can send them.
+ * SMTP server refuses every delivery beforehand (451, try later), so that every e-mail accepted
+ * until then waits in Redis for its retry, and only the mail sweeper (from login_attempt rows,
+ * after its 30 s grace) can send them. Nothing else stops: the worker runs throughout.
  */
 export const redisDataLoss = (stack: DrillStack): Fault => ({
   dependencyDown: true,
-  async prepare(apps) {
-    await apps.worker.stop();
+  async prepare() {
+    stack.smtp.refuseNext(Number.MAX_SAFE_INTEGER);
   },
-  async inject(apps) {
+  async inject() {
     await stack.redis.kill();
     stack.redis.wipe();
+    stack.smtp.refuseNext(0);
     await stack.redis.restart();
-    const back = Date.now();
-    apps.worker = await stack.startApp('mail-worker', apps.prefix);
-    return back;
+    return Date.now();
+  },
+  async cleanup() {
+    stack.smtp.refuseNext(0);
   },
 });

@@ -16,6 +16,8 @@ export interface Fault {
   prepare?(apps: Apps): Promise<void>;
   /** Breaks something and repairs it (or has it repaired); resolves with when the dependency was back. */
   inject(apps: Apps, result: DrillResult): Promise<number>;
+  /** Undoes what prepare() changed outside the drill's apps, even when the drill failed. */
+  cleanup?(): Promise<void>;
 }
 
 /** A drill of the login flow: apps up, logins under load, the fault in the middle, recovery probed, every e-mail accounted for. */
@@ -33,6 +35,7 @@ export async function underLoad(stack: DrillStack, name: string, fault: Fault): 
     await running;
     await tally(stack, load, result, apps.management.url, fault.dependencyDown);
   } finally {
+    await fault.cleanup?.();
     await stopAll(apps);
   }
   return result;
