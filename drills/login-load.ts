@@ -4,6 +4,7 @@
  * probe that tells when a login works end to end again.
  */
 import { basicAuthorization, REDIRECT_URI } from '../bench/fixture';
+import { ReceivedMail } from '../test/support/smtp-sink';
 import { DrillResult } from './result';
 import { DrillStack } from './stack';
 
@@ -71,12 +72,11 @@ export async function login(stack: DrillStack, authUrl: string, email: string): 
   }
 }
 
-/** Resolves with when the first e-mail to `email` arrived, or null after `timeoutMs`. */
-export function arrival(stack: DrillStack, email: string, timeoutMs: number): Promise<number | null> {
+/** Resolves with the first e-mail to `email` (its arrival time is `receivedAt`), or null after `timeoutMs`. */
+export function arrival(stack: DrillStack, email: string, timeoutMs: number): Promise<ReceivedMail | null> {
   let timer: NodeJS.Timeout;
   const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)));
-  const arrived = stack.smtp.next(email).then((mail) => mail.receivedAt);
-  return Promise.race([arrived, late]).finally(() => clearTimeout(timer));
+  return Promise.race([stack.smtp.next(email), late]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -87,8 +87,8 @@ export async function probeRecovery(stack: DrillStack, authUrl: string, since: n
   while (Date.now() - since < PROBE_TIMEOUT_MS) {
     const email = stack.address('probe');
     if ((await login(stack, authUrl, email)) === '200') {
-      const at = await arrival(stack, email, PROBE_TIMEOUT_MS - (Date.now() - since));
-      return at === null ? null : at - since;
+      const mail = await arrival(stack, email, PROBE_TIMEOUT_MS - (Date.now() - since));
+      return mail === null ? null : mail.receivedAt - since;
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -130,12 +130,18 @@ export async function tally(stack: DrillStack, load: LoginLoad, result: DrillRes
   const accepted = load.accepted();
   result.accepted = accepted.length;
   const arrivals = await Promise.all(accepted.map((outcome) => arrival(stack, outcome.email, DELIVERY_TIMEOUT_MS)));
-  const delays = accepted.flatMap((outcome, i) => (arrivals[i] === null ? [] : [arrivals[i]! - outcome.sentAt]));
+  const delays = accepted.flatMap((outcome, i) => (arrivals[i] === null ? [] : [arrivals[i]!.receivedAt - outcome.sentAt]));
   result.delivered = delays.length;
   result.lost = accepted.length - delays.length;
   result.worstDelayMs = delays.length ? Math.max(...delays) : null;
   await queueDrained(managementUrl);
-  // The first e-mail to an accepted address was taken above; to a refused one, the first is no duplicate either.
-  const extra = (outcome: Outcome) => Math.max(0, stack.smtp.pending(outcome.email).length - (outcome.status === '200' ? 0 : 1));
-  result.duplicates = load.outcomes.reduce((sum, outcome) => sum + extra(outcome), 0);
+  const first = new Map(accepted.map((outcome, i) => [outcome.email, arrivals[i]]));
+  result.duplicates = 0;
+  result.resent = 0;
+  for (const outcome of load.outcomes) {
+    const mails = [first.get(outcome.email), ...stack.smtp.pending(outcome.email)].filter((mail): mail is ReceivedMail => !!mail);
+    const messages = new Set(mails.map((mail) => mail.parsed.messageId)).size;
+    result.duplicates += Math.max(0, messages - 1);
+    result.resent += mails.length - messages;
+  }
 }

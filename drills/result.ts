@@ -7,8 +7,14 @@ export interface DrillResult {
   refused: Record<string, number>;
   /** Login e-mails that arrived, counted once per address; null where the drill sends none. */
   delivered: number | null;
-  /** E-mails beyond the first to the same address. */
+  /** Messages beyond the first to the same address (another Message-ID: the user gets two e-mails). */
   duplicates: number | null;
+  /**
+   * The same message (same Message-ID) delivered again: a worker that died between the SMTP
+   * server's acceptance and recording the send. Reported, not failed: no sender can rule it out,
+   * and mailboxes that deduplicate by Message-ID keep one.
+   */
+  resent: number | null;
   /** Accepted requests whose e-mail never arrived. */
   lost: number | null;
   /** The longest request → arrival time of a login e-mail. */
@@ -27,7 +33,7 @@ export interface DrillResult {
 export const RECOVERY_BOUND_MS = 10_000;
 
 export function emptyResult(name: string): DrillResult {
-  return { name, accepted: 0, refused: {}, delivered: null, duplicates: null, lost: null, worstDelayMs: null, recoveryMs: null, unexpected5xx: 0, limitsExact: null, problems: [] };
+  return { name, accepted: 0, refused: {}, delivered: null, duplicates: null, resent: null, lost: null, worstDelayMs: null, recoveryMs: null, unexpected5xx: 0, limitsExact: null, problems: [] };
 }
 
 /** Why a drill failed; empty when it passed. */

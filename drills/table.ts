@@ -5,7 +5,7 @@ const COLUMNS: [string, (result: DrillResult) => string][] = [
   ['accepted', (r) => String(r.accepted)],
   ['refused', (r) => refusedText(r.refused)],
   ['delivered', (r) => optional(r.delivered)],
-  ['dupl.', (r) => optional(r.duplicates)],
+  ['dupl.', (r) => optional(r.duplicates) + (r.resent ? ` (+${r.resent} resent)` : '')],
   ['lost', (r) => optional(r.lost)],
   ['worst delay', (r) => seconds(r.worstDelayMs)],
   ['recovery', (r) => seconds(r.recoveryMs)],

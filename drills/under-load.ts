@@ -1,6 +1,10 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { log } from '../bench/settings';
 import { LoginLoad, probeRecovery, tally } from './login-load';
-import { DrillResult, emptyResult } from './result';
+import { DrillResult, emptyResult, failures } from './result';
 import { Apps, DrillStack, stopAll } from './stack';
 
 /** Login requests a drill sends, over this long, with the fault this far into them. */
@@ -37,6 +41,16 @@ export async function underLoad(stack: DrillStack, name: string, fault: Fault): 
   } finally {
     await fault.cleanup?.();
     await stopAll(apps);
+    if (failures(result).length) keepLogs(name, apps);
   }
   return result;
+}
+
+/** The end of each app's output (JSON logs at LOG_LEVEL), kept where a failed drill's cause can be read. */
+function keepLogs(name: string, apps: Apps): void {
+  const dir = mkdtempSync(join(tmpdir(), `sesame-drill-${name}-`));
+  for (const [app, server] of Object.entries({ 'management-api': apps.management, 'auth-api': apps.auth, 'mail-worker': apps.worker })) {
+    writeFileSync(join(dir, `${app}.log`), server.process.output());
+  }
+  log(`drill ${name} failed: the apps' logs are in ${dir}`);
 }
