@@ -4,6 +4,7 @@
  * some. The apps run as separate processes against a throwaway database, a Redis of the drills'
  * own (free port, append-only) and an SMTP sink the drills control. See docs/reliability.md.
  */
+import { Logger } from '@nestjs/common';
 import { log } from '../bench/settings';
 import { hostileInput } from './hostile-input';
 import { idleConnections } from './idle-connections';
@@ -59,6 +60,8 @@ async function runDrill(name: string, stack: DrillStack): Promise<DrillResult> {
 }
 
 async function main(): Promise<void> {
+  // The throwaway database's migrations log through Nest's logger, to stdout: only the table goes there.
+  Logger.overrideLogger(['warn', 'error']);
   const argument = process.argv[2] ?? 'all';
   if (['--help', '-h', 'list'].includes(argument)) return void process.stdout.write(usage());
   const names = argument === 'all' ? Object.keys(DRILLS) : argument.split(',').map((name) => name.trim());
