@@ -1,5 +1,5 @@
 import { startStack, Stack } from '../support/apps';
-import { attemptsOf, authenticateDirect, expectOAuthError, NO_SWEEPS, query } from '../support/direct-auth';
+import { attemptsOf, authenticateDirect, expectOAuthError, mailQueueOf, NO_SWEEPS, query, watchJobs } from '../support/direct-auth';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { pkcePair, uniqueEmail } from '../support/login';
 import { call, expectProblem, UNTHROTTLED_ENV, V2 } from '../support/management';
@@ -15,6 +15,7 @@ const TAG = `cut${process.pid}`;
  */
 async function installCuts(): Promise<void> {
   await query(`CREATE SEQUENCE IF NOT EXISTS ${TAG}_once`);
+  await query(`CREATE SEQUENCE IF NOT EXISTS ${TAG}_sent_once`);
   const cut = 'PERFORM pg_terminate_backend(pg_backend_pid()); PERFORM pg_sleep(1);';
   await query(`CREATE OR REPLACE FUNCTION ${TAG}_cut_organization() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -26,6 +27,9 @@ async function installCuts(): Promise<void> {
       IF TG_OP = 'INSERT' AND NEW.email LIKE '${TAG}-always%' THEN ${cut} END IF;
       IF TG_OP = 'UPDATE' AND NEW.email LIKE '${TAG}-bookkeeping%' AND OLD.mail_queued_at IS NULL AND NEW.mail_queued_at IS NOT NULL THEN
         IF nextval('${TAG}_once') = 1 THEN ${cut} END IF;
+      END IF;
+      IF TG_OP = 'UPDATE' AND NEW.email LIKE '${TAG}-sent%' AND OLD.mail_sent_at IS NULL AND NEW.mail_sent_at IS NOT NULL THEN
+        IF nextval('${TAG}_sent_once') = 1 THEN ${cut} END IF;
       END IF;
       RETURN NEW;
     END $$`);
@@ -39,6 +43,7 @@ async function removeCuts(): Promise<void> {
   await query(`DROP FUNCTION IF EXISTS ${TAG}_cut_organization()`);
   await query(`DROP FUNCTION IF EXISTS ${TAG}_cut_login_attempt()`);
   await query(`DROP SEQUENCE IF EXISTS ${TAG}_once`);
+  await query(`DROP SEQUENCE IF EXISTS ${TAG}_sent_once`);
 }
 
 describe('a Postgres connection lost mid-request', () => {
@@ -83,5 +88,23 @@ describe('a Postgres connection lost mid-request', () => {
     const [attempt] = await attemptsOf(app.applicationId, email);
     expect(attempt).toMatchObject({ id: response.body.loginAttemptId, status: 'pending' });
     expect((await query<{ cuts: string }>(`SELECT last_value AS cuts FROM ${TAG}_once`))[0].cuts).toBe('1');
+  });
+
+  it('the worker records an e-mail the SMTP server took as sent across a lost connection, and never sends it again', async () => {
+    const jobs = watchJobs(mailQueueOf(stack.worker));
+    try {
+      const email = `${TAG}-sent-${uniqueEmail()}`;
+      const response = await authenticateDirect(stack.auth.url, app, { email, redirect_uri: REDIRECT_URI, state: 's', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' });
+      expect(response.status).toBe(200);
+      await smtp.next(email);
+      // A job failed after the send would be tried again, and the e-mail sent twice.
+      expect(await jobs.settled(response.body.loginAttemptId)).toBe('completed');
+      expect(smtp.pending(email)).toEqual([]);
+      const [attempt] = await query<{ mail_sent_at: Date | null }>('SELECT mail_sent_at FROM login_attempt WHERE id = $1', [response.body.loginAttemptId]);
+      expect(attempt.mail_sent_at).toBeInstanceOf(Date);
+      expect((await query<{ cuts: string }>(`SELECT last_value AS cuts FROM ${TAG}_sent_once`))[0].cuts).toBe('2');
+    } finally {
+      jobs.stop();
+    }
   });
 });

@@ -107,6 +107,14 @@ describe('mail delivery', () => {
     expect(new URL(used.headers.location).searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
+  it('the e-mail’s Message-ID is its login attempt’s, the same on every try: a copy sent again is the same message to the mailbox', async () => {
+    worker ??= await startWorker();
+    const email = uniqueEmail('message-id');
+    const started = await start(email);
+    const mail = await smtp.next(email);
+    expect(mail.parsed.messageId).toBe(`<${started.body.loginAttemptId}@sesame.localhost>`);
+  });
+
   it(`a job that fails ${MAIL_ATTEMPTS} times is kept as failed, with its reason`, async () => {
     worker ??= await startWorker();
     const email = uniqueEmail('failing');

@@ -93,4 +93,45 @@ describe('mail worker faults', () => {
       expect(smtp.pending(email)).toEqual([]);
     }, 45_000);
   });
+
+  describe('after an SMTP outage', () => {
+    /** A small cap, so that the doubling delay outgrows it within a few tries. */
+    const RETRY = { MAIL_RETRY_DELAY_MS: '200', MAIL_RETRY_MAX_DELAY_MS: '1000' };
+    /** Tries failed before SMTP returns: uncapped, the next would wait 200 ms × 2^5 = 6.4 s. */
+    const FAILED_TRIES = 6;
+    /** What a retry takes beyond its delay: Bull moving the delayed job, the send, the arrival. */
+    const SLACK_MS = 1500;
+    const smtp = new SmtpSink();
+    let management: AppProcess;
+    let auth: AppProcess;
+    let worker: AppProcess;
+    let smtpPort: number;
+
+    beforeAll(async () => {
+      smtpPort = await freePort();
+      const authPort = await freePort();
+      const shared = { ...RETRY, PUBLIC_BASE_URL: `http://127.0.0.1:${authPort}/api`, LOG_LEVEL: 'info', SMTP_URL: `smtp://127.0.0.1:${smtpPort}` };
+      [management, auth, worker] = await Promise.all([
+        startAppProcess('management-api', shared),
+        startAppProcess('auth-api', { ...shared, AUTH_PORT: String(authPort) }),
+        startAppProcess('mail-worker', shared),
+      ]);
+    }, 60_000);
+    afterAll(async () => {
+      await Promise.all([management, auth, worker].filter(Boolean).map((app) => app.stop()));
+      await smtp.stop();
+    }, 30_000);
+
+    it('the waiting e-mail goes out within MAIL_RETRY_MAX_DELAY_MS of the server’s return, not after a doubled delay', async () => {
+      const app = await createApplication(management.url, await createOrganization(management.url, await createTenant(management.url, 'pro')));
+      const email = `ops-smtp-outage-${randomBytes(4).toString('hex')}@example.com`;
+      const started = await request(auth.url).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(app)).send({ email, redirect_uri: REDIRECT_URI, state: 's' }).expect(200);
+      const failed = `Login link e-mail for attempt ${started.body.loginAttemptId} failed (${FAILED_TRIES}, will retry)`;
+      await worker.waitForLog((line) => String(line.msg).startsWith(failed), 20_000, `try ${FAILED_TRIES} to fail`);
+      await smtp.start(smtpPort);
+      const back = Date.now();
+      await smtp.next(email);
+      expect(Date.now() - back).toBeLessThan(Number(RETRY.MAIL_RETRY_MAX_DELAY_MS) + SLACK_MS);
+    }, 45_000);
+  });
 });

@@ -8,6 +8,8 @@ export interface ReceivedMail {
   html: string;
   text: string;
   parsed: ParsedMail;
+  /** When it arrived (ms since the epoch): a mail taken later was still received then. */
+  receivedAt: number;
 }
 
 /**
@@ -21,13 +23,19 @@ export class SmtpSink {
   private refusals = 0;
   /** Delivery attempts seen, including refused ones. */
   attempts = 0;
-  private readonly server: SMTPServer;
+  private server: SMTPServer | null = null;
 
-  constructor() {
-    this.server = new SMTPServer({
+  /**
+   * A new server on every start: smtp-server answers 421 to everything once close() has been
+   * called, even after listening again.
+   */
+  private createServer(): SMTPServer {
+    return new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      // stop() waits this long for the senders' pooled connections, then closes them (421).
+      closeTimeout: 1000,
       onData: (stream, _session, callback) => {
         this.attempts += 1;
         if (this.refusals > 0) {
@@ -46,12 +54,15 @@ export class SmtpSink {
     });
   }
 
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on a free port, or again on the port it had before stop() (an SMTP outage that ends). */
+  async start(port = 0): Promise<void> {
+    const server = this.createServer();
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   }
 
   get url(): string {
-    return `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
+    return `smtp://127.0.0.1:${(this.server!.server.address() as AddressInfo).port}`;
   }
 
   /** Refuse the next `count` deliveries with a temporary error (451). */
@@ -73,12 +84,14 @@ export class SmtpSink {
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
   private accept(parsed: ParsedMail): void {
     const to = (Array.isArray(parsed.to) ? parsed.to[0] : parsed.to)?.value[0]?.address?.toLowerCase() ?? '';
-    const mail: ReceivedMail = { to, subject: parsed.subject ?? '', html: typeof parsed.html === 'string' ? parsed.html : '', text: parsed.text ?? '', parsed };
+    const mail: ReceivedMail = { to, subject: parsed.subject ?? '', html: typeof parsed.html === 'string' ? parsed.html : '', text: parsed.text ?? '', parsed, receivedAt: Date.now() };
     const waiter = this.waiters.find((candidate) => candidate.match(mail));
     if (waiter) {
       this.waiters = this.waiters.filter((candidate) => candidate !== waiter);

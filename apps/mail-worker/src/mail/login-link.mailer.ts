@@ -1,11 +1,20 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Clock, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Clock, isLostDatabaseConnection, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { LoginAttemptRepository } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
 import { SmtpTransport } from './smtp-transport';
 import { LoginLinkTemplates } from './login-link.templates';
 
 export type DeliveryOutcome = 'sent' | 'skipped';
+
+/**
+ * Recording a send is tried this often, this far apart, across lost database connections (a
+ * failover, terminated backends): the SMTP server already has the e-mail, and a failed job would
+ * be tried again and send it a second time.
+ */
+const RECORD_TRIES = 5;
+const RECORD_RETRY_MS = 200;
 
 /**
  * Sends the e-mail of one login attempt. Bull delivers jobs at least once, so the attempt row
@@ -35,11 +44,32 @@ export class LoginLinkMailer {
       minutes: Math.round((attempt.expiresAt.getTime() - attempt.createdAt.getTime()) / 60_000),
       translations: attempt.translations,
     });
-    await this.mailer.sendMail({ to: attempt.email, from: this.config.mail.from, subject: mail.subject, html: mail.html, text: mail.text });
-    await this.attempts.markSent(attempt.id, this.clock.now());
+    await this.mailer.sendMail({ to: attempt.email, from: this.config.mail.from, messageId: this.messageId(attempt.id), subject: mail.subject, html: mail.html, text: mail.text });
+    await this.recordSent(attempt.id);
     this.logger.log(`Sent login link e-mail for attempt ${attempt.id}`);
     await this.usage.record(attempt.tenantId, 'mailsSent');
     return 'sent';
+  }
+
+  /**
+   * The attempt's own Message-ID, the same on every try: when a worker dies between the SMTP
+   * server's acceptance and recording the send, the next try sends the same message again, which
+   * mailboxes that deduplicate by Message-ID keep once (no sender can rule that window out).
+   */
+  private messageId(attemptId: string): string {
+    const domain = /@([^@>\s]+)>?\s*$/.exec(this.config.mail.from)?.[1] ?? 'sesame.localhost';
+    return `<${attemptId}@${domain}>`;
+  }
+
+  private async recordSent(id: string): Promise<void> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await this.attempts.markSent(id, this.clock.now());
+      } catch (error) {
+        if (tries >= RECORD_TRIES || !isLostDatabaseConnection(error)) throw error;
+        await sleep(RECORD_RETRY_MS);
+      }
+    }
   }
 
   /** The worker gave up on an attempt's e-mail: recorded on the attempt (login activity shows it) and counted. */

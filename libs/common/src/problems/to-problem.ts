@@ -84,6 +84,9 @@ const LOST_CONNECTION_MESSAGES = /^(Connection terminated|Client has encountered
  */
 export function isLostDatabaseConnection(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
+  // A connection cut while its transaction sat between two statements: TypeORM releases the
+  // transaction's query runner on the connection's error, and the next statement meets this.
+  if ((error as { name?: unknown }).name === 'QueryRunnerProviderAlreadyReleasedError') return true;
   const driverError = (error as { driverError?: unknown }).driverError ?? error;
   const { code, message } = driverError as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && LOST_CONNECTION_STATES.test(code)) return true;
