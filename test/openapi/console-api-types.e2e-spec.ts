@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
@@ -43,12 +44,13 @@ describe('the console’s API types', () => {
 });
 
 async function typesOf(document: object): Promise<string> {
-  const input = join(ROOT, '.data', `openapi-${process.pid}-${Date.now()}.json`);
+  const dir = mkdtempSync(join(tmpdir(), 'sesame-openapi-'));
+  const input = join(dir, 'openapi.json');
   writeFileSync(input, JSON.stringify(document));
   try {
     const { stdout } = await promisify(execFile)(join(WEB, 'node_modules/.bin/openapi-typescript'), [input], { cwd: WEB, maxBuffer: 16 * 1024 * 1024 });
     return stdout;
   } finally {
-    rmSync(input, { force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 }
