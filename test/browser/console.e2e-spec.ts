@@ -201,10 +201,7 @@ describe('the console, in a browser', () => {
     await page.getByRole('link', { name: 'Users' }).click();
     await page.waitForURL(`${stack.consoleUrl}/sign-in?session=ended`);
     await page.getByText('Your session ended').waitFor();
-    await page.fill('#email', owner);
-    await page.keyboard.press('Enter');
-    const sentence = await page.getByTestId('sentence').textContent();
-    await openSignInLink(page, await signInMail(smtp, owner), sentence!);
+    await signInFromForm(page, owner);
     await page.waitForURL(`${made.organizationUrl}/users`);
   });
 
@@ -215,10 +212,7 @@ describe('the console, in a browser', () => {
     try {
       const { page } = viewing;
       await page.goto(`${stack.consoleUrl}/sign-in`);
-      await page.fill('#email', viewer);
-      await page.keyboard.press('Enter');
-      const sentence = await page.getByTestId('sentence').textContent();
-      await openSignInLink(page, await signInMail(smtp, viewer), sentence!);
+      await signInFromForm(page, viewer);
       await page.waitForURL(`${stack.consoleUrl}/t/${tenantId}/overview`);
 
       await page.goto(made.integrationUrl);
@@ -250,10 +244,7 @@ describe('the console, in a browser', () => {
     try {
       const { page } = strangers;
       await page.goto(`${stack.consoleUrl}/sign-in`);
-      await page.fill('#email', stranger);
-      await page.keyboard.press('Enter');
-      const sentence = await page.getByTestId('sentence').textContent();
-      await openSignInLink(page, await signInMail(smtp, stranger), sentence!);
+      await signInFromForm(page, stranger);
       await page.waitForURL(`${stack.consoleUrl}/no-tenant`);
       await page.getByRole('heading', { name: 'You are not a member of any tenant' }).waitFor();
       expect(await page.getByRole('navigation').count()).toBe(0);
@@ -263,6 +254,14 @@ describe('the console, in a browser', () => {
       await strangers.close();
     }
   });
+
+  /** On the sign-in page: the address, Enter, then the e-mailed link and Continue (its page shows the same sentence). */
+  async function signInFromForm(page: Page, email: string): Promise<void> {
+    await page.fill('#email', email);
+    await page.keyboard.press('Enter');
+    const sentence = await page.getByTestId('sentence').textContent();
+    await openSignInLink(page, await signInMail(smtp, email), sentence!);
+  }
 
   async function openSignInLink(page: Page, mail: ReceivedMail, sentence: string): Promise<void> {
     await page.goto(linkIn(mail));

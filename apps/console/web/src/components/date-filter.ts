@@ -4,16 +4,18 @@
  * exclusive), so "to 3 May" includes 3 May.
  */
 export function startOfDay(day: string): string | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
-  const [year, month, date] = day.split('-').map(Number);
-  const instant = new Date(year, month - 1, date);
-  return Number.isNaN(instant.getTime()) ? undefined : instant.toISOString();
+  return midnight(day, 0);
 }
 
 export function endOfDay(day: string): string | undefined {
+  return midnight(day, 1);
+}
+
+/** Local midnight `daysLater` days after `day` (YYYY-MM-DD), as an ISO instant. */
+function midnight(day: string, daysLater: number): string | undefined {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
   const [year, month, date] = day.split('-').map(Number);
-  const instant = new Date(year, month - 1, date + 1);
+  const instant = new Date(year, month - 1, date + daysLater);
   return Number.isNaN(instant.getTime()) ? undefined : instant.toISOString();
 }
 

@@ -4,6 +4,7 @@ import { itemsOf } from '../../api/pages';
 import { useCan, useMembership } from '../../api/session';
 import { dateRangeError, endOfDay, startOfDay } from '../../components/date-filter';
 import { DateTime } from '../../components/date-time';
+import { DateRangeFields } from '../../components/date-range-fields';
 import { fieldErrorsOf } from '../../components/field-errors';
 import { LoadMore } from '../../components/load-more';
 import { PageHeader } from '../../components/page-header';
@@ -127,7 +128,6 @@ function EventRow({ event }: { event: AuditEvent }) {
 function Filters(props: { values: FilterValues; error: unknown; onApply: (values: FilterValues) => void }) {
   const [values, setValues] = useState(props.values);
   const serverErrors = fieldErrorsOf(props.error);
-  const rangeError = dateRangeError(props.values.from, props.values.to);
   const set = (name: keyof FilterValues) => (event: { target: { value: string } }) => setValues({ ...values, [name]: event.target.value });
   const errorOf = (field: string) => serverErrors.get(field);
 
@@ -170,20 +170,7 @@ function Filters(props: { values: FilterValues; error: unknown; onApply: (values
           ))}
         </select>
       </div>
-      <div className="field">
-        <label htmlFor="audit-from">From</label>
-        <input id="audit-from" type="date" value={values.from} onChange={set('from')} aria-describedby="audit-from-error" />
-        <p id="audit-from-error" className="field-error">
-          {errorOf('from')}
-        </p>
-      </div>
-      <div className="field">
-        <label htmlFor="audit-to">To</label>
-        <input id="audit-to" type="date" value={values.to} onChange={set('to')} aria-describedby="audit-to-error" aria-invalid={Boolean(rangeError)} />
-        <p id="audit-to-error" className="field-error">
-          {rangeError ?? errorOf('to')}
-        </p>
-      </div>
+      <DateRangeFields idPrefix="audit" from={values.from} to={values.to} onChange={set} errorOf={errorOf} />
       <button type="submit" className="button button-primary">
         Apply filters
       </button>

@@ -4,6 +4,7 @@ import { itemsOf } from '../../api/pages';
 import { useMembership } from '../../api/session';
 import { dateRangeError, endOfDay, startOfDay } from '../../components/date-filter';
 import { DateTime } from '../../components/date-time';
+import { DateRangeFields } from '../../components/date-range-fields';
 import { fieldErrorsOf } from '../../components/field-errors';
 import { LoadMore } from '../../components/load-more';
 import { EmptyState, ErrorState, Loading } from '../../components/states';
@@ -102,7 +103,6 @@ function Filters(props: { tenantId: string; organizationId: string; values: Filt
   const [values, setValues] = useState(props.values);
   const applications = useApplicationChoices(props.tenantId, props.organizationId);
   const serverErrors = fieldErrorsOf(props.error);
-  const rangeError = dateRangeError(props.values.from, props.values.to);
   const set = (name: keyof FilterValues) => (event: { target: { value: string } }) => setValues({ ...values, [name]: event.target.value });
   const errorOf = (field: string) => serverErrors.get(field);
 
@@ -147,20 +147,7 @@ function Filters(props: { tenantId: string; organizationId: string; values: Filt
           ))}
         </select>
       </div>
-      <div className="field">
-        <label htmlFor="activity-from">From</label>
-        <input id="activity-from" type="date" value={values.from} onChange={set('from')} aria-describedby="activity-from-error" />
-        <p id="activity-from-error" className="field-error">
-          {errorOf('from')}
-        </p>
-      </div>
-      <div className="field">
-        <label htmlFor="activity-to">To</label>
-        <input id="activity-to" type="date" value={values.to} onChange={set('to')} aria-describedby="activity-to-error" aria-invalid={Boolean(rangeError)} />
-        <p id="activity-to-error" className="field-error">
-          {rangeError ?? errorOf('to')}
-        </p>
-      </div>
+      <DateRangeFields idPrefix="activity" from={values.from} to={values.to} onChange={set} errorOf={errorOf} />
       <button type="submit" className="button button-primary">
         Apply filters
       </button>
