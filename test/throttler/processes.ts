@@ -61,14 +61,23 @@ export function start(command: string, args: string[], env: NodeJS.ProcessEnv): 
   };
 }
 
-/** Polls a URL until it answers 200, the process dies, or the deadline passes (waiting on another process, not timing anything). */
-export async function waitUntilUp(url: string, spawned: Spawned, deadlineMs = 20_000): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    if (spawned.process.exitCode !== null) throw new Error(`The process exited early:\n${spawned.output()}`);
-    const ok = await fetch(url).then((response) => response.status === 200, () => false);
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+/**
+ * Starts a management-api process on a free port and waits until that process itself listens (its
+ * "Listening on" line). A port is picked before the process binds it, so under load another
+ * process may take it first: the process then exits (EADDRINUSE), and this tries another port,
+ * instead of mistaking the other process's answers for this one's.
+ */
+export async function startManagementApi(env: NodeJS.ProcessEnv, deadlineMs = 20_000): Promise<{ url: string; spawned: Spawned }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const spawned = start(process.execPath, [managementMain()], { ...env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', MANAGEMENT_PORT: String(port) });
+    const listening = `Listening on http://127.0.0.1:${port}`;
+    const until = Date.now() + deadlineMs;
+    while (Date.now() < until && spawned.process.exitCode === null && !spawned.output().includes(listening)) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (spawned.output().includes(listening)) return { url: `http://127.0.0.1:${port}`, spawned };
+    await spawned.stop();
+    if (attempt === 3 || !spawned.output().includes('EADDRINUSE')) throw new Error(`management-api did not listen on ${port}:\n${spawned.output()}`);
   }
-  throw new Error(`${url} did not come up:\n${spawned.output()}`);
 }

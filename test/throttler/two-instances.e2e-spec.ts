@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createTenant } from '../support/fixtures';
-import { buildApps, freePort, managementMain, Spawned, start, waitUntilUp } from './processes';
+import { buildApps, Spawned, startManagementApi } from './processes';
 import { createTenantKey } from './support';
 
 const LIMIT = 25;
@@ -11,18 +11,15 @@ describe('two management-api processes share one budget through Redis', () => {
   beforeAll(async () => {
     await buildApps();
     for (let i = 0; i < 2; i++) {
-      const port = await freePort();
-      const spawned = start(process.execPath, [managementMain()], {
-        ...process.env,
-        NODE_ENV: 'production',
-        HOST: '127.0.0.1',
-        MANAGEMENT_PORT: String(port),
-        PLAN_LIMITS: JSON.stringify({ basic: { minute: LIMIT, hour: 1000, day: 1000 } }),
-        GLOBAL_RATE_LIMIT: '1000000',
-      });
-      const url = `http://127.0.0.1:${port}`;
-      instances.push({ url, spawned });
-      await waitUntilUp(`${url}/api/health`, spawned);
+      instances.push(
+        await startManagementApi({
+          ...process.env,
+          NODE_ENV: 'production',
+          HOST: '127.0.0.1',
+          PLAN_LIMITS: JSON.stringify({ basic: { minute: LIMIT, hour: 1000, day: 1000 } }),
+          GLOBAL_RATE_LIMIT: '1000000',
+        }),
+      );
     }
   }, 120_000);
 
