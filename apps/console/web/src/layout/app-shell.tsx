@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { onSessionEnded } from '../api/client';
 import { rememberReturnTo } from '../api/return-to';
 import { sessionQuery } from '../api/session';
-import { currentTheme, setTheme } from './theme';
+import { setTheme, storedTheme } from './theme';
 
 /** The frame of every page: skip link, brand, theme switch; a lost session sends the person to sign in and back. */
 export function AppShell() {
@@ -25,21 +25,31 @@ export function AppShell() {
   );
 }
 
+/** Names the theme it switches to: the other one than what shows now (the stored choice, else the system's). */
 function ThemeSwitch() {
-  const [theme, setCurrent] = useState(currentTheme);
-  const next = theme === 'dark' ? 'light' : 'dark';
+  const systemDark = useSyncExternalStore(subscribeToSystemTheme, () => matchMedia(DARK_QUERY).matches);
+  const [stored, setStored] = useState(storedTheme);
+  const next = (stored ?? (systemDark ? 'dark' : 'light')) === 'dark' ? 'light' : 'dark';
   return (
     <button
       type="button"
       className="button button-small"
       onClick={() => {
         setTheme(next);
-        setCurrent(next);
+        setStored(next);
       }}
     >
       {next === 'dark' ? 'Dark theme' : 'Light theme'}
     </button>
   );
+}
+
+const DARK_QUERY = '(prefers-color-scheme: dark)';
+
+function subscribeToSystemTheme(onChange: () => void): () => void {
+  const query = matchMedia(DARK_QUERY);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
 }
 
 function useSendToSignInWhenSessionEnds(): void {

@@ -7,10 +7,6 @@ export function storedTheme(): Theme | null {
   return value === 'light' || value === 'dark' ? value : null;
 }
 
-export function currentTheme(): Theme {
-  return storedTheme() ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
-}
-
 export function setTheme(theme: Theme): void {
   localStorage.setItem(KEY, theme);
   applyStoredTheme();

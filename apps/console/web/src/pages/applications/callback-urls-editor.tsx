@@ -34,9 +34,11 @@ export function CallbackUrlsEditor({ tenantId, application, readOnly }: { tenant
           return (
             <div key={field.id} className="row">
               <input aria-label={`Callback URL ${index + 1}`} aria-invalid={Boolean(message)} aria-describedby={`callback-${index}-error`} {...form.register(`urls.${index}.url`)} />
-              <button type="button" className="button button-small" aria-label={`Remove callback URL ${index + 1}`} onClick={() => urls.remove(index)}>
-                Remove
-              </button>
+              {!readOnly && (
+                <button type="button" className="button button-small" aria-label={`Remove callback URL ${index + 1}`} onClick={() => urls.remove(index)}>
+                  Remove
+                </button>
+              )}
               <p id={`callback-${index}-error`} className="field-error">
                 {message}
               </p>

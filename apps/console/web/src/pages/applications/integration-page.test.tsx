@@ -71,7 +71,7 @@ describe('IntegrationPage', () => {
   it('shows a viewer neither the secret nor any control that changes something', async () => {
     open('viewer', (call) => (call.path.includes('/application/') ? { body: application({ clientSecret: null }) } : undefined));
     expect(await screen.findByText('Only admins and owners see the client secret.')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: /Reveal|Rotate|Save|Add a callback URL|Send me a login link/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Reveal|Rotate|Save|Add a callback URL|Remove|Send me a login link/ })).not.toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Callback URL 1' })).toBeDisabled();
   });
 

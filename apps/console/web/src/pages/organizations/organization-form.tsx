@@ -78,18 +78,22 @@ export function OrganizationForm({ organization, submitLabel, pending, error, re
                   aria-describedby={`domain-${index}-error`}
                   {...form.register(`domains.${index}.origin`)}
                 />
-                <button type="button" className="button button-small" onClick={() => domains.remove(index)} aria-label={`Remove whitelist domain ${index + 1}`}>
-                  Remove
-                </button>
+                {!readOnly && (
+                  <button type="button" className="button button-small" onClick={() => domains.remove(index)} aria-label={`Remove whitelist domain ${index + 1}`}>
+                    Remove
+                  </button>
+                )}
                 <p id={`domain-${index}-error`} className="field-error">
                   {message}
                 </p>
               </div>
             );
           })}
-          <button type="button" className="button button-small" onClick={() => domains.append({ origin: '' })}>
-            Add a domain
-          </button>
+          {!readOnly && (
+            <button type="button" className="button button-small" onClick={() => domains.append({ origin: '' })}>
+              Add a domain
+            </button>
+          )}
           {fieldError('whitelistDomains') && <p className="field-error">{fieldError('whitelistDomains')}</p>}
         </fieldset>
 
