@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BenchData, clearRedis, createDatabase, dropDatabase, logSeed, Seed, seedThroughApi } from './fixture';
+import { BenchData, clearRedis, copyDatabase, createDatabase, dropDatabase, logSeed, Seed, seedThroughApi } from './fixture';
 import { freePort, Spawned, startPinned, waitUntilUp } from './processes';
 import { BenchSettings, log } from './settings';
 
@@ -34,11 +34,11 @@ export interface RunningServer {
 }
 
 export class BenchContext {
-  readonly id = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  readonly database = `sesame_bench_${this.id}`;
-  readonly redisPrefix = `sesame-bench-${this.id}`;
-  readonly secretsKey = randomBytes(32).toString('hex');
-  readonly platformKey = `bench-platform-key-${randomBytes(16).toString('hex')}`;
+  readonly id: string;
+  readonly database: string;
+  readonly redisPrefix: string;
+  readonly secretsKey: string;
+  readonly platformKey: string;
   readonly tmp = mkdtempSync(join(tmpdir(), 'sesame-bench-'));
   databaseUrl = '';
   seed!: Seed;
@@ -49,7 +49,17 @@ export class BenchContext {
   sesameEnvExtra: NodeJS.ProcessEnv = {};
   private prefixes = 0;
 
-  constructor(readonly settings: BenchSettings) {}
+  /** `copyOf`: a context for a copy of that one's database (same tenant, keys and secrets), made by `copy()`. */
+  constructor(
+    readonly settings: BenchSettings,
+    copyOf?: BenchContext,
+  ) {
+    this.id = copyOf ? `${copyOf.id}_copy` : `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+    this.database = `sesame_bench_${this.id}`;
+    this.redisPrefix = `sesame-bench-${this.id}`;
+    this.secretsKey = copyOf?.secretsKey ?? randomBytes(32).toString('hex');
+    this.platformKey = copyOf?.platformKey ?? `bench-platform-key-${randomBytes(16).toString('hex')}`;
+  }
 
   async setUp(): Promise<void> {
     log(`throwaway database ${this.database}, Redis prefix ${this.redisPrefix}`);
@@ -62,6 +72,22 @@ export class BenchContext {
     }
     logSeed(this.seed);
     this.data = new BenchData(this.databaseUrl, this.seed);
+  }
+
+  /**
+   * A second database made from this one as it is now, with its own context, so that two data
+   * sizes can be measured side by side in one run (the scale benchmark). Its tearDown drops it.
+   */
+  async copy(): Promise<BenchContext> {
+    const copy = new BenchContext(this.settings, this);
+    // A database is copied only while nobody is connected to it.
+    await this.data.disconnect();
+    copy.databaseUrl = await copyDatabase(this.settings.adminDatabaseUrl, this.database, copy.database);
+    copy.seed = this.seed;
+    copy.data = this.data.copyTo(copy.databaseUrl);
+    copy.sesameNodeArgs = this.sesameNodeArgs;
+    copy.sesameEnvExtra = this.sesameEnvExtra;
+    return copy;
   }
 
   async tearDown(): Promise<void> {

@@ -48,6 +48,12 @@ export async function createDatabase(adminUrl: string, database: string): Promis
   return url;
 }
 
+/** A new database with `template`'s schema and rows (no session may be connected to `template`). */
+export async function copyDatabase(adminUrl: string, template: string, database: string): Promise<string> {
+  await admin(adminUrl, (client) => client.query(`CREATE DATABASE "${database}" TEMPLATE "${template}"`));
+  return withDatabase(adminUrl, database);
+}
+
 export async function dropDatabase(adminUrl: string, database: string): Promise<void> {
   await admin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
 }
@@ -102,18 +108,30 @@ const secret = () => randomBytes(32).toString('base64url');
 
 /** Direct inserts into the benchmark's database. */
 export class BenchData {
-  private readonly pool: Pool;
-  private userIds: string[] = [];
+  private pool: Pool;
 
   constructor(
-    databaseUrl: string,
+    private readonly databaseUrl: string,
     private readonly seed: Seed,
+    private readonly userIds: string[] = [],
   ) {
     this.pool = new Pool({ connectionString: databaseUrl, max: 2 });
   }
 
   async close(): Promise<void> {
     await this.pool.end();
+  }
+
+  /** Closes the pool's connections; the next query opens new ones. */
+  async disconnect(): Promise<void> {
+    const closing = this.pool;
+    this.pool = new Pool({ connectionString: this.databaseUrl, max: 2 });
+    await closing.end();
+  }
+
+  /** The same helper for a copy of this database (the users made so far are there too). */
+  copyTo(databaseUrl: string): BenchData {
+    return new BenchData(databaseUrl, this.seed, [...this.userIds]);
   }
 
   async query<T extends object>(sql: string, parameters: unknown[] = []): Promise<T[]> {

@@ -17,7 +17,8 @@ import { describeMachine, machineLine } from './machine';
 import { SCALE, ScaleData, TableSize } from './scale-data';
 import { benchSettings, log } from './settings';
 
-type ScaleScenario = 'userinfo (1k tokens)' | 'userinfo (100k tokens)' | 'verify' | 'authenticate_direct' | 'users by e-mail' | 'login activity';
+const SCENARIOS = ['users by e-mail', 'login activity', 'authenticate_direct', 'verify', 'userinfo (1k tokens)', 'userinfo (100k tokens)', 'maintenance'] as const;
+type ScaleScenario = Exclude<(typeof SCENARIOS)[number], 'maintenance'>;
 type DataSize = 'near-empty' | '1M';
 
 interface ScaleMeasurement extends PhaseResult {
@@ -36,45 +37,62 @@ interface MaintenanceMeasurement {
   during: PhaseResult[];
 }
 
+/** BENCH_SCALE_SCENARIOS [all]: the scenarios to run (comma-separated names as in the table, and `maintenance`), e.g. one while iterating. */
+function chosenScenarios(): Set<(typeof SCENARIOS)[number]> {
+  const names = (process.env.BENCH_SCALE_SCENARIOS ?? SCENARIOS.join(','))
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) throw new Error(`BENCH_SCALE_SCENARIOS must list some of: ${SCENARIOS.join(', ')}`);
+  return new Set(names as (typeof SCENARIOS)[number][]);
+}
+
 /** authenticate_direct bodies made per second of a phase (each request needs its own address: the backoff is per address). */
 const LOGIN_RATE = 1500;
 
 export async function runScaleBench(): Promise<void> {
   const settings = benchSettings();
+  const chosen = chosenScenarios();
+  // Two rounds unless told otherwise: near-empty then 1 M, then 1 M then near-empty, so that a machine getting slower or faster during the run cancels out.
+  const rounds = process.env.BENCH_ROUNDS ? settings.rounds : 2;
   const machine = await describeMachine(settings.adminDatabaseUrl, settings.redisUrl);
   log(`machine: ${machineLine(machine, loadavg())}`);
   const started = Date.now();
-  const ctx = new BenchContext(settings);
+  const nearEmpty = new BenchContext(settings);
   const measurements: ScaleMeasurement[] = [];
   const maintenance: MaintenanceMeasurement[] = [];
   let report: { plans: { name: string; plan: string }[]; sizes: TableSize[]; databaseBytes: number; fillSeconds: number } | undefined;
   try {
-    await ctx.setUp();
-    const data = new ScaleData(ctx.databaseUrl, ctx.seed);
+    await nearEmpty.setUp();
+    await nearEmpty.data.users(1000);
+    await withScaleData(nearEmpty, (data) => data.recentAttempts(100));
+    const full = await nearEmpty.copy();
     try {
-      await data.recentAttempts(100);
-      measurements.push(...(await measureScenarios(ctx, 'near-empty')));
-      const fillStarted = Date.now();
-      await data.fill();
-      const fillSeconds = (Date.now() - fillStarted) / 1000;
-      report = { plans: await data.plans(), sizes: await data.sizes(), databaseBytes: await data.databaseBytes(), fillSeconds };
+      await full.data.users(SCALE.users);
+      await withScaleData(full, async (data) => {
+        const fillStarted = Date.now();
+        await data.fill();
+        const fillSeconds = (Date.now() - fillStarted) / 1000;
+        report = { plans: await data.plans(), sizes: await data.sizes(), databaseBytes: await data.databaseBytes(), fillSeconds };
+      });
       // Logged at once, so that a later failure does not lose them.
-      log(`${sizeTable(report.sizes, report.databaseBytes, fillSeconds)}\n\n${report.plans.map((p) => `${p.name}:\n${p.plan}`).join('\n\n')}`);
-      measurements.push(...(await measureScenarios(ctx, '1M')));
-      for (const [i, platform] of settings.platforms.entries()) {
-        if (i > 0) await data.fillExpired();
-        maintenance.push(await measureMaintenance(ctx, platform));
+      log(`${sizeTable(report!.sizes, report!.databaseBytes, report!.fillSeconds)}\n\n${report!.plans.map((p) => `${p.name}:\n${p.plan}`).join('\n\n')}`);
+      measurements.push(...(await measureScenarios({ 'near-empty': nearEmpty, '1M': full }, chosen, rounds)));
+      for (const [i, platform] of (chosen.has('maintenance') ? settings.platforms : []).entries()) {
+        if (i > 0) await withScaleData(full, (data) => data.fillExpired());
+        maintenance.push(await measureMaintenance(full, platform));
       }
     } finally {
-      await data.close();
+      await full.tearDown();
     }
   } finally {
-    await ctx.tearDown();
+    await nearEmpty.tearDown();
   }
   const loadAfter = loadavg();
   const text = [
     `Machine: ${machineLine(machine, loadAfter)}`,
-    `Settings: ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s per measurement, connections ${settings.connections.join('/')}; whole run ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    `Settings: ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s per measurement, connections ${settings.connections.join('/')}, ${rounds} round(s); whole run ${((Date.now() - started) / 1000).toFixed(0)} s`,
     scaleTable(measurements),
     maintenanceTable(maintenance, measurements),
     report ? sizeTable(report.sizes, report.databaseBytes, report.fillSeconds) : '',
@@ -84,42 +102,76 @@ export async function runScaleBench(): Promise<void> {
   mkdirSync(RESULTS, { recursive: true });
   const file = join(RESULTS, `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   const { adminDatabaseUrl: _admin, ...publicSettings } = settings;
-  writeFileSync(file, JSON.stringify({ settings: publicSettings, machine, loadAverageAfter: loadAfter, measurements, maintenance, ...report }, null, 2));
+  writeFileSync(file, JSON.stringify({ settings: publicSettings, rounds, machine, loadAverageAfter: loadAfter, measurements, maintenance, ...report }, null, 2));
   log(`raw results: ${file}`);
 }
 
-/** Every scenario on every platform, against the database as it is now. */
-async function measureScenarios(ctx: BenchContext, data: DataSize): Promise<ScaleMeasurement[]> {
+async function withScaleData(ctx: BenchContext, work: (data: ScaleData) => Promise<void>): Promise<void> {
+  const data = new ScaleData(ctx.databaseUrl, ctx.seed);
+  try {
+    await work(data);
+  } finally {
+    await data.close();
+  }
+}
+
+/** A scenario's target on one platform against one database. */
+type TargetOf = (ctx: BenchContext, platform: Platform) => Promise<Target>;
+
+const SCENARIO_TARGETS: [ScaleScenario, TargetOf][] = [
+  ['users by e-mail', async (ctx, platform) => managementTarget(ctx, platform, `user?email=${encodeURIComponent('bench-user-500@bench.example')}`)],
+  ['login activity', async (ctx, platform) => managementTarget(ctx, platform, 'login_attempt')],
+  ['authenticate_direct', async (ctx, platform) => loginTarget(ctx, platform)],
+  ['verify', (ctx, platform) => sesameTarget(ctx, 'verify', platform)],
+  ['userinfo (1k tokens)', (ctx, platform) => sesameTarget(ctx, 'userinfo', platform, 1000)],
+  ['userinfo (100k tokens)', (ctx, platform) => sesameTarget(ctx, 'userinfo', platform, 100_000)],
+];
+
+/**
+ * Every chosen scenario on every platform against both databases, the two measurements of a pair
+ * one after the other (their order swapped every round), so that both see the same machine.
+ * The peer (no database) is measured in each round of uncached userinfo, for the 1.5× target.
+ */
+async function measureScenarios(contexts: Record<DataSize, BenchContext>, chosen: Set<string>, rounds: number): Promise<ScaleMeasurement[]> {
   const results: ScaleMeasurement[] = [];
-  const record = (scenario: ScaleScenario, target: Target, phases: PhaseResult[]) => {
+  const record = (scenario: ScaleScenario, data: DataSize, target: Target, phases: PhaseResult[]) => {
     for (const phase of phases) {
       results.push({ ...phase, scenario, server: target.server === 'peer' ? 'peer' : 'sesame', platform: target.platform, data });
       log(`${data} ${scenario} ${target.server}/${target.platform ?? '-'} c=${phase.connections}: ${phase.requestsPerSecond.toFixed(0)} req/s p99 ${phase.latencyMs.p99} ms non-2xx ${phase.non2xx}`);
     }
   };
-  ctx.settings.userinfoTokens = 1000;
-  await ctx.data.users(1000);
-  for (const platform of ctx.settings.platforms) {
-    for (const [scenario, target] of managementTargets(ctx, platform)) record(scenario, target, await measure(ctx, target));
-  }
-  for (const platform of ctx.settings.platforms) {
-    const login = loginTarget(ctx, platform);
-    record('authenticate_direct', login, await measure(ctx, login));
-  }
-  const sesame = (target: Target) => target.server === 'sesame';
-  for (const target of (await targetsOf(ctx, 'verify')).filter(sesame)) record('verify', target, await measure(ctx, target));
-  for (const [scenario, tokens] of [
-    ['userinfo (1k tokens)', 1000],
-    ['userinfo (100k tokens)', 100_000],
-  ] as const) {
-    ctx.settings.userinfoTokens = tokens;
-    // The peer (no database) once, at 100 k tokens in the 1 M phase: the comparison the target names.
-    const withPeer = data === '1M' && tokens === 100_000;
-    for (const target of (await targetsOf(ctx, 'userinfo')).filter((t) => sesame(t) || (withPeer && t.server === 'peer'))) {
-      record(scenario, target, await measure(ctx, target));
+  for (const [scenario, targetOf] of SCENARIO_TARGETS.filter(([scenario]) => chosen.has(scenario))) {
+    for (let round = 0; round < rounds; round++) {
+      const sizes: DataSize[] = round % 2 === 0 ? ['near-empty', '1M'] : ['1M', 'near-empty'];
+      for (const platform of contexts['1M'].settings.platforms) {
+        for (const data of sizes) {
+          const target = await targetOf(contexts[data], platform);
+          record(scenario, data, target, await measure(contexts[data], target));
+        }
+      }
+      if (scenario === 'userinfo (100k tokens)') {
+        const peer = (await targetsFor(contexts['1M'], 'userinfo', 100_000)).find((target) => target.server === 'peer')!;
+        record(scenario, '1M', peer, await measure(contexts['1M'], peer));
+      }
     }
   }
   return results;
+}
+
+/** The hot-path suite's targets, made once per database and token count (userinfo's tokens are inserted then; verify's codes on each start). */
+const hotTargets = new Map<string, Promise<Target[]>>();
+
+function targetsFor(ctx: BenchContext, scenario: 'verify' | 'userinfo', tokens = 1000): Promise<Target[]> {
+  const key = `${ctx.id} ${scenario} ${tokens}`;
+  if (!hotTargets.has(key)) {
+    ctx.settings.userinfoTokens = tokens;
+    hotTargets.set(key, targetsOf(ctx, scenario));
+  }
+  return hotTargets.get(key)!;
+}
+
+async function sesameTarget(ctx: BenchContext, scenario: 'verify' | 'userinfo', platform: Platform, tokens?: number): Promise<Target> {
+  return (await targetsFor(ctx, scenario, tokens)).find((target) => target.server === 'sesame' && target.platform === platform)!;
 }
 
 /** Warm-up, then one phase per connection count, on a freshly started server; phases of single-use lines get their share. */
@@ -141,15 +193,11 @@ async function measure(ctx: BenchContext, target: Target, onLoad?: (server: Runn
   }
 }
 
-function managementTargets(ctx: BenchContext, platform: Platform): [ScaleScenario, Target][] {
+/** A management API list through the API-key guard. bench-user-500 exists in both databases (the first thousand users are made before the copy). */
+function managementTarget(ctx: BenchContext, platform: Platform, list: string): Target {
   const headers = { authorization: `Bearer ${ctx.seed.apiKey}` };
-  const organization = `/api/v2/organization/${ctx.seed.organizationId}`;
-  const target = (path: string): Target => ({ server: 'sesame', platform, path, method: 'GET', headers, sanity: { headers }, start: () => ctx.startSesame('management-api', platform) });
-  return [
-    // bench-user-500 exists in both phases (the first thousand users are made before any measurement).
-    ['users by e-mail', target(`${organization}/user?email=${encodeURIComponent('bench-user-500@bench.example')}`)],
-    ['login activity', target(`${organization}/login_attempt`)],
-  ];
+  const path = `/api/v2/organization/${ctx.seed.organizationId}/${list}`;
+  return { server: 'sesame', platform, path, method: 'GET', headers, sanity: { headers }, start: () => ctx.startSesame('management-api', platform) };
 }
 
 /** authenticate_direct with Basic credentials, each request for an address of its own (the mail jobs just queue up: no worker runs). */
@@ -180,8 +228,7 @@ function loginTarget(ctx: BenchContext, platform: Platform): Target {
  * a first batch, then loads userinfo (100 k tokens) while it runs, and waits for the run to end.
  */
 async function measureMaintenance(ctx: BenchContext, platform: Platform): Promise<MaintenanceMeasurement> {
-  ctx.settings.userinfoTokens = 100_000;
-  const target = (await targetsOf(ctx, 'userinfo')).find((t) => t.server === 'sesame' && t.platform === platform)!;
+  const target = await sesameTarget(ctx, 'userinfo', platform, 100_000);
   // Not pinned: in production the worker runs on its own machine or core; Postgres does the work either way.
   const worker = await ctx.startSesame('mail-worker', 'express', {
     pin: false,
@@ -223,15 +270,32 @@ async function until(condition: () => Promise<boolean>, timeoutMs: number): Prom
   }
 }
 
+/** One row per scenario, server, platform, data size and connection count: the mean over the rounds. */
+function averaged(measurements: ScaleMeasurement[]): ScaleMeasurement[] {
+  const groups = new Map<string, ScaleMeasurement[]>();
+  for (const m of measurements) {
+    const key = [m.scenario, m.server, m.platform, m.data, m.connections].join('|');
+    groups.set(key, [...(groups.get(key) ?? []), m]);
+  }
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  return [...groups.values()].map((group) => ({
+    ...group[0],
+    requestsPerSecond: mean(group.map((m) => m.requestsPerSecond)),
+    latencyMs: { ...group[0].latencyMs, p99: Math.round(mean(group.map((m) => m.latencyMs.p99))) },
+    non2xx: group.reduce((sum, m) => sum + m.non2xx + m.errors, 0),
+    errors: 0,
+  }));
+}
+
 function scaleTable(measurements: ScaleMeasurement[]): string {
   const rows = ['| scenario | server | c | near-empty req/s | 1M req/s | ratio | near-empty p99 ms | 1M p99 ms | non-2xx |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'];
-  const full = measurements.filter((m) => m.data === '1M');
-  for (const m of full) {
-    const empty = measurements.find((e) => e.data === 'near-empty' && e.scenario === m.scenario && e.server === m.server && e.platform === m.platform && e.connections === m.connections);
+  const means = averaged(measurements);
+  for (const m of means.filter((x) => x.data === '1M')) {
+    const empty = means.find((e) => e.data === 'near-empty' && e.scenario === m.scenario && e.server === m.server && e.platform === m.platform && e.connections === m.connections);
     const ratio = empty ? (m.requestsPerSecond / empty.requestsPerSecond).toFixed(2) : '–';
     const name = m.server === 'peer' ? 'peer (oidc-provider)' : `sesame (${m.platform})`;
     rows.push(
-      `| ${m.scenario} | ${name} | ${m.connections} | ${empty ? empty.requestsPerSecond.toFixed(0) : '–'} | ${m.requestsPerSecond.toFixed(0)} | ${ratio} | ${empty?.latencyMs.p99 ?? '–'} | ${m.latencyMs.p99} | ${(empty?.non2xx ?? 0) + m.non2xx + (empty?.errors ?? 0) + m.errors} |`,
+      `| ${m.scenario} | ${name} | ${m.connections} | ${empty ? empty.requestsPerSecond.toFixed(0) : '–'} | ${m.requestsPerSecond.toFixed(0)} | ${ratio} | ${empty?.latencyMs.p99 ?? '–'} | ${m.latencyMs.p99} | ${(empty?.non2xx ?? 0) + m.non2xx} |`,
     );
   }
   return rows.join('\n');
@@ -239,9 +303,10 @@ function scaleTable(measurements: ScaleMeasurement[]): string {
 
 function maintenanceTable(list: MaintenanceMeasurement[], measurements: ScaleMeasurement[]): string {
   const rows = ['| platform | rows removed | job duration s | c | userinfo p99 at 1M ms | p99 during the job ms | × | req/s during | covered |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |'];
+  const means = averaged(measurements);
   for (const m of list) {
     for (const phase of m.during) {
-      const before = measurements.find((x) => x.data === '1M' && x.scenario === 'userinfo (100k tokens)' && x.server === 'sesame' && x.platform === m.platform && x.connections === phase.connections);
+      const before = means.find((x) => x.data === '1M' && x.scenario === 'userinfo (100k tokens)' && x.server === 'sesame' && x.platform === m.platform && x.connections === phase.connections);
       const factor = before ? (phase.latencyMs.p99 / Math.max(1, before.latencyMs.p99)).toFixed(2) : '–';
       rows.push(`| ${m.platform} | ${m.rowsRemoved} | ${m.durationSeconds.toFixed(1)} | ${phase.connections} | ${before?.latencyMs.p99 ?? '–'} | ${phase.latencyMs.p99} | ${factor} | ${phase.requestsPerSecond.toFixed(0)} | ${m.coveredLoad ? 'yes' : 'no (the job ended first)'} |`);
     }
