@@ -4,7 +4,7 @@ import { REDIS, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import Redis from 'ioredis';
 
 /** How long a lease lasts without being extended: a worker that dies mid-run frees it after this. */
-const LEASE_MS = 60_000;
+export const LEASE_MS = 60_000;
 
 /** Only the holder's token may extend or release the lease. */
 const EXTEND = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;

@@ -5,6 +5,7 @@ import { AccessTokenRepository } from './access-token.repository';
 import { AuditEventRepository } from './audit-event.repository';
 import { AuthorizationCodeRepository } from './authorization-code.repository';
 import { MaintenanceLock } from './maintenance-lock';
+import { MaintenancePause } from './maintenance-pause';
 import { MaintenanceProcessor } from './maintenance.processor';
 import { MaintenanceService } from './maintenance.service';
 
@@ -16,6 +17,7 @@ import { MaintenanceService } from './maintenance.service';
     AuditEventRepository,
     AuthorizationCodeRepository,
     MaintenanceLock,
+    MaintenancePause,
     MaintenanceService,
     MaintenanceProcessor,
   ],

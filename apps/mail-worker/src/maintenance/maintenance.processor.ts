@@ -30,7 +30,7 @@ export class MaintenanceProcessor implements OnApplicationBootstrap, BeforeAppli
     return this.maintenance.run();
   }
 
-  /** On SIGTERM: the run in progress stops after its batch, and Bull's close waits for it. */
+  /** On SIGTERM: the run in progress stops after its batch (or at once in a pause), and Bull's close waits for it. */
   async beforeApplicationShutdown(): Promise<void> {
     this.maintenance.stop();
     await this.queue.close();

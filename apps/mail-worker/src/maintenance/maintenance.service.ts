@@ -7,9 +7,13 @@ import type { Queue } from 'bull';
 import { AccessTokenRepository } from './access-token.repository';
 import { AuditEventRepository } from './audit-event.repository';
 import { AuthorizationCodeRepository } from './authorization-code.repository';
-import { MaintenanceLease, MaintenanceLock } from './maintenance-lock';
+import { LEASE_MS, MaintenanceLease, MaintenanceLock } from './maintenance-lock';
+import { MaintenancePause } from './maintenance-pause';
 
 const DAY_MS = 24 * 3600 * 1000;
+
+/** The lease is extended just before a pause; half of it leaves the next extension ample time. */
+const MAX_PAUSE_MS = LEASE_MS / 2;
 
 /** What a run removed, per table (`mail_job`: failed mail jobs in Redis), and how long it took. */
 export interface MaintenanceReport {
@@ -26,12 +30,15 @@ interface PurgeStep {
 /**
  * Deletes what is past its retention, in batches of MAINTENANCE_BATCH_SIZE rows, each its own
  * short statement and transaction (no long locks, rows in use are skipped), one instance at a
- * time. Retention periods are in the configuration; see docs/operations.md.
+ * time. After a full batch it pauses MAINTENANCE_BATCH_PAUSE_PERCENT of the time the batch took
+ * (pt-archiver's --sleep-coef), so back-to-back batches do not keep a Postgres backend busy all
+ * the time. Retention periods are in the configuration; see docs/operations.md.
  */
 @Injectable()
 export class MaintenanceService {
   private readonly logger = new Logger(MaintenanceService.name);
-  private stopping = false;
+  /** Aborted by stop(): ends a pause at once, and no batch starts after it. */
+  private readonly stopped = new AbortController();
 
   constructor(
     private readonly lock: MaintenanceLock,
@@ -42,6 +49,7 @@ export class MaintenanceService {
     private readonly auditEvents: AuditEventRepository,
     @InjectQueue(MAIL_QUEUE) private readonly mailQueue: Queue,
     private readonly clock: Clock,
+    private readonly pause: MaintenancePause,
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
     @Optional() private readonly metrics?: SesameMetrics,
   ) {}
@@ -68,9 +76,9 @@ export class MaintenanceService {
     }
   }
 
-  /** On shutdown: the run in progress stops after its current batch. */
+  /** On shutdown: the run in progress stops after its current batch, or at once when it is pausing. */
   stop(): void {
-    this.stopping = true;
+    this.stopped.abort();
   }
 
   private async purge(lease: MaintenanceLease): Promise<Record<string, number>> {
@@ -101,18 +109,35 @@ export class MaintenanceService {
     ];
   }
 
-  /** Batches until one comes back short; the lease is extended before each, and a lost lease ends the run. */
+  /**
+   * Batches until one comes back short, with a pause after each full one; the lease is extended
+   * before each batch and each pause, and a lost lease ends the run.
+   */
   private async drain(step: PurgeStep, lease: MaintenanceLease): Promise<number> {
     const limit = this.config.maintenance.batchSize;
     let total = 0;
     for (;;) {
-      if (this.stopping) return total;
-      if (!(await lease.extend())) throw new Error('The maintenance lock was lost (a batch took longer than the lease)');
+      if (this.stopped.signal.aborted) return total;
+      await this.extend(lease);
+      const started = performance.now();
       const removed = await step.batch(limit);
       total += removed;
       this.metrics?.maintenanceRowsDeleted.inc({ table: step.table }, removed);
       if (removed < limit) return total;
+      await this.pauseAfter(performance.now() - started, lease);
     }
+  }
+
+  /** Leaves the database to the hot paths for a share of the time the batch held it. */
+  private async pauseAfter(batchMs: number, lease: MaintenanceLease): Promise<void> {
+    const ms = Math.min((batchMs * this.config.maintenance.batchPausePercent) / 100, MAX_PAUSE_MS);
+    if (ms <= 0) return;
+    await this.extend(lease);
+    await this.pause.wait(ms, this.stopped.signal);
+  }
+
+  private async extend(lease: MaintenanceLease): Promise<void> {
+    if (!(await lease.extend())) throw new Error('The maintenance lock was lost (a batch took longer than the lease)');
   }
 
   private recordSuccess(report: MaintenanceReport): void {

@@ -53,12 +53,18 @@ describe('parseEnvironment', () => {
       expect(config.maintenance).toEqual({
         intervalSeconds: 900,
         batchSize: 1000,
+        batchPausePercent: 100,
         codeRetentionDays: 1,
         accessTokenRetentionDays: 7,
         emailThrottleRetentionDays: 1,
         loginActivityRetentionDays: 30,
         auditRetentionDays: 365,
       });
+    });
+
+    it('MAINTENANCE_BATCH_PAUSE_PERCENT takes 0 (batches back to back) up to 1000', () => {
+      expect(parseEnvironment({ ...REQUIRED, MAINTENANCE_BATCH_PAUSE_PERCENT: '0' }).maintenance.batchPausePercent).toBe(0);
+      expect(parseEnvironment({ ...REQUIRED, MAINTENANCE_BATCH_PAUSE_PERCENT: '1000' }).maintenance.batchPausePercent).toBe(1000);
     });
 
     it('uses the plan limits of the design', () => {
@@ -158,6 +164,9 @@ describe('parseEnvironment', () => {
       ['ACCESS_TOKEN_TTL_SECONDS', '59', 'must be an integer from 60 to 31536000'],
       ['ID_TOKEN_TTL_SECONDS', 'NaN', 'must be an integer from 60 to 86400'],
       ['ACCESS_TOKEN_CACHE_SECONDS', 'Infinity', 'must be an integer from 0 to 60'],
+      ['MAINTENANCE_BATCH_PAUSE_PERCENT', '1001', 'must be an integer from 0 to 1000'],
+      ['MAINTENANCE_BATCH_PAUSE_PERCENT', '-1', 'must be an integer from 0 to 1000'],
+      ['MAINTENANCE_BATCH_PAUSE_PERCENT', '50%', 'must be an integer from 0 to 1000'],
       ['DATABASE_URL', 'mysql://root@localhost/sesame', 'must use postgres or postgresql'],
       ['DATABASE_URL', 'not a url', 'must be a valid URL'],
       ['REDIS_URL', 'http://127.0.0.1:6379', 'must use redis or rediss'],

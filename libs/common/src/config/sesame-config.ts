@@ -66,11 +66,13 @@ export interface SesameConfig {
     /** How often the worker looks for accepted attempts whose mail was never queued or was lost. */
     sweepIntervalSeconds: number;
   };
-  /** The maintenance job of mail-worker: how often it runs, how much it deletes per statement, and how long each kind of row is kept. */
+  /** The maintenance job of mail-worker: how often it runs, how much it deletes per statement, how long it rests between statements, and how long each kind of row is kept. */
   maintenance: {
     /** 0: the worker does not schedule the job (and removes a schedule left in Redis). */
     intervalSeconds: number;
     batchSize: number;
+    /** After each full batch the job waits this share of the time the batch took (0: batches back to back). */
+    batchPausePercent: number;
     /** Authorization codes: days after they expire (unused) or after their tokens can no longer be alive (used). */
     codeRetentionDays: number;
     /** Access tokens: days after they expire or are revoked. */
