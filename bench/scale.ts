@@ -1,7 +1,7 @@
 /**
- * `npm run bench -- scale`: the hot paths on a nearly empty database, then the same scenarios
- * after filling it to production sizes (1 M live access tokens, 1 M login attempts, 100 k users
- * in one organization, 10 k organizations, 1 M rows past their retention), in one run; then the
+ * `npm run bench -- scale`: the hot paths on a nearly empty database and on a copy of it filled to
+ * production sizes (1 M live access tokens, 1 M login attempts, 100 k users in one organization,
+ * 10 k organizations, 1 M rows past their retention), each pair measured back to back; then the
  * maintenance job removing the 1 M expired rows while userinfo runs. Also records the plans of
  * the hot queries and the database size per million logins. See docs/benchmarks.md#scale.
  */
