@@ -171,9 +171,9 @@ function hotQueries(organizationId: string, applicationId: string): [string, str
   return [
     [
       'userinfo (token → user)',
-      `SELECT u.id AS user_id, u.email, u.email_verified, u.name, u.organization_id, u.updated_at, t.expires_at,
-              (t.revoked_at IS NULL AND t.expires_at > now() AND NOT u.blocked) AS active
-         FROM access_token t JOIN "user" u ON u.id = t.user_id WHERE t.hash = ${token}`,
+      `SELECT t.hash, u.id AS user_id, u.email, u.email_verified, u.name, u.organization_id, u.updated_at, t.expires_at,
+              t.revoked_at IS NOT NULL AS revoked, u.blocked
+         FROM access_token t JOIN "user" u ON u.id = t.user_id WHERE t.hash = ANY(ARRAY[${token}])`,
       [],
     ],
     [

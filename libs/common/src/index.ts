@@ -40,3 +40,4 @@ export * from './metrics/http-metrics';
 export * from './metrics/metrics.module';
 export * from './cache/ttl-cache';
 export * from './async/with-timeout';
+export * from './batching/lookup-batcher';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, isSecretShaped, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
+import { Clock, isSecretShaped, LookupBatcher, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
 import { ClientPrincipal } from '@sesame/guards';
 import { prepared, queryPrepared } from '@sesame/entities';
 import { DataSource } from 'typeorm';
@@ -11,7 +11,8 @@ import { invalidToken } from './oauth-errors';
 
 const INVALID = 'The access token is invalid, expired or revoked';
 
-interface ActiveTokenRow {
+interface TokenRow {
+  hash: Buffer;
   user_id: string;
   email: string;
   email_verified: boolean;
@@ -19,19 +20,41 @@ interface ActiveTokenRow {
   organization_id: string;
   updated_at: Date;
   expires_at: Date;
-  active: boolean;
+  revoked: boolean;
+  blocked: boolean;
 }
 
 const MAX_CACHED_TOKENS = 100_000;
 
-/** userinfo's one lookup: the token by its hash (primary key) joined to its user (primary key). */
-const FIND_ACTIVE_TOKEN = prepared(
-  'find-active-token',
-  `SELECT u.id AS user_id, u.email, u.email_verified, u.name, u.organization_id, u.updated_at, t.expires_at,
-          (t.revoked_at IS NULL AND t.expires_at > $2 AND NOT u.blocked) AS active
+/**
+ * userinfo's one lookup, for a batch of tokens: each by its hash (primary key) joined to its user
+ * (primary key). Whether a token is active is decided per request (isActive), with that request's time.
+ */
+const FIND_TOKENS = prepared(
+  'find-tokens',
+  `SELECT t.hash, u.id AS user_id, u.email, u.email_verified, u.name, u.organization_id, u.updated_at, t.expires_at,
+          t.revoked_at IS NOT NULL AS revoked, u.blocked
      FROM access_token t JOIN "user" u ON u.id = t.user_id
-    WHERE t.hash = $1`,
+    WHERE t.hash = ANY($1::bytea[])`,
 );
+
+/**
+ * Token batches out at once: half the pool (5 of the default 10), at least 1. Enough that a
+ * lookup goes out at once and alone under light load; few enough that heavy userinfo traffic
+ * leaves the other half of the connections to this instance's other queries (verify, revoke,
+ * introspect), and that the requests arriving meanwhile wait in the batcher, to go out in one
+ * query, rather than each in the pool's queue for a connection and a query of its own.
+ */
+function maxTokenBatchesInFlight(config: SesameConfig): number {
+  return Math.max(1, Math.floor(config.database.poolSize / 2));
+}
+
+/** Bounds one batch's array parameter and result, and how long it holds a connection; at 50 concurrent requests it is never reached. */
+const MAX_TOKENS_PER_BATCH = 100;
+
+function isActive(row: TokenRow, now: Date): boolean {
+  return !row.revoked && !row.blocked && row.expires_at.getTime() > now.getTime();
+}
 
 /**
  * Reading, checking and revoking access tokens. userinfo answers are cached in process for
@@ -42,6 +65,12 @@ const FIND_ACTIVE_TOKEN = prepared(
 export class AccessTokensService {
   private readonly userInfoCache = new TtlCache<string, UserInfoResponse>(MAX_CACHED_TOKENS);
   private readonly cacheMs: number;
+  /**
+   * Token rows by the hash's base64 (the cache key). Under load, the pg client's work per query
+   * (the socket write, parsing the result, copying the query config) was most of userinfo's CPU
+   * time; concurrent lookups now share one query.
+   */
+  private readonly tokenLookups: LookupBatcher<string, TokenRow>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -51,11 +80,16 @@ export class AccessTokensService {
     @Inject(SESAME_CONFIG) config: SesameConfig,
   ) {
     this.cacheMs = config.auth.accessTokenCacheSeconds * 1000;
+    this.tokenLookups = new LookupBatcher((keys) => this.findTokens(keys), {
+      maxInFlight: maxTokenBatchesInFlight(config),
+      maxBatch: MAX_TOKENS_PER_BATCH,
+    });
   }
 
   /**
    * GET /v1/userinfo, the hottest path: one lookup by the token's hash (primary key) joined to
-   * its user (primary key). Expired, revoked or unknown tokens, and blocked users, get 401.
+   * its user (primary key), shared with concurrent requests (see tokenLookups). Expired, revoked
+   * or unknown tokens, and blocked users, get 401.
    */
   async userInfo(token: string | undefined, ip: string): Promise<UserInfoResponse> {
     if (token === undefined) throw invalidToken(null);
@@ -67,12 +101,11 @@ export class AccessTokensService {
     if (cached) return cached;
 
     this.failedLookups.check(ip);
-    const rows = await queryPrepared<ActiveTokenRow>(this.dataSource, FIND_ACTIVE_TOKEN, [hash, now]);
-    const row = rows[0];
+    const row = await this.tokenLookups.load(cacheKey);
     // Only tokens that never existed count against the address: expired and revoked ones are
     // what applications meet every day.
     if (!row) this.failedLookups.record(ip);
-    if (!row?.active) throw invalidToken(INVALID);
+    if (!row || !isActive(row, now)) throw invalidToken(INVALID);
     const info: UserInfoResponse = {
       sub: row.user_id,
       email: row.email,
@@ -83,6 +116,12 @@ export class AccessTokensService {
     };
     if (this.cacheMs > 0) this.userInfoCache.set(cacheKey, info, Math.min(now.getTime() + this.cacheMs, row.expires_at.getTime()));
     return info;
+  }
+
+  private async findTokens(keys: string[]): Promise<Map<string, TokenRow>> {
+    const hashes = keys.map((key) => Buffer.from(key, 'base64'));
+    const rows = await queryPrepared<TokenRow>(this.dataSource, FIND_TOKENS, [hashes]);
+    return new Map(rows.map((row) => [row.hash.toString('base64'), row]));
   }
 
   /**
