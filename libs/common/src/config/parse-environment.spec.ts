@@ -53,7 +53,7 @@ describe('parseEnvironment', () => {
       expect(config.maintenance).toEqual({
         intervalSeconds: 900,
         batchSize: 1000,
-        batchPausePercent: 100,
+        batchPausePercent: 300,
         codeRetentionDays: 1,
         accessTokenRetentionDays: 7,
         emailThrottleRetentionDays: 1,

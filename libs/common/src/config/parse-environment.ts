@@ -83,7 +83,7 @@ export function parseEnvironment(env: Env): SesameConfig {
     maintenance: {
       intervalSeconds: read.integer('MAINTENANCE_INTERVAL_SECONDS', 900, 0, 86_400),
       batchSize: read.integer('MAINTENANCE_BATCH_SIZE', 1000, 1, 50_000),
-      batchPausePercent: read.integer('MAINTENANCE_BATCH_PAUSE_PERCENT', 100, 0, 1000),
+      batchPausePercent: read.integer('MAINTENANCE_BATCH_PAUSE_PERCENT', 300, 0, 1000),
       codeRetentionDays: read.integer('CODE_RETENTION_DAYS', 1, 1, 3650),
       accessTokenRetentionDays: read.integer('ACCESS_TOKEN_RETENTION_DAYS', 7, 1, 3650),
       // Below a day the e-mail backoff (which remembers attempts for 24 hours) would forget too early.
