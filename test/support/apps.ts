@@ -43,7 +43,12 @@ export async function startApp(
   const fastifyRoutes = config.http.platform === 'fastify' ? recordFastifyRoutes(app) : [];
   configureHttpApp(app, config);
   options.setup?.(app, config);
-  await app.listen(options.port ?? 0, '127.0.0.1');
+  try {
+    await app.listen(options.port ?? 0, '127.0.0.1');
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   return { app, config, url, fastifyRoutes, close: () => app.close() };
 }
@@ -73,10 +78,8 @@ export interface Stack {
  * autologin continuations point at it), and the worker sends to `smtpUrl`.
  */
 export async function startStack(smtpUrl: string, options: StartOptions = {}): Promise<Stack> {
-  const authPort = await freePort();
-  const env = { PUBLIC_BASE_URL: `http://127.0.0.1:${authPort}/api`, SMTP_URL: smtpUrl, MAIL_RETRY_DELAY_MS: '50', ...options.env };
+  const { auth, env } = await startPublicAuthApi({ ...options, env: { SMTP_URL: smtpUrl, MAIL_RETRY_DELAY_MS: '50', ...options.env } });
   const management = await startManagementApi({ ...options, env });
-  const auth = await startAuthApi({ ...options, env, port: authPort });
   const worker = await startMailWorker({ ...options, env });
   return {
     management,
@@ -88,6 +91,22 @@ export async function startStack(smtpUrl: string, options: StartOptions = {}): P
       await management.close();
     },
   };
+}
+
+/**
+ * The auth API on a port picked beforehand, because its PUBLIC_BASE_URL must name it. Under load
+ * another process may take that port before the API binds it; then another port is picked.
+ */
+async function startPublicAuthApi(options: StartOptions): Promise<{ auth: RunningApp; env: Record<string, string> }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const env = { PUBLIC_BASE_URL: `http://127.0.0.1:${port}/api`, ...options.env };
+    try {
+      return { auth: await startAuthApi({ ...options, env, port }), env };
+    } catch (error) {
+      if (attempt === 3 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
+  }
 }
 
 /** A TCP port that was free a moment ago on 127.0.0.1. */

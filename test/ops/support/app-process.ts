@@ -125,20 +125,38 @@ export async function appEnv(name: ProcessName, overrides: Record<string, string
   return { port, env };
 }
 
-/** Starts an app as its container would (Dockerfile CMD), on a free loopback port, and waits until it listens. */
+/**
+ * Starts an app as its container would (Dockerfile CMD), on a free loopback port, and waits until it
+ * listens. A port is picked before the process binds it, so under load another process may take it
+ * first: the app then exits with EADDRINUSE, and another port is tried (unless the caller chose it).
+ */
 export async function startAppProcess(name: ProcessName, overrides: Record<string, string> = {}): Promise<AppProcess> {
-  const { port, env } = await appEnv(name, overrides);
-  return new AppProcess(name, port, env).started();
+  for (let attempt = 1; ; attempt++) {
+    const { port, env } = await appEnv(name, overrides);
+    try {
+      return await new AppProcess(name, port, env).started();
+    } catch (error) {
+      if (attempt === 3 || overrides[PORT_VARIABLES[name]] || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
 }
 
 /** Starts the three apps as processes sharing one environment; PUBLIC_BASE_URL defaults to the auth API's own address. */
 export async function startAppProcesses(overrides: Record<string, string> = {}): Promise<Record<AppName, AppProcess>> {
-  const authPort = await freePort();
-  const shared = { PUBLIC_BASE_URL: `http://127.0.0.1:${authPort}/api`, ...overrides };
-  const [management, auth, worker] = await Promise.all([
-    startAppProcess('management-api', shared),
-    startAppProcess('auth-api', { ...shared, AUTH_PORT: String(authPort) }),
-    startAppProcess('mail-worker', shared),
-  ]);
+  const { auth, shared } = await startPublicAuthProcess(overrides);
+  const [management, worker] = await Promise.all([startAppProcess('management-api', shared), startAppProcess('mail-worker', shared)]);
   return { 'management-api': management, 'auth-api': auth, 'mail-worker': worker };
+}
+
+/** The auth API on a port picked beforehand, because PUBLIC_BASE_URL names it; another port if that one was taken meanwhile. */
+async function startPublicAuthProcess(overrides: Record<string, string>): Promise<{ auth: AppProcess; shared: Record<string, string> }> {
+  for (let attempt = 1; ; attempt++) {
+    const authPort = await freePort();
+    const shared = { PUBLIC_BASE_URL: `http://127.0.0.1:${authPort}/api`, ...overrides };
+    try {
+      return { auth: await startAppProcess('auth-api', { ...shared, AUTH_PORT: String(authPort) }), shared };
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
 }
