@@ -93,18 +93,24 @@ export async function startStack(smtpUrl: string, options: StartOptions = {}): P
   };
 }
 
-/**
- * The auth API on a port picked beforehand, because its PUBLIC_BASE_URL must name it. Under load
- * another process may take that port before the API binds it; then another port is picked.
- */
-async function startPublicAuthApi(options: StartOptions): Promise<{ auth: RunningApp; env: Record<string, string> }> {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+/** The auth API on a port picked beforehand, because its PUBLIC_BASE_URL must name it. */
+function startPublicAuthApi(options: StartOptions): Promise<{ auth: RunningApp; env: Record<string, string> }> {
+  return onFreePort(async (port) => {
     const env = { PUBLIC_BASE_URL: `http://127.0.0.1:${port}/api`, ...options.env };
+    return { auth: await startAuthApi({ ...options, env, port }), env };
+  });
+}
+
+/**
+ * Starts something on a port picked beforehand (because a URL must name it first). Under load
+ * another process may bind that port in between; on EADDRINUSE this tries again on another one.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
     try {
-      return { auth: await startAuthApi({ ...options, env, port }), env };
+      return await start(await freePort());
     } catch (error) {
-      if (attempt === 3 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
     }
   }
 }

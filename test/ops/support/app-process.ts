@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { freePort } from '../../support/apps';
+import { freePort, onFreePort } from '../../support/apps';
 import { FILE_REDIS_PREFIX } from '../../support/config';
 import { healthCheckCommand, REPOSITORY_ROOT, startCommand } from './dockerfile';
 import { LineCollector } from './lines';
@@ -131,14 +131,12 @@ export async function appEnv(name: ProcessName, overrides: Record<string, string
  * first: the app then exits with EADDRINUSE, and another port is tried (unless the caller chose it).
  */
 export async function startAppProcess(name: ProcessName, overrides: Record<string, string> = {}): Promise<AppProcess> {
-  for (let attempt = 1; ; attempt++) {
-    const { port, env } = await appEnv(name, overrides);
-    try {
-      return await new AppProcess(name, port, env).started();
-    } catch (error) {
-      if (attempt === 3 || overrides[PORT_VARIABLES[name]] || !String(error).includes('EADDRINUSE')) throw error;
-    }
-  }
+  const start = async (port: number) => {
+    const { env } = await appEnv(name, { ...overrides, [PORT_VARIABLES[name]]: String(port) });
+    return new AppProcess(name, port, env).started();
+  };
+  const chosen = overrides[PORT_VARIABLES[name]];
+  return chosen ? start(Number(chosen)) : onFreePort(start);
 }
 
 /** Starts the three apps as processes sharing one environment; PUBLIC_BASE_URL defaults to the auth API's own address. */
@@ -149,14 +147,9 @@ export async function startAppProcesses(overrides: Record<string, string> = {}):
 }
 
 /** The auth API on a port picked beforehand, because PUBLIC_BASE_URL names it; another port if that one was taken meanwhile. */
-async function startPublicAuthProcess(overrides: Record<string, string>): Promise<{ auth: AppProcess; shared: Record<string, string> }> {
-  for (let attempt = 1; ; attempt++) {
-    const authPort = await freePort();
+function startPublicAuthProcess(overrides: Record<string, string>): Promise<{ auth: AppProcess; shared: Record<string, string> }> {
+  return onFreePort(async (authPort) => {
     const shared = { PUBLIC_BASE_URL: `http://127.0.0.1:${authPort}/api`, ...overrides };
-    try {
-      return { auth: await startAppProcess('auth-api', { ...shared, AUTH_PORT: String(authPort) }), shared };
-    } catch (error) {
-      if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
-    }
-  }
+    return { auth: await startAppProcess('auth-api', { ...shared, AUTH_PORT: String(authPort) }), shared };
+  });
 }

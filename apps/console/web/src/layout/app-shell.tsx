@@ -4,7 +4,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { onSessionEnded } from '../api/client';
 import { rememberReturnTo } from '../api/return-to';
 import { sessionQuery } from '../api/session';
-import { setTheme, storedTheme } from './theme';
+import { setTheme, storedTheme, subscribeToSystemTheme, systemTheme } from './theme';
 
 /** The frame of every page: skip link, brand, theme switch; a lost session sends the person to sign in and back. */
 export function AppShell() {
@@ -27,9 +27,9 @@ export function AppShell() {
 
 /** Names the theme it switches to: the other one than what shows now (the stored choice, else the system's). */
 function ThemeSwitch() {
-  const systemDark = useSyncExternalStore(subscribeToSystemTheme, () => matchMedia(DARK_QUERY).matches);
+  const system = useSyncExternalStore(subscribeToSystemTheme, systemTheme);
   const [stored, setStored] = useState(storedTheme);
-  const next = (stored ?? (systemDark ? 'dark' : 'light')) === 'dark' ? 'light' : 'dark';
+  const next = (stored ?? system) === 'dark' ? 'light' : 'dark';
   return (
     <button
       type="button"
@@ -42,14 +42,6 @@ function ThemeSwitch() {
       {next === 'dark' ? 'Dark theme' : 'Light theme'}
     </button>
   );
-}
-
-const DARK_QUERY = '(prefers-color-scheme: dark)';
-
-function subscribeToSystemTheme(onChange: () => void): () => void {
-  const query = matchMedia(DARK_QUERY);
-  query.addEventListener('change', onChange);
-  return () => query.removeEventListener('change', onChange);
 }
 
 function useSendToSignInWhenSessionEnds(): void {

@@ -7,6 +7,19 @@ export function storedTheme(): Theme | null {
   return value === 'light' || value === 'dark' ? value : null;
 }
 
+const DARK_QUERY = '(prefers-color-scheme: dark)';
+
+/** The system's theme, for useSyncExternalStore with subscribeToSystemTheme. */
+export function systemTheme(): Theme {
+  return matchMedia(DARK_QUERY).matches ? 'dark' : 'light';
+}
+
+export function subscribeToSystemTheme(onChange: () => void): () => void {
+  const query = matchMedia(DARK_QUERY);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
 export function setTheme(theme: Theme): void {
   localStorage.setItem(KEY, theme);
   applyStoredTheme();
