@@ -134,6 +134,11 @@ export class BenchData {
     return new BenchData(databaseUrl, this.seed, [...this.userIds]);
   }
 
+  /** Writes every dirty buffer out (the whole cluster's), so that what follows starts a checkpoint cycle. */
+  async checkpoint(): Promise<void> {
+    await this.pool.query('CHECKPOINT');
+  }
+
   async query<T extends object>(sql: string, parameters: unknown[] = []): Promise<T[]> {
     return (await this.pool.query(sql, parameters)).rows as T[];
   }

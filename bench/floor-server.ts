@@ -167,21 +167,21 @@ async function verify(request: IncomingMessage): Promise<unknown> {
     await connection.query('BEGIN');
     const { rows } = await connection.query(
       `WITH claimed AS (
-         UPDATE authorization_code SET used_at = $3
+         UPDATE authorization_code SET used_at = $3, access_token_hash = $4
           WHERE hash = $1 AND application_id = $2 AND used_at IS NULL AND expires_at > $3
           RETURNING user_id, redirect_uri, code_challenge, auth_time)
        SELECT c.*, u.email, u.email_verified, u.organization_id, u.blocked
          FROM claimed c JOIN "user" u ON u.id = c.user_id`,
-      [codeHash, client.applicationId, now],
+      [codeHash, client.applicationId, now, sha256(accessToken)],
     );
     claimed = rows[0];
     const challenge = VERIFIER_SHAPE.test(verifier) ? createHash('sha256').update(verifier).digest('base64url') : null;
     const granted = claimed && claimed.redirect_uri === redirectUri && claimed.code_challenge !== null && challenge === claimed.code_challenge && !claimed.blocked;
     if (granted) {
       await connection.query(
-        `INSERT INTO access_token (hash, application_id, user_id, organization_id, code_hash, expires_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [sha256(accessToken), client.applicationId, claimed!.user_id, claimed!.organization_id, codeHash, expiresAt, now],
+        `INSERT INTO access_token (hash, application_id, user_id, organization_id, expires_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [sha256(accessToken), client.applicationId, claimed!.user_id, claimed!.organization_id, expiresAt, now],
       );
     }
     await connection.query('COMMIT');

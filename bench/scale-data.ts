@@ -66,11 +66,20 @@ export class ScaleData {
     await this.step(
       'live access tokens',
       `WITH u AS (SELECT id, (row_number() OVER ()) - 1 AS n FROM "user" WHERE organization_id = $2)
-       INSERT INTO access_token (hash, application_id, user_id, organization_id, code_hash, expires_at, created_at)
-       SELECT sha256(('scale-live-token-' || g)::bytea), $1, u.id, $2, sha256(('scale-live-code-' || g)::bytea),
+       INSERT INTO access_token (hash, application_id, user_id, organization_id, expires_at, created_at)
+       SELECT sha256(('scale-live-token-' || g)::bytea), $1, u.id, $2,
               now() + interval '30 days' - (g % 2592000) * interval '1 second', now() - (g % 2592000) * interval '1 second'
          FROM generate_series(0, $3 - (SELECT count(*) FROM access_token) - 1) g JOIN u ON u.n = g % $4`,
       [applicationId, organizationId, SCALE.liveTokens, SCALE.users],
+    );
+    // Retention keeps a used code while its token lives (the replay rule), so each live token has one.
+    await this.step(
+      'used codes of the live tokens',
+      `INSERT INTO authorization_code (hash, application_id, user_id, redirect_uri, auth_time, expires_at, used_at, access_token_hash, created_at)
+       SELECT sha256(('scale-live-code-' || g)::bytea), t.application_id, t.user_id, 'https://bench.example/callback', t.created_at,
+              t.created_at + interval '10 minutes', t.created_at, t.hash, t.created_at
+         FROM generate_series(0, $1 - 1) g JOIN access_token t ON t.hash = sha256(('scale-live-token-' || g)::bytea)`,
+      [SCALE.liveTokens],
     );
     await this.step(
       'login attempts (last 29 days, used)',
@@ -177,8 +186,10 @@ function hotQueries(organizationId: string, applicationId: string): [string, str
       [],
     ],
     [
-      'verify: replay revokes the tokens of a code',
-      `UPDATE access_token SET revoked_at = now() WHERE code_hash = sha256('scale-live-code-4242'::bytea) AND application_id = $1 AND revoked_at IS NULL RETURNING hash`,
+      'verify: replay revokes the token of a code',
+      `UPDATE access_token SET revoked_at = now()
+        WHERE hash = (SELECT access_token_hash FROM authorization_code WHERE hash = sha256('scale-live-code-4242'::bytea) AND application_id = $1) AND revoked_at IS NULL
+       RETURNING hash`,
       [applicationId],
     ],
     [

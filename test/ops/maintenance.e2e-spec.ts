@@ -150,10 +150,11 @@ describe('maintenance job', () => {
     // A token that outlives the configured lifetime (issued before ACCESS_TOKEN_TTL_SECONDS was lowered).
     await seed(codes(true), 1, at(-90 * DAY), 'code-long-lived-token');
     await database.query(
-      `INSERT INTO access_token (hash, application_id, user_id, organization_id, code_hash, expires_at, created_at)
-       VALUES (sha256('long-lived-token'::bytea), $1, $2, $3, sha256('code-long-lived-token1'::bytea), $4, $5)`,
+      `INSERT INTO access_token (hash, application_id, user_id, organization_id, expires_at, created_at)
+       VALUES (sha256('long-lived-token'::bytea), $1, $2, $3, $4, $5)`,
       [web.applicationId, userId, web.organizationId, at(DAY), at(-90 * DAY)],
     );
+    await database.query(`UPDATE authorization_code SET access_token_hash = sha256('long-lived-token'::bytea) WHERE hash = sha256('code-long-lived-token1'::bytea)`);
 
     expect((await maintenanceOf(stack.worker).run())?.removed.authorization_code).toBe(0);
     expect(await database.query(`SELECT 1 FROM authorization_code WHERE hash = sha256('code-long-lived-token1'::bytea)`)).toHaveLength(1);

@@ -137,10 +137,13 @@ export class AccessTokensService {
     this.userInfoCache.delete(hash.toString('base64'));
   }
 
-  /** Revokes the tokens an application got from a code (it was used twice), here and in this instance's cache. */
+  /** Revokes the token an application got from a code (it was used twice), here and in this instance's cache. */
   async revokeIssuedFrom(applicationId: string, codeHash: Buffer, now: Date): Promise<void> {
     const revoked: { hash: Buffer }[] = await this.dataSource.query(
-      `WITH revoked AS (UPDATE access_token SET revoked_at = $3 WHERE code_hash = $1 AND application_id = $2 AND revoked_at IS NULL RETURNING hash)
+      `WITH revoked AS (
+         UPDATE access_token SET revoked_at = $3
+          WHERE hash = (SELECT access_token_hash FROM authorization_code WHERE hash = $1 AND application_id = $2) AND revoked_at IS NULL
+         RETURNING hash)
        SELECT hash FROM revoked`,
       [codeHash, applicationId, now],
     );

@@ -28,8 +28,8 @@ interface ClaimedCode {
 /**
  * The whole exchange in one statement (one round trip, one commit). The conditional UPDATE is the
  * claim: of concurrent redemptions exactly one gets the row. The code is used up even when the
- * checks fail, so a wrong verifier or redirect_uri cannot be retried; the token is stored only
- * when they pass: the exact redirect_uri, a user not blocked, and PKCE — the code's challenge
+ * checks fail, so a wrong verifier or redirect_uri cannot be retried. The code records the hash
+ * of its token (for the replay rule), and the token is stored only when the checks pass: the exact redirect_uri, a user not blocked, and PKCE — the code's challenge
  * equals BASE64URL(SHA-256(code_verifier)) ($7, computed by the service), or the code has no
  * challenge, no verifier was sent ($7 null: downgrade protection), the client has a secret ($8),
  * and the client said it handles an autologin walk ($9) exactly when the code is a walk stop's.
@@ -37,7 +37,7 @@ interface ClaimedCode {
 const CLAIM_CODE_AND_ISSUE_TOKEN = prepared(
   'claim-code-and-issue-token',
   `WITH claimed AS (
-     UPDATE authorization_code SET used_at = $3
+     UPDATE authorization_code SET used_at = $3, access_token_hash = $5
       WHERE hash = $1 AND application_id = $2 AND used_at IS NULL AND expires_at > $3
       RETURNING user_id, redirect_uri, code_challenge, auth_time, nonce, autologin),
    checked AS (
@@ -46,8 +46,8 @@ const CLAIM_CODE_AND_ISSUE_TOKEN = prepared(
              AND (c.code_challenge = $7 OR (c.code_challenge IS NULL AND $7::text IS NULL AND $8::boolean AND c.autologin = $9::boolean))) AS granted
        FROM claimed c JOIN "user" u ON u.id = c.user_id),
    issued AS (
-     INSERT INTO access_token (hash, application_id, user_id, organization_id, code_hash, expires_at, created_at)
-     SELECT $5, $2, user_id, organization_id, $1, $6, $3 FROM checked WHERE granted
+     INSERT INTO access_token (hash, application_id, user_id, organization_id, expires_at, created_at)
+     SELECT $5, $2, user_id, organization_id, $6, $3 FROM checked WHERE granted
      RETURNING 1)
    SELECT * FROM checked`,
 );

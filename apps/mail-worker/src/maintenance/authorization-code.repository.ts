@@ -30,7 +30,7 @@ export class AuthorizationCodeRepository {
       `DELETE FROM authorization_code WHERE hash IN (
          SELECT c.hash FROM authorization_code c
           WHERE c.used_at IS NOT NULL AND c.used_at < $1
-            AND NOT EXISTS (SELECT 1 FROM access_token t WHERE t.code_hash = c.hash AND t.revoked_at IS NULL AND t.expires_at > $2)
+            AND NOT EXISTS (SELECT 1 FROM access_token t WHERE t.hash = c.access_token_hash AND t.revoked_at IS NULL AND t.expires_at > $2)
           LIMIT $3 FOR UPDATE OF c SKIP LOCKED)`,
       [usedBefore, now, limit],
     );

@@ -5,7 +5,6 @@ import { User } from './user.entity';
 
 /** An opaque access token, found by the SHA-256 of its value. */
 @Entity('access_token')
-@Index('access_token_code_hash', ['codeHash'])
 @Index('access_token_user', ['userId'])
 @Index('access_token_application', ['applicationId'])
 // Retention deletes tokens some days after they expire or are revoked.
@@ -32,10 +31,6 @@ export class AccessToken {
   /** Denormalised from the application so introspection can check ownership without a join. */
   @Column({ type: 'uuid', name: 'organization_id' })
   organizationId: string;
-
-  /** The code this token was issued for: replaying the code revokes the token. */
-  @Column({ type: 'bytea', name: 'code_hash', nullable: true })
-  codeHash: Buffer | null;
 
   @Column({ ...TIMESTAMP, name: 'expires_at' })
   expiresAt: Date;

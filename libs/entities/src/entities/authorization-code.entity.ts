@@ -53,6 +53,10 @@ export class AuthorizationCode {
   @Column({ ...NULLABLE_TIMESTAMP, name: 'used_at' })
   usedAt: Date | null;
 
+  /** The token issued from this code, set when it is used (a token exists only if the exchange's checks passed): replaying the code revokes it. */
+  @Column({ type: 'bytea', name: 'access_token_hash', nullable: true })
+  accessTokenHash: Buffer | null;
+
   @CreateDateColumn({ ...TIMESTAMP, name: 'created_at' })
   createdAt: Date;
 }

@@ -4,6 +4,7 @@ import { TenantMembers1796300000000 } from './1796300000000-tenant-members';
 import { Retention1796400000000 } from './1796400000000-retention';
 import { LoginCodes1796500000000 } from './1796500000000-login-codes';
 import { LoginApproval1796500000001 } from './1796500000001-login-approval';
+import { TokenOfCode1796600000000 } from './1796600000000-token-of-code';
 
 /** Every migration, in order (registered explicitly, no globs). */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   Retention1796400000000,
   LoginCodes1796500000000,
   LoginApproval1796500000001,
+  TokenOfCode1796600000000,
 ];
