@@ -29,10 +29,11 @@ interface ClaimedCode {
  * The whole exchange in one statement (one round trip, one commit). The conditional UPDATE is the
  * claim: of concurrent redemptions exactly one gets the row. The code is used up even when the
  * checks fail, so a wrong verifier or redirect_uri cannot be retried. The code records the hash
- * of its token (for the replay rule), and the token is stored only when the checks pass: the exact redirect_uri, a user not blocked, and PKCE — the code's challenge
- * equals BASE64URL(SHA-256(code_verifier)) ($7, computed by the service), or the code has no
- * challenge, no verifier was sent ($7 null: downgrade protection), the client has a secret ($8),
- * and the client said it handles an autologin walk ($9) exactly when the code is a walk stop's.
+ * of its token (for the replay rule), and the token is stored only when the checks pass: the
+ * exact redirect_uri, a user not blocked, and PKCE — the code's challenge equals
+ * BASE64URL(SHA-256(code_verifier)) ($7, computed by the service), or the code has no challenge,
+ * no verifier was sent ($7 null: downgrade protection), the client has a secret ($8), and the
+ * client said it handles an autologin walk ($9) exactly when the code is a walk stop's.
  */
 const CLAIM_CODE_AND_ISSUE_TOKEN = prepared(
   'claim-code-and-issue-token',

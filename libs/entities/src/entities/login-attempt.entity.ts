@@ -33,6 +33,8 @@ export type Translations = Partial<Record<'subject' | 'greeting' | 'intro' | 'bu
 @Index('login_attempt_created_at', ['createdAt'])
 @Index('login_attempt_autologin_walk', ['autologinWalkHash'], { unique: true, where: 'autologin_walk_hash IS NOT NULL' })
 export class LoginAttempt {
+  // The database's default is uuid_v7() (time-ordered; migration OrderedLoginAttemptIds), not the
+  // gen_random_uuid() TypeORM assumes for 'uuid': a generated migration must not undo it.
   @PrimaryGeneratedColumn('uuid')
   id: string;
 

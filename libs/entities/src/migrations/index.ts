@@ -5,6 +5,7 @@ import { Retention1796400000000 } from './1796400000000-retention';
 import { LoginCodes1796500000000 } from './1796500000000-login-codes';
 import { LoginApproval1796500000001 } from './1796500000001-login-approval';
 import { TokenOfCode1796600000000 } from './1796600000000-token-of-code';
+import { OrderedLoginAttemptIds1796600000001 } from './1796600000001-ordered-login-attempt-ids';
 
 /** Every migration, in order (registered explicitly, no globs). */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   LoginCodes1796500000000,
   LoginApproval1796500000001,
   TokenOfCode1796600000000,
+  OrderedLoginAttemptIds1796600000001,
 ];
