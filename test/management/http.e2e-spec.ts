@@ -120,6 +120,17 @@ describe('management API over HTTP', () => {
       });
     });
 
+    it('an empty JSON body is an empty object, as clients that always send the header expect', async () => {
+      expectProblem(await post('/tenant/api_key', 'application/json', ''), {
+        ...validationProblem([{ field: 'name', messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'] }]),
+        instance: `${V2}/tenant/api_key`,
+      });
+      const organization = await createOrganization(api.url, tenant, { name: 'Deleted with a header' });
+      const path = `/organization/${organization.organizationId}`;
+      await request(api.url).delete(`${V2}${path}`).set('Authorization', `Bearer ${tenant.apiKey}`).set('Content-Type', 'application/json').send('').expect(204);
+      await call(api.url, 'get', path, tenant.apiKey).expect(404);
+    });
+
     it('a body the API does not read (text/plain) is 415', async () => {
       expectProblem(await post('/tenant/api_key', 'text/plain', '{"name":"x"}'), {
         status: 415,

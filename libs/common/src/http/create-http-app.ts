@@ -49,8 +49,8 @@ export function configureHttpApp(app: INestApplication, config: SesameConfig): v
     express.useBodyParser('json', { limit: config.http.bodyLimitBytes });
     express.useBodyParser('urlencoded', { limit: config.http.bodyLimitBytes, extended: false });
   } else {
-    // Express's JSON parser is strict (objects and arrays only); Fastify's accepts any JSON value.
-    // Parse the same way on both, so a bare string or number is a malformed body everywhere.
+    // Express's JSON parser is strict (objects and arrays only) and reads an empty body as {};
+    // Fastify's accepts any JSON value and refuses an empty body. Parse the same way on both.
     (app as NestFastifyApplication).useBodyParser('application/json', { bodyLimit: config.http.bodyLimitBytes }, (_request, body, done) => {
       try {
         done(null, parseStrictJson(body.toString('utf8')));
@@ -81,8 +81,9 @@ export function strictTransportSecurity(config: SesameConfig): string | null {
   return `max-age=${config.http.hstsMaxAgeSeconds}`;
 }
 
-/** JSON.parse limited to objects and arrays, as Express's strict body parser. */
+/** JSON.parse limited to objects and arrays, as Express's strict body parser, which also reads an empty body as `{}`. */
 export function parseStrictJson(text: string): unknown {
+  if (text.length === 0) return {};
   const first = text.trimStart()[0];
   if (first !== '{' && first !== '[') throw new SyntaxError('The request body must be a JSON object or array');
   return JSON.parse(text);
