@@ -1,16 +1,15 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
-import { itemsOf } from '../../api/pages';
 import { useCan, useMembership } from '../../api/session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { DateTime } from '../../components/date-time';
 import { fieldErrorsOf } from '../../components/field-errors';
-import { LoadMore } from '../../components/load-more';
+import { PagedList } from '../../components/paged-list';
 import { PageHeader } from '../../components/page-header';
 import { ProblemMessage } from '../../components/problem-message';
-import { EmptyState, ErrorState, Loading } from '../../components/states';
+import { EmptyState } from '../../components/states';
 import { type ApiKey, type CreatedApiKey, type KeyOwner, useApiKeys, useCreateApiKey, useRevokeApiKey } from './api-key-queries';
 
 const DESCRIPTIONS = {
@@ -25,7 +24,6 @@ export function ApiKeysPage({ scope }: { scope: 'tenant' | 'organization' }) {
   const owner: KeyOwner = scope === 'organization' && organizationId ? { scope, organizationId } : { scope: 'tenant' };
   const canEdit = useCan('admin');
   const keys = useApiKeys(tenantId, owner);
-  const items = itemsOf(keys.data);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
 
@@ -41,61 +39,61 @@ export function ApiKeysPage({ scope }: { scope: 'tenant' | 'organization' }) {
       )}
       {created && <NewKeyShownOnce created={created} onDismiss={() => setCreated(null)} />}
       {canEdit && !created && <CreateKeyForm tenantId={tenantId} owner={owner} onCreated={setCreated} />}
-      {keys.isPending ? (
-        <Loading />
-      ) : keys.isError ? (
-        <ErrorState error={keys.error} retry={() => void keys.refetch()} />
-      ) : items.length === 0 ? (
-        <EmptyState title="No API keys yet">{canEdit && <p>Create one above for a script or a server that calls the management API.</p>}</EmptyState>
-      ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Created</th>
-              <th scope="col">Status</th>
-              {canEdit && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((key) => (
-              <tr key={key.id}>
-                <td>{key.name}</td>
-                <td>
-                  <code>{key.prefix}…</code>
-                </td>
-                <td>
-                  <DateTime value={key.lastUsedAt} />
-                </td>
-                <td>
-                  <DateTime value={key.createdAt} />
-                </td>
-                <td>
-                  {key.revokedAt ? (
-                    <>
-                      <span className="badge badge-danger">Revoked</span> <DateTime value={key.revokedAt} />
-                    </>
-                  ) : (
-                    <span className="badge badge-ok">Active</span>
-                  )}
-                </td>
-                {canEdit && (
+      <PagedList
+        query={keys}
+        empty={
+          <EmptyState title="No API keys yet">{canEdit && <p>Create one above for a script or a server that calls the management API.</p>}</EmptyState>
+        }
+      >
+        {(items) => (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Created</th>
+                <th scope="col">Status</th>
+                {canEdit && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((key) => (
+                <tr key={key.id}>
+                  <td>{key.name}</td>
                   <td>
-                    {!key.revokedAt && (
-                      <button type="button" className="button button-small button-danger" aria-label={`Revoke ${key.name}`} onClick={() => setRevoking(key)}>
-                        Revoke
-                      </button>
+                    <code>{key.prefix}…</code>
+                  </td>
+                  <td>
+                    <DateTime value={key.lastUsedAt} />
+                  </td>
+                  <td>
+                    <DateTime value={key.createdAt} />
+                  </td>
+                  <td>
+                    {key.revokedAt ? (
+                      <>
+                        <span className="badge badge-danger">Revoked</span> <DateTime value={key.revokedAt} />
+                      </>
+                    ) : (
+                      <span className="badge badge-ok">Active</span>
                     )}
                   </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <LoadMore query={keys} />
+                  {canEdit && (
+                    <td>
+                      {!key.revokedAt && (
+                        <button type="button" className="button button-small button-danger" aria-label={`Revoke ${key.name}`} onClick={() => setRevoking(key)}>
+                          Revoke
+                        </button>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </PagedList>
       {revoking && <RevokeKey tenantId={tenantId} owner={owner} apiKey={revoking} onClose={() => setRevoking(null)} />}
     </>
   );

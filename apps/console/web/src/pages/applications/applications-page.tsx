@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
-import { itemsOf } from '../../api/pages';
 import { useCan, useMembership } from '../../api/session';
 import { fieldErrorsOf } from '../../components/field-errors';
-import { LoadMore } from '../../components/load-more';
+import { PagedList } from '../../components/paged-list';
 import { ProblemMessage } from '../../components/problem-message';
-import { EmptyState, ErrorState, Loading } from '../../components/states';
+import { EmptyState } from '../../components/states';
 import { type ApplicationType, useApplications, useCreateApplication } from './application-queries';
 import { APPLICATION_TYPES, typeLabel } from './application-types';
 
@@ -17,7 +16,6 @@ export function ApplicationsPage() {
   const canEdit = useCan('admin');
   const [creating, setCreating] = useState(false);
   const applications = useApplications(tenantId, organizationId);
-  const items = itemsOf(applications.data);
 
   return (
     <section aria-labelledby="applications-heading">
@@ -30,35 +28,35 @@ export function ApplicationsPage() {
         )}
       </div>
       {creating && <NewApplication tenantId={tenantId} organizationId={organizationId} onCancel={() => setCreating(false)} />}
-      {applications.isPending ? (
-        <Loading />
-      ) : applications.isError ? (
-        <ErrorState error={applications.error} retry={() => void applications.refetch()} />
-      ) : items.length === 0 ? (
-        <EmptyState title="No applications yet">{canEdit && <p>Create one to get its client id and sign users in.</p>}</EmptyState>
-      ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Client id</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((application) => (
-              <tr key={application.id}>
-                <td>
-                  <Link to={application.id}>{application.name}</Link>
-                </td>
-                <td>{typeLabel(application.type)}</td>
-                <td className="mono">{application.clientId}</td>
+      <PagedList
+        query={applications}
+        empty={
+          <EmptyState title="No applications yet">{canEdit && <p>Create one to get its client id and sign users in.</p>}</EmptyState>
+        }
+      >
+        {(items) => (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Client id</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <LoadMore query={applications} />
+            </thead>
+            <tbody>
+              {items.map((application) => (
+                <tr key={application.id}>
+                  <td>
+                    <Link to={application.id}>{application.name}</Link>
+                  </td>
+                  <td>{typeLabel(application.type)}</td>
+                  <td className="mono">{application.clientId}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </PagedList>
     </section>
   );
 }

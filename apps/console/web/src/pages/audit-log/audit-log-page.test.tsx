@@ -13,7 +13,7 @@ const event = (overrides: Partial<AuditEvent>): AuditEvent => ({
   action: 'organization.update',
   targetType: 'organization',
   targetId: '55555555-5555-4555-8555-555555555555',
-  changes: { name: 'Acme Europe' },
+  changes: { name: 'Acme Europe', linkTtlSeconds: 600, callbackUrls: ['https://app.example/callback'] },
   ip: '203.0.113.7',
   requestId: 'req-123',
   createdAt: '2026-11-02T10:00:00.000Z',
@@ -32,7 +32,8 @@ describe('AuditLogPage', () => {
     expect(first.getByText('Member')).toBeInTheDocument();
     expect(first.getByText('ada@example.com')).toBeInTheDocument();
     expect(first.getByText('organization.update')).toBeInTheDocument();
-    expect(first.getByText('{"name":"Acme Europe"}')).toBeInTheDocument();
+    expect(first.getAllByRole('term').map((term) => term.textContent)).toEqual(['name', 'linkTtlSeconds', 'callbackUrls']);
+    expect(first.getAllByRole('definition').map((value) => value.textContent)).toEqual(['Acme Europe', '600', '["https://app.example/callback"]']);
     expect(first.getByText('203.0.113.7')).toBeInTheDocument();
     expect(first.getByText('req-123')).toBeInTheDocument();
     expect(within(rows[2]).getByText('Platform')).toBeInTheDocument();

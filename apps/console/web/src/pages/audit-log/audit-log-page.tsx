@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { itemsOf } from '../../api/pages';
 import { useCan, useMembership } from '../../api/session';
 import { dateRangeError, endOfDay, startOfDay } from '../../components/date-filter';
 import { DateTime } from '../../components/date-time';
 import { DateRangeFields } from '../../components/date-range-fields';
 import { fieldErrorsOf } from '../../components/field-errors';
-import { LoadMore } from '../../components/load-more';
+import { PagedList } from '../../components/paged-list';
 import { PageHeader } from '../../components/page-header';
-import { EmptyState, ErrorState, Loading } from '../../components/states';
+import { EmptyState } from '../../components/states';
 import { type AuditActorType, type AuditEvent, type AuditFilters, useAuditEvents } from './audit-log-queries';
 
 const ACTOR_TYPES: { value: AuditActorType; label: string }[] = [
@@ -45,7 +44,6 @@ export function AuditLogPage() {
   const values = filtersOf(searchParams);
   const rangeError = dateRangeError(values.from, values.to);
   const events = useAuditEvents(tenantId, toQuery(values), canRead && !rangeError);
-  const items = itemsOf(events.data);
   const filtered = FILTER_NAMES.some((name) => values[name]);
 
   const apply = (next: FilterValues) => {
@@ -64,33 +62,30 @@ export function AuditLogPage() {
       ) : (
         <>
           <Filters key={searchParams.toString()} values={values} error={events.error} onApply={apply} />
-          {rangeError ? null : events.isPending ? (
-            <Loading />
-          ) : events.isError ? (
-            <ErrorState error={events.error} retry={() => void events.refetch()} />
-          ) : items.length === 0 ? (
-            <EmptyState title={filtered ? 'No events match these filters' : 'No changes recorded yet'} />
-          ) : (
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Actor</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Changes</th>
-                  <th scope="col">Source address</th>
-                  <th scope="col">Request id</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((event) => (
-                  <EventRow key={event.id} event={event} />
-                ))}
-              </tbody>
-            </table>
+          {!rangeError && (
+            <PagedList query={events} empty={<EmptyState title={filtered ? 'No events match these filters' : 'No changes recorded yet'} />}>
+              {(items) => (
+                <table className="table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Time</th>
+                      <th scope="col">Actor</th>
+                      <th scope="col">Action</th>
+                      <th scope="col">Target</th>
+                      <th scope="col">Changes</th>
+                      <th scope="col">Source address</th>
+                      <th scope="col">Request id</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {items.map((event) => (
+                      <EventRow key={event.id} event={event} />
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </PagedList>
           )}
-          {!rangeError && <LoadMore query={events} />}
         </>
       )}
     </>
@@ -118,10 +113,26 @@ function EventRow({ event }: { event: AuditEvent }) {
           </div>
         )}
       </td>
-      <td>{event.changes ? <code className="changes">{JSON.stringify(event.changes)}</code> : <span className="muted">—</span>}</td>
+      <td>{event.changes ? <Changes changes={event.changes} /> : <span className="muted">—</span>}</td>
       <td>{event.ip ?? <span className="muted">—</span>}</td>
       <td>{event.requestId ? <code>{event.requestId}</code> : <span className="muted">—</span>}</td>
     </tr>
+  );
+}
+
+/** The fields a change sent, one a line: text as it is, anything else (lists, numbers, objects) as JSON. */
+function Changes({ changes }: { changes: Record<string, unknown> }) {
+  return (
+    <dl className="changes">
+      {Object.entries(changes).map(([field, value]) => (
+        <div key={field}>
+          <dt>
+            <code>{field}</code>
+          </dt>
+          <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 

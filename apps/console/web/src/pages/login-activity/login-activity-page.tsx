@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
-import { itemsOf } from '../../api/pages';
 import { useMembership } from '../../api/session';
 import { dateRangeError, endOfDay, startOfDay } from '../../components/date-filter';
 import { DateTime } from '../../components/date-time';
 import { DateRangeFields } from '../../components/date-range-fields';
 import { fieldErrorsOf } from '../../components/field-errors';
-import { LoadMore } from '../../components/load-more';
-import { EmptyState, ErrorState, Loading } from '../../components/states';
+import { PagedList } from '../../components/paged-list';
+import { EmptyState } from '../../components/states';
 import { type LoginActivityFilters, type LoginAttempt, type LoginAttemptStatus, useApplicationChoices, useLoginActivity } from './login-activity-queries';
 
 const STATUSES: { value: LoginAttemptStatus; label: string }[] = [
@@ -44,7 +43,6 @@ export function LoginActivityPage() {
   const values = filtersOf(searchParams);
   const rangeError = dateRangeError(values.from, values.to);
   const attempts = useLoginActivity(tenantId, organizationId, toQuery(values), !rangeError);
-  const items = itemsOf(attempts.data);
   const filtered = FILTER_NAMES.some((name) => values[name]);
 
   const apply = (next: FilterValues) => {
@@ -58,43 +56,45 @@ export function LoginActivityPage() {
       <h2 id="login-activity-heading">Login activity</h2>
       <p className="muted">Every login attempt of the organization's applications, newest first, with what became of its login e-mail.</p>
       <Filters key={searchParams.toString()} tenantId={tenantId} organizationId={organizationId} values={values} error={attempts.error} onApply={apply} />
-      {rangeError ? null : attempts.isPending ? (
-        <Loading />
-      ) : attempts.isError ? (
-        <ErrorState error={attempts.error} retry={() => void attempts.refetch()} />
-      ) : items.length === 0 ? (
-        <EmptyState title={filtered ? 'No login attempts match these filters' : 'No login attempts yet'} />
-      ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Application</th>
-              <th scope="col">Status</th>
-              <th scope="col">E-mail delivery</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((attempt) => (
-              <tr key={attempt.id} className={attempt.mail === 'failed' ? 'failed' : undefined}>
-                <td>
-                  <DateTime value={attempt.createdAt} />
-                </td>
-                <td>{attempt.email}</td>
-                <td>{attempt.applicationName}</td>
-                <td>
-                  <StatusBadge attempt={attempt} />
-                </td>
-                <td>
-                  <Delivery attempt={attempt} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {!rangeError && (
+        <PagedList
+          query={attempts}
+          empty={
+            <EmptyState title={filtered ? 'No login attempts match these filters' : 'No login attempts yet'} />
+          }
+        >
+          {(items) => (
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Application</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">E-mail delivery</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((attempt) => (
+                  <tr key={attempt.id} className={attempt.mail === 'failed' ? 'failed' : undefined}>
+                    <td>
+                      <DateTime value={attempt.createdAt} />
+                    </td>
+                    <td>{attempt.email}</td>
+                    <td>{attempt.applicationName}</td>
+                    <td>
+                      <StatusBadge attempt={attempt} />
+                    </td>
+                    <td>
+                      <Delivery attempt={attempt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </PagedList>
       )}
-      {!rangeError && <LoadMore query={attempts} />}
     </section>
   );
 }

@@ -6,9 +6,9 @@ import { useCan, useMembership } from '../../api/session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DateTime } from '../../components/date-time';
 import { fieldErrorsOf } from '../../components/field-errors';
-import { LoadMore } from '../../components/load-more';
+import { PagedList } from '../../components/paged-list';
 import { PageHeader } from '../../components/page-header';
-import { EmptyState, ErrorState, Loading } from '../../components/states';
+import { EmptyState } from '../../components/states';
 import { type Member, type MemberRole, useChangeMemberRole, useInviteMember, useMembers, useRemoveMember } from './member-queries';
 
 const ROLES: { value: MemberRole; label: string; description: string }[] = [
@@ -32,11 +32,11 @@ export function MembersPage() {
   const { tenantId } = membership;
   const isOwner = useCan('owner');
   const members = useMembers(tenantId);
-  const items = itemsOf(members.data);
+  const loaded = itemsOf(members.data);
   const changeRole = useChangeMemberRole(tenantId, membership.memberId);
   const [removing, setRemoving] = useState<Member | null>(null);
   // Only when every member is loaded can the page tell there is a single owner.
-  const soleOwnerId = !members.hasNextPage && items.filter((member) => member.role === 'owner').length === 1 ? items.find((member) => member.role === 'owner')?.id : undefined;
+  const soleOwnerId = !members.hasNextPage && loaded.filter((member) => member.role === 'owner').length === 1 ? loaded.find((member) => member.role === 'owner')?.id : undefined;
 
   return (
     <>
@@ -49,71 +49,66 @@ export function MembersPage() {
         ))}
       </ul>
       {isOwner && <InviteForm tenantId={tenantId} />}
-      {members.isPending ? (
-        <Loading />
-      ) : members.isError ? (
-        <ErrorState error={members.error} retry={() => void members.refetch()} />
-      ) : items.length === 0 ? (
-        <EmptyState title="No members" />
-      ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Role</th>
-              <th scope="col">Invited by</th>
-              <th scope="col">Member since</th>
-              <th scope="col">Last sign-in</th>
-              {isOwner && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((member) => {
-              const rowError = changeRole.variables?.memberId === member.id ? changeRole.error : null;
-              return (
-                <tr key={member.id}>
-                  <td>
-                    {member.email}
-                    {member.id === membership.memberId && <span className="muted"> (you)</span>}
-                  </td>
-                  <td>
-                    {roleLabel(member.role)}
-                    {member.id === soleOwnerId && <p className="role-note">The last owner can be neither removed nor demoted.</p>}
-                  </td>
-                  <td>{member.invitedBy ?? <span className="muted">Created the tenant</span>}</td>
-                  <td>
-                    <DateTime value={member.createdAt} />
-                  </td>
-                  <td>
-                    <DateTime value={member.lastSignInAt} />
-                  </td>
-                  {isOwner && (
+      <PagedList query={members} empty={<EmptyState title="No members" />}>
+        {(items) => (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">E-mail</th>
+                <th scope="col">Role</th>
+                <th scope="col">Invited by</th>
+                <th scope="col">Member since</th>
+                <th scope="col">Last sign-in</th>
+                {isOwner && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((member) => {
+                const rowError = changeRole.variables?.memberId === member.id ? changeRole.error : null;
+                return (
+                  <tr key={member.id}>
                     <td>
-                      <div className="row-actions">
-                        <RoleChange
-                          key={member.role}
-                          member={member}
-                          pending={changeRole.isPending && changeRole.variables?.memberId === member.id}
-                          onChange={(role) => changeRole.mutate({ memberId: member.id, role })}
-                        />
-                        <button type="button" className="button button-small button-danger" aria-label={`Remove ${member.email}`} onClick={() => setRemoving(member)}>
-                          Remove
-                        </button>
-                      </div>
-                      {rowError && (
-                        <p className="problem" role="alert">
-                          {memberProblem(rowError)}
-                        </p>
-                      )}
+                      {member.email}
+                      {member.id === membership.memberId && <span className="muted"> (you)</span>}
                     </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
-      <LoadMore query={members} />
+                    <td>
+                      {roleLabel(member.role)}
+                      {member.id === soleOwnerId && <p className="role-note">The last owner can be neither removed nor demoted.</p>}
+                    </td>
+                    <td>{member.invitedBy ?? <span className="muted">Created the tenant</span>}</td>
+                    <td>
+                      <DateTime value={member.createdAt} />
+                    </td>
+                    <td>
+                      <DateTime value={member.lastSignInAt} />
+                    </td>
+                    {isOwner && (
+                      <td>
+                        <div className="row-actions">
+                          <RoleChange
+                            key={member.role}
+                            member={member}
+                            pending={changeRole.isPending && changeRole.variables?.memberId === member.id}
+                            onChange={(role) => changeRole.mutate({ memberId: member.id, role })}
+                          />
+                          <button type="button" className="button button-small button-danger" aria-label={`Remove ${member.email}`} onClick={() => setRemoving(member)}>
+                            Remove
+                          </button>
+                        </div>
+                        {rowError && (
+                          <p className="problem" role="alert">
+                            {memberProblem(rowError)}
+                          </p>
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </PagedList>
       {removing && <RemoveMember tenantId={tenantId} selfMemberId={membership.memberId} member={removing} onClose={() => setRemoving(null)} />}
     </>
   );

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { itemsOf } from '../../api/pages';
 import { useCan, useMembership } from '../../api/session';
-import { LoadMore } from '../../components/load-more';
+import { PagedList } from '../../components/paged-list';
 import { PageHeader } from '../../components/page-header';
-import { EmptyState, ErrorState, Loading } from '../../components/states';
+import { EmptyState } from '../../components/states';
 import { OrganizationForm } from './organization-form';
 import { useCreateOrganization, useOrganizations } from './organization-queries';
 
@@ -14,7 +13,6 @@ export function OrganizationsPage() {
   const canEdit = useCan('admin');
   const [creating, setCreating] = useState(false);
   const organizations = useOrganizations(tenantId);
-  const items = itemsOf(organizations.data);
 
   return (
     <>
@@ -26,35 +24,35 @@ export function OrganizationsPage() {
         )}
       </PageHeader>
       {creating && <NewOrganization tenantId={tenantId} onCancel={() => setCreating(false)} />}
-      {organizations.isPending ? (
-        <Loading />
-      ) : organizations.isError ? (
-        <ErrorState error={organizations.error} retry={() => void organizations.refetch()} />
-      ) : items.length === 0 ? (
-        <EmptyState title="No organizations yet">{canEdit && <p>Create one to add applications and users.</p>}</EmptyState>
-      ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Whitelist domains</th>
-              <th scope="col">Autologin</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((organization) => (
-              <tr key={organization.id}>
-                <td>
-                  <Link to={organization.id}>{organization.name}</Link>
-                </td>
-                <td>{organization.whitelistDomains.join(', ') || <span className="muted">None</span>}</td>
-                <td>{organization.autologin ? 'On' : 'Off'}</td>
+      <PagedList
+        query={organizations}
+        empty={
+          <EmptyState title="No organizations yet">{canEdit && <p>Create one to add applications and users.</p>}</EmptyState>
+        }
+      >
+        {(items) => (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Whitelist domains</th>
+                <th scope="col">Autologin</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <LoadMore query={organizations} />
+            </thead>
+            <tbody>
+              {items.map((organization) => (
+                <tr key={organization.id}>
+                  <td>
+                    <Link to={organization.id}>{organization.name}</Link>
+                  </td>
+                  <td>{organization.whitelistDomains.join(', ') || <span className="muted">None</span>}</td>
+                  <td>{organization.autologin ? 'On' : 'Off'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </PagedList>
     </>
   );
 }

@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
-import { itemsOf } from '../../api/pages';
 import { useCan, useMembership } from '../../api/session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DateTime } from '../../components/date-time';
-import { LoadMore } from '../../components/load-more';
+import { PagedList } from '../../components/paged-list';
 import { ProblemMessage } from '../../components/problem-message';
-import { EmptyState, ErrorState, Loading } from '../../components/states';
+import { EmptyState } from '../../components/states';
 import { type User, useDeleteUser, useSetUserBlocked, useUsers } from './user-queries';
 
 /** The organization's users: search by address, block or unblock, delete (admins). */
@@ -17,7 +16,6 @@ export function UsersPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const email = searchParams.get('email') ?? '';
   const users = useUsers(tenantId, organizationId, email);
-  const items = itemsOf(users.data);
   const setBlocked = useSetUserBlocked(tenantId, organizationId);
   const [deleting, setDeleting] = useState<User | null>(null);
 
@@ -29,69 +27,69 @@ export function UsersPage() {
         email={email}
         onSearch={(value) => setSearchParams(value ? { email: value } : {}, { replace: true })}
       />
-      {users.isPending ? (
-        <Loading />
-      ) : users.isError ? (
-        <ErrorState error={users.error} retry={() => void users.refetch()} />
-      ) : items.length === 0 ? (
-        <EmptyState title={email ? `No user with the address ${email}` : 'No users yet'}>
-          {!email && <p>Users appear here once they sign in to one of the organization's applications, or when the API creates them.</p>}
-        </EmptyState>
-      ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Name</th>
-              <th scope="col">Verified</th>
-              <th scope="col">Status</th>
-              <th scope="col">Last login</th>
-              <th scope="col">Created</th>
-              {canEdit && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((user) => {
-              const blockError = setBlocked.variables?.userId === user.id ? setBlocked.error : null;
-              const busy = setBlocked.isPending && setBlocked.variables?.userId === user.id;
-              return (
-                <tr key={user.id}>
-                  <td>{user.email}</td>
-                  <td>{user.name ?? <span className="muted">None</span>}</td>
-                  <td>{user.emailVerified ? <span className="badge badge-ok">Verified</span> : <span className="badge">Not verified</span>}</td>
-                  <td>{user.blocked ? <span className="badge badge-danger">Blocked</span> : <span className="badge badge-ok">Active</span>}</td>
-                  <td>
-                    <DateTime value={user.lastLoginAt} />
-                  </td>
-                  <td>
-                    <DateTime value={user.createdAt} />
-                  </td>
-                  {canEdit && (
+      <PagedList
+        query={users}
+        empty={
+          <EmptyState title={email ? `No user with the address ${email}` : 'No users yet'}>
+            {!email && <p>Users appear here once they sign in to one of the organization's applications, or when the API creates them.</p>}
+          </EmptyState>
+        }
+      >
+        {(items) => (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">E-mail</th>
+                <th scope="col">Name</th>
+                <th scope="col">Verified</th>
+                <th scope="col">Status</th>
+                <th scope="col">Last login</th>
+                <th scope="col">Created</th>
+                {canEdit && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((user) => {
+                const blockError = setBlocked.variables?.userId === user.id ? setBlocked.error : null;
+                const busy = setBlocked.isPending && setBlocked.variables?.userId === user.id;
+                return (
+                  <tr key={user.id}>
+                    <td>{user.email}</td>
+                    <td>{user.name ?? <span className="muted">None</span>}</td>
+                    <td>{user.emailVerified ? <span className="badge badge-ok">Verified</span> : <span className="badge">Not verified</span>}</td>
+                    <td>{user.blocked ? <span className="badge badge-danger">Blocked</span> : <span className="badge badge-ok">Active</span>}</td>
                     <td>
-                      <div className="row-actions">
-                        <button
-                          type="button"
-                          className="button button-small"
-                          disabled={busy}
-                          aria-label={`${user.blocked ? 'Unblock' : 'Block'} ${user.email}`}
-                          onClick={() => setBlocked.mutate({ userId: user.id, blocked: !user.blocked })}
-                        >
-                          {user.blocked ? 'Unblock' : 'Block'}
-                        </button>
-                        <button type="button" className="button button-small button-danger" aria-label={`Delete ${user.email}`} onClick={() => setDeleting(user)}>
-                          Delete
-                        </button>
-                      </div>
-                      <ProblemMessage error={blockError} />
+                      <DateTime value={user.lastLoginAt} />
                     </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
-      <LoadMore query={users} />
+                    <td>
+                      <DateTime value={user.createdAt} />
+                    </td>
+                    {canEdit && (
+                      <td>
+                        <div className="row-actions">
+                          <button
+                            type="button"
+                            className="button button-small"
+                            disabled={busy}
+                            aria-label={`${user.blocked ? 'Unblock' : 'Block'} ${user.email}`}
+                            onClick={() => setBlocked.mutate({ userId: user.id, blocked: !user.blocked })}
+                          >
+                            {user.blocked ? 'Unblock' : 'Block'}
+                          </button>
+                          <button type="button" className="button button-small button-danger" aria-label={`Delete ${user.email}`} onClick={() => setDeleting(user)}>
+                            Delete
+                          </button>
+                        </div>
+                        <ProblemMessage error={blockError} />
+                      </td>
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </PagedList>
       {deleting && <DeleteUser tenantId={tenantId} organizationId={organizationId} user={deleting} onClose={() => setDeleting(null)} />}
     </section>
   );
