@@ -91,6 +91,13 @@ export function benchSettings(): BenchSettings {
   };
 }
 
+let logName = 'bench';
+
+/** The drills share this harness: they log under their own name. */
+export function logAs(name: string): void {
+  logName = name;
+}
+
 export function log(message: string): void {
-  process.stderr.write(`[bench] ${message}\n`);
+  process.stderr.write(`[${logName}] ${message}\n`);
 }

@@ -5,7 +5,7 @@
  * own (free port, append-only) and an SMTP sink the drills control. See docs/reliability.md.
  */
 import { Logger } from '@nestjs/common';
-import { log } from '../bench/settings';
+import { log, logAs } from '../bench/settings';
 import { hostileInput } from './hostile-input';
 import { idleConnections } from './idle-connections';
 import { planLimit } from './plan-limit';
@@ -60,6 +60,7 @@ async function runDrill(name: string, stack: DrillStack): Promise<DrillResult> {
 }
 
 async function main(): Promise<void> {
+  logAs('drills');
   // The throwaway database's migrations log through Nest's logger, to stdout: only the table goes there.
   Logger.overrideLogger(['warn', 'error']);
   const argument = process.argv[2] ?? 'all';

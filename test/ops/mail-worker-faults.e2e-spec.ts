@@ -9,7 +9,7 @@ import { query } from '../support/direct-auth';
 import { createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { basicAuth } from '../support/login';
 import { SmtpSink } from '../support/smtp-sink';
-import { AppProcess, startAppProcess } from './support/app-process';
+import { AppProcess, startAppProcess, startPublicAuthProcess } from './support/app-process';
 
 const REDIRECT_URI = 'http://localhost:4000/callback';
 
@@ -61,9 +61,9 @@ describe('mail worker faults', () => {
     beforeAll(async () => {
       await smtp.start();
       silent = await silentSmtp();
-      const authPort = await freePort();
-      const shared = { PUBLIC_BASE_URL: `http://127.0.0.1:${authPort}/api`, LOG_LEVEL: 'info' };
-      [management, auth] = await Promise.all([startAppProcess('management-api', shared), startAppProcess('auth-api', { ...shared, AUTH_PORT: String(authPort) })]);
+      let shared: Record<string, string>;
+      ({ auth, shared } = await startPublicAuthProcess({ LOG_LEVEL: 'info' }));
+      management = await startAppProcess('management-api', shared);
       workers = [await startAppProcess('mail-worker', { ...shared, SMTP_URL: silent.url })];
     }, 60_000);
     afterAll(async () => {
@@ -109,13 +109,9 @@ describe('mail worker faults', () => {
 
     beforeAll(async () => {
       smtpPort = await freePort();
-      const authPort = await freePort();
-      const shared = { ...RETRY, PUBLIC_BASE_URL: `http://127.0.0.1:${authPort}/api`, LOG_LEVEL: 'info', SMTP_URL: `smtp://127.0.0.1:${smtpPort}` };
-      [management, auth, worker] = await Promise.all([
-        startAppProcess('management-api', shared),
-        startAppProcess('auth-api', { ...shared, AUTH_PORT: String(authPort) }),
-        startAppProcess('mail-worker', shared),
-      ]);
+      let shared: Record<string, string>;
+      ({ auth, shared } = await startPublicAuthProcess({ ...RETRY, LOG_LEVEL: 'info', SMTP_URL: `smtp://127.0.0.1:${smtpPort}` }));
+      [management, worker] = await Promise.all([startAppProcess('management-api', shared), startAppProcess('mail-worker', shared)]);
     }, 60_000);
     afterAll(async () => {
       await Promise.all([management, auth, worker].filter(Boolean).map((app) => app.stop()));

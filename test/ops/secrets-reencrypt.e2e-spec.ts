@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import request from 'supertest';
 import { runMigrations } from '@sesame/entities';
-import { freePort, startAuthApi, startMailWorker, startManagementApi } from '../support/apps';
+import { startAuthApi, startMailWorker, startManagementApi, startPublicAuthApi } from '../support/apps';
 import { FILE_REDIS_PREFIX } from '../support/config';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { linkIn, SmtpSink } from '../support/smtp-sink';
@@ -101,9 +101,8 @@ describe('secrets:reencrypt (SECRETS_KEY rotation)', () => {
   it('the apps work with the new key: the same client secret, the pending e-mail sent, the login completed with the same signing key', async () => {
     const keys = { ...env, SECRETS_KEY: NEW_KEY, SMTP_URL: smtp.url };
     const management = await startManagementApi({ env: keys });
-    const authPort = await freePort();
-    const auth = await startAuthApi({ env: { ...keys, PUBLIC_BASE_URL: `http://127.0.0.1:${authPort}/api` }, port: authPort });
-    const worker = await startMailWorker({ env: { ...keys, PUBLIC_BASE_URL: `http://127.0.0.1:${authPort}/api` } });
+    const { auth, env: shared } = await startPublicAuthApi({ env: keys });
+    const worker = await startMailWorker({ env: shared });
     try {
       const shown = await request(management.url).get(`/api/v2/organization/${app.organizationId}/application/${app.applicationId}`).set('Authorization', `Bearer ${app.apiKey}`).expect(200);
       expect(shown.body.clientSecret).toBe(app.clientSecret);

@@ -94,7 +94,7 @@ export async function startStack(smtpUrl: string, options: StartOptions = {}): P
 }
 
 /** The auth API on a port picked beforehand, because its PUBLIC_BASE_URL must name it. */
-function startPublicAuthApi(options: StartOptions): Promise<{ auth: RunningApp; env: Record<string, string> }> {
+export function startPublicAuthApi(options: StartOptions): Promise<{ auth: RunningApp; env: Record<string, string> }> {
   return onFreePort(async (port) => {
     const env = { PUBLIC_BASE_URL: `http://127.0.0.1:${port}/api`, ...options.env };
     return { auth: await startAuthApi({ ...options, env, port }), env };

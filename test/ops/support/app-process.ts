@@ -147,7 +147,7 @@ export async function startAppProcesses(overrides: Record<string, string> = {}):
 }
 
 /** The auth API on a port picked beforehand, because PUBLIC_BASE_URL names it; another port if that one was taken meanwhile. */
-function startPublicAuthProcess(overrides: Record<string, string>): Promise<{ auth: AppProcess; shared: Record<string, string> }> {
+export function startPublicAuthProcess(overrides: Record<string, string>): Promise<{ auth: AppProcess; shared: Record<string, string> }> {
   return onFreePort(async (authPort) => {
     const shared = { PUBLIC_BASE_URL: `http://127.0.0.1:${authPort}/api`, ...overrides };
     return { auth: await startAppProcess('auth-api', { ...shared, AUTH_PORT: String(authPort) }), shared };
