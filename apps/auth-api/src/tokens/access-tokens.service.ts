@@ -128,26 +128,13 @@ export class AccessTokensService {
    */
   async revoke(client: ClientPrincipal, token: string): Promise<void> {
     if (!isSecretShaped(token)) return;
-    const hash = sha256(token);
-    await this.dataSource.query('UPDATE access_token SET revoked_at = $3 WHERE hash = $1 AND application_id = $2 AND revoked_at IS NULL', [
-      hash,
-      client.applicationId,
-      this.clock.now(),
-    ]);
-    this.userInfoCache.delete(hash.toString('base64'));
+    await this.revokeByHash(client.applicationId, sha256(token), this.clock.now());
   }
 
-  /** Revokes the token an application got from a code (it was used twice), here and in this instance's cache. */
-  async revokeIssuedFrom(applicationId: string, codeHash: Buffer, now: Date): Promise<void> {
-    const revoked: { hash: Buffer }[] = await this.dataSource.query(
-      `WITH revoked AS (
-         UPDATE access_token SET revoked_at = $3
-          WHERE hash = (SELECT access_token_hash FROM authorization_code WHERE hash = $1 AND application_id = $2) AND revoked_at IS NULL
-         RETURNING hash)
-       SELECT hash FROM revoked`,
-      [codeHash, applicationId, now],
-    );
-    for (const { hash } of revoked) this.userInfoCache.delete(hash.toString('base64'));
+  /** Revokes an application's token by its hash (RFC 7009, or a replayed code's token), here and in this instance's cache. */
+  async revokeByHash(applicationId: string, hash: Buffer, now: Date): Promise<void> {
+    await this.dataSource.query('UPDATE access_token SET revoked_at = $3 WHERE hash = $1 AND application_id = $2 AND revoked_at IS NULL', [hash, applicationId, now]);
+    this.userInfoCache.delete(hash.toString('base64'));
   }
 
   /** RFC 7662: only tokens of the calling client's organization are reported active. */

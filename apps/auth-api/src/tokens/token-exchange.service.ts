@@ -119,15 +119,15 @@ export class TokenExchangeService {
 
   /**
    * Why a code cannot be used. A second use by the application the code belongs to also revokes
-   * the tokens issued from it (RFC 6749 §4.1.2); another client presenting it changes nothing.
+   * the token issued from it (RFC 6749 §4.1.2); another client presenting it changes nothing.
    */
   private async refuseUnusable(client: ClientPrincipal, codeHash: Buffer, now: Date) {
-    const rows: { used_at: Date | null }[] = await this.dataSource.query('SELECT used_at FROM authorization_code WHERE hash = $1 AND application_id = $2', [
-      codeHash,
-      client.applicationId,
-    ]);
+    const rows: { used_at: Date | null; access_token_hash: Buffer | null }[] = await this.dataSource.query(
+      'SELECT used_at, access_token_hash FROM authorization_code WHERE hash = $1 AND application_id = $2',
+      [codeHash, client.applicationId],
+    );
     if (rows[0]?.used_at) {
-      await this.accessTokens.revokeIssuedFrom(client.applicationId, codeHash, now);
+      if (rows[0].access_token_hash) await this.accessTokens.revokeByHash(client.applicationId, rows[0].access_token_hash, now);
       return invalidGrant('The code has already been used; tokens issued from it are revoked');
     }
     return invalidGrant('The code is invalid, expired, or was issued to another client');
