@@ -38,6 +38,7 @@ describe('authenticateDirect', () => {
       loginAttemptId: 'attempt-1',
       token: 'hash',
       sentence: 'Brave otters sing',
+      approvalNumber: '42',
       allowedDate: new Date('2030-01-01T00:00:15.000Z'),
       state: sent.state,
       redirectUri: 'https://app.example.com/callback',
@@ -49,6 +50,13 @@ describe('authenticateDirect', () => {
     const { sesame, fetch } = client();
     await sesame.authenticateDirect(fakeRequest(), new FakeResponse(), { email: 'ada@example.com', state: 'my-own-state', translations: { subject: 'Ihr Link' } });
     expect(JSON.parse(fetch.calls[0].body!)).toMatchObject({ state: 'my-own-state', translations: { subject: 'Ihr Link' } });
+  });
+
+  it('passes on the end user’s browser and address, for a person approving from another device', async () => {
+    const { sesame, fetch } = client(sesameFetch(), { trustProxy: true });
+    const req = { ...fakeRequest({ headers: { 'user-agent': 'Firefox/1.0', 'x-forwarded-for': '198.51.100.9' } }), socket: { encrypted: true, remoteAddress: '10.0.0.2' } };
+    await sesame.authenticateDirect(req, new FakeResponse(), { email: 'ada@example.com' });
+    expect(JSON.parse(fetch.calls[0].body!)).toMatchObject({ userAgent: 'Firefox/1.0', userIp: '198.51.100.9' });
   });
 
   it('requires an e-mail address', async () => {

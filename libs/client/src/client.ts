@@ -3,7 +3,7 @@ import { appendSetCookie, parseCookies, RequestLike, ResponseLike, serializeCook
 import { InvalidStateError, ProviderError, SesameError } from './errors';
 import { basicAuthorization, DEFAULT_RETRY, FetchFunction, providerError, RetryOptions, SesameHttp } from './http';
 import { decodeLoginCookie, encodeLoginCookie, MAX_PENDING_LOGINS, PendingLogin } from './login-cookie';
-import { currentUrl, resolveReturnTo, withoutCallbackParameters } from './request-url';
+import { clientAddress, currentUrl, resolveReturnTo, withoutCallbackParameters } from './request-url';
 import { createPkcePair, createSignedState, verifySignedState } from './state';
 import {
   AuthenticateDirectConfig,
@@ -103,7 +103,8 @@ export class SesameClient {
   /**
    * Starts a login by e-mailed link (POST /v1/authenticate_direct): creates the state (unless given)
    * and a PKCE pair, keeps them in the login cookie, and returns the login attempt, whose sentence
-   * the app shows. Throws RateLimitedError (with allowedDate) when the address must wait, and
+   * and approval number the app shows (the number only on this waiting screen: typed on another
+   * device, it signs this browser in; see loginStatus). Throws RateLimitedError (with allowedDate) when the address must wait, and
    * ProviderError for Sesame's refusals (e.g. `invalid_request` for a redirect_uri outside the whitelist).
    */
   async authenticateDirect(req: RequestLike, res: ResponseLike, config: AuthenticateDirectConfig): Promise<LoginAttempt> {
@@ -122,12 +123,13 @@ export class SesameClient {
         state,
         ...(config.translations ? { translations: config.translations } : {}),
         ...userAgentOf(req),
+        ...userIpOf(req, this.trustProxy),
         code_challenge: challenge,
         code_challenge_method: 'S256',
       },
       { authorization: this.authorization },
     );
-    const body = answer.body as { loginAttemptId: string; token: string; sentence: string; allowedDate: string };
+    const body = answer.body as { loginAttemptId: string; token: string; sentence: string; approvalNumber: string; allowedDate: string };
 
     const now = Math.floor(Date.now() / 1000);
     const pending = this.pendingLogins(req).filter((login) => login.state !== state);
@@ -137,6 +139,7 @@ export class SesameClient {
       loginAttemptId: body.loginAttemptId,
       token: body.token,
       sentence: body.sentence,
+      approvalNumber: body.approvalNumber,
       allowedDate: new Date(body.allowedDate),
       state,
       redirectUri,
@@ -382,7 +385,6 @@ export class SesameClient {
   }
 }
 
-/** Creates a client; see SesameClientOptions. */
 /** The end user's User-Agent, passed on so a person approving from another device sees browser and system. */
 function userAgentOf(req: RequestLike): { userAgent?: string } {
   const header = req.headers['user-agent'];
@@ -390,6 +392,13 @@ function userAgentOf(req: RequestLike): { userAgent?: string } {
   return typeof value === 'string' && value !== '' ? { userAgent: value.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 512) } : {};
 }
 
+/** The end user's IP address, passed on so a person approving from another device sees where the request came from. */
+function userIpOf(req: RequestLike, trustProxy: boolean): { userIp?: string } {
+  const address = clientAddress(req, trustProxy);
+  return address ? { userIp: address } : {};
+}
+
+/** Creates a client; see SesameClientOptions. */
 export function createSesameClient(options: SesameClientOptions): SesameClient {
   return new SesameClient(options);
 }

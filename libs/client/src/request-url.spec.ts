@@ -1,5 +1,5 @@
 import { createSesameClient } from './client';
-import { currentUrl, resolveReturnTo, withoutCallbackParameters } from './request-url';
+import { clientAddress, currentUrl, resolveReturnTo, withoutCallbackParameters } from './request-url';
 import { BASE_URL, CLIENT_ID, CLIENT_SECRET, FakeResponse, fakeRequest, sesameFetch } from './testing/fakes';
 
 describe('return address (returnTo) fallback order', () => {
@@ -87,5 +87,26 @@ describe('withoutCallbackParameters', () => {
     expect(withoutCallbackParameters(new URL('https://shop.example.com/callback?code=a&state=b&autologin_continue=c'))).toBe('https://shop.example.com/callback');
     expect(withoutCallbackParameters(new URL('https://shop.example.com/cb?lang=de&code=a&x=%2F&state=b'))).toBe('https://shop.example.com/cb?lang=de&x=%2F');
     expect(withoutCallbackParameters(new URL('https://shop.example.com/cb?error=e&error_description=d'))).toBe('https://shop.example.com/cb');
+  });
+});
+
+describe('the end user’s address passed on to Sesame', () => {
+  const withSocket = (remoteAddress: string | undefined, forwarded?: string) =>
+    ({ url: '/', headers: forwarded ? { 'x-forwarded-for': forwarded } : {}, socket: { remoteAddress } }) as Parameters<typeof clientAddress>[0];
+
+  it('is the socket’s peer, IPv4-mapped addresses as IPv4', () => {
+    expect(clientAddress(withSocket('203.0.113.7'), false)).toBe('203.0.113.7');
+    expect(clientAddress(withSocket('::ffff:203.0.113.7'), false)).toBe('203.0.113.7');
+    expect(clientAddress(withSocket('2001:db8::1'), false)).toBe('2001:db8::1');
+  });
+
+  it('believes X-Forwarded-For only behind a trusted proxy, and only the address that proxy appended', () => {
+    expect(clientAddress(withSocket('10.0.0.2', '198.51.100.9'), false)).toBe('10.0.0.2');
+    expect(clientAddress(withSocket('10.0.0.2', 'forged, 198.51.100.9'), true)).toBe('198.51.100.9');
+  });
+
+  it('is left out when it is not an address', () => {
+    expect(clientAddress(withSocket(undefined), false)).toBeUndefined();
+    expect(clientAddress(withSocket('10.0.0.2', '198.51.100.9, not-an-ip'), true)).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { URL } from 'node:url';
 import { RequestLike } from './cookies';
 import { SesameError } from './errors';
@@ -16,6 +17,17 @@ export function currentUrl(req: RequestLike, trustProxy: boolean): URL {
   const host = forwarded('x-forwarded-host') ?? firstValue(req.headers.host) ?? firstValue(req.headers[':authority']) ?? 'localhost';
   const path = typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/');
   return new URL(path.startsWith('/') ? path : `/${path}`, `${scheme}://${host}`);
+}
+
+/**
+ * The end user's IP address, passed on to Sesame for the person approving from another device to
+ * see: the socket's peer, or behind a trusted proxy the address it appended to X-Forwarded-For
+ * (the last one: those before it are the client's to write). Undefined when it is not an address.
+ */
+export function clientAddress(req: RequestLike, trustProxy: boolean): string | undefined {
+  const forwarded = trustProxy ? [req.headers['x-forwarded-for']].flat().join(',').split(',').pop()?.trim() : undefined;
+  const address = (forwarded || (req.socket as { remoteAddress?: string } | null | undefined)?.remoteAddress)?.replace(/^::ffff:(?=\d+\.)/, '');
+  return address && isIP(address) ? address : undefined;
 }
 
 export type ReturnToSource = 'config' | 'query' | 'referer' | 'origin';

@@ -41,8 +41,14 @@ export interface LoginAttempt {
   loginAttemptId: string;
   /** SHA-256 of the link token (never the link token itself). */
   token: string;
-  /** A sentence unique to the attempt, shown again on the page the e-mailed link opens: display it so the user can recognise the attempt. */
+  /** A sentence unique to the attempt, shown again in the e-mail and on the page its link opens: display it so the user can recognise their e-mail. */
   sentence: string;
+  /**
+   * Two digits to show large on the waiting screen, and nowhere else: a person who opens the link on
+   * another device (their phone) types it there, which signs this browser in (loginStatus collects it).
+   * Keep it with the waiting screen; Sesame answers it only here.
+   */
+  approvalNumber: string;
   /** The date from which the next login for this address is allowed. */
   allowedDate: Date;
   state: string;

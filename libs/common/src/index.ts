@@ -26,6 +26,7 @@ export * from './http/fields';
 export * from './crypto/secret-box.provider';
 export * from './crypto/client-secret-verifier';
 export * from './crypto/login-codes';
+export * from './crypto/approval-numbers';
 export * from './http/uuid-param';
 export * from './http/same-origin';
 export * from './http/cookies';

@@ -1,4 +1,4 @@
-import { ProblemException } from '@sesame/common';
+import { ApprovalNumbers, ProblemException } from '@sesame/common';
 import { ClientPrincipal } from '@sesame/guards';
 import { ClientContext, ClientContextRepository } from '../clients/client-context.repository';
 import { DirectAuthService } from './direct-auth.service';
@@ -34,9 +34,15 @@ describe('DirectAuthService', () => {
   beforeEach(() => {
     contexts = { findByApplicationId: jest.fn(async () => context()) };
     attempts = {
-      start: jest.fn(async () => ({ loginAttemptId: 'attempt-1', tokenHash: Buffer.from('ab'.repeat(32), 'hex'), sentence: 'Brave otter paints softly', allowedDate: new Date('2030-01-01T00:00:15Z') })),
+      start: jest.fn(async (request: LoginRequest) => ({
+        loginAttemptId: 'attempt-1',
+        tokenHash: Buffer.from('ab'.repeat(32), 'hex'),
+        sentence: 'Brave otter paints softly',
+        approvalNumber: request.approvalNumber,
+        allowedDate: new Date('2030-01-01T00:00:15Z'),
+      })),
     };
-    service = new DirectAuthService(contexts as unknown as ClientContextRepository, attempts as unknown as LoginAttemptService);
+    service = new DirectAuthService(contexts as unknown as ClientContextRepository, attempts as unknown as LoginAttemptService, new ApprovalNumbers(Buffer.alloc(32)));
   });
 
   async function refusal(client: ClientPrincipal, body: AuthenticateDirectDto = input()): Promise<ProblemException> {
@@ -96,7 +102,7 @@ describe('DirectAuthService', () => {
     const translations = Object.assign(Object.create({ inherited: 'x' }), { subject: 'Hallo' });
     const answer = await service.authenticate(
       principal({ plan: 'enterprise' }),
-      input({ state: 's'.repeat(10), code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', nonce: 'n-1', translations }),
+      input({ state: 's'.repeat(10), code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', nonce: 'n-1', translations, userIp: '203.0.113.7' }),
       'req-1',
     );
     const request: LoginRequest = attempts.start.mock.calls[0][0];
@@ -113,9 +119,12 @@ describe('DirectAuthService', () => {
       linkTtlSeconds: 900,
       requestId: 'req-1',
       userAgent: null,
+      ip: '203.0.113.7',
       browserHash: null,
+      approvalNumber: expect.stringMatching(/^[1-9]\d$/),
     });
-    expect(answer).toEqual({ loginAttemptId: 'attempt-1', token: 'ab'.repeat(32), sentence: 'Brave otter paints softly', allowedDate: '2030-01-01T00:00:15.000Z' });
+    // The approval number is answered to the requesting application, once: the same one the attempt keeps.
+    expect(answer).toEqual({ loginAttemptId: 'attempt-1', token: 'ab'.repeat(32), sentence: 'Brave otter paints softly', approvalNumber: request.approvalNumber, allowedDate: '2030-01-01T00:00:15.000Z' });
   });
 
   it('without a challenge or translations they are null', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { allowedRedirect, badRequest, forbidden, normalizeEmail, Plan } from '@sesame/common';
+import { allowedRedirect, ApprovalNumbers, badRequest, forbidden, normalizeEmail, Plan } from '@sesame/common';
 import { ClientPrincipal } from '@sesame/guards';
 import { ClientContextRepository } from '../clients/client-context.repository';
 import { AuthenticateDirectDto } from './dto/authenticate-direct.dto';
@@ -14,6 +14,7 @@ export class DirectAuthService {
   constructor(
     private readonly contexts: ClientContextRepository,
     private readonly attempts: LoginAttemptService,
+    private readonly numbers: ApprovalNumbers,
   ) {}
 
   async authenticate(client: ClientPrincipal, input: AuthenticateDirectDto, requestId: string | null): Promise<LoginAttemptResponse> {
@@ -42,12 +43,15 @@ export class DirectAuthService {
       linkTtlSeconds: context.organization.linkTtlSeconds,
       requestId,
       userAgent: input.userAgent ?? null,
+      ip: input.userIp ?? null,
       browserHash: null,
+      approvalNumber: this.numbers.draw(),
     });
     return {
       loginAttemptId: started.loginAttemptId,
       token: started.tokenHash.toString('hex'),
       sentence: started.sentence,
+      approvalNumber: started.approvalNumber,
       allowedDate: started.allowedDate.toISOString(),
     };
   }

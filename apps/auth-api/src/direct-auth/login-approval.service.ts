@@ -1,6 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, digestsEqual, isSecretShaped, ProblemException, SesameMetrics, sha256 } from '@sesame/common';
+import { ApprovalNumbers, Clock, isSecretShaped, normalizeApprovalNumber, ProblemException, SesameMetrics, sha256 } from '@sesame/common';
 import { effectiveStatus, LoginAttemptRepository } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
 import { DataSource } from 'typeorm';
@@ -8,7 +8,6 @@ import { unknownLink } from './link-errors';
 import { LoginAttemptEvents } from './login-attempt-events';
 import { Completion, LoginCompletionService } from './login-completion.service';
 import { LinkState } from './login-link.service';
-import { sentenceChoices } from './sentence';
 import { describeUserAgent } from './user-agent';
 
 /** The hosted page's cookie of the browser that asked for a link: it collects an approval from another device, and the link page knows it. */
@@ -24,19 +23,23 @@ export interface ApprovalView {
   email: string;
   /** Browser and system of the requesting side, when known. */
   requestedFrom: string | null;
+  /** IP address of the requesting side, when known. */
+  requestedIp: string | null;
   requestedAt: Date;
-  /** The real phrase and two others, in a fixed order. */
-  choices: string[];
-  formTargets: string[];
+  /** False once a wrong number was typed: the link and the code still work, approval does not. */
+  approvalOpen: boolean;
 }
 
-export type ApprovalOutcome = 'approved' | 'wrong_sentence' | Exclude<LinkState, 'pending'>;
+export type ApprovalOutcome = 'approved' | 'wrong_number' | 'approval_ended' | Exclude<LinkState, 'pending'>;
 
 /**
- * "Sign in on the device where you asked": the person who opened the link on another device picks
- * the phrase the requesting screen shows, out of three. The right one approves the attempt (its
- * link and code are used up); the requesting side then collects the login without a click. A
- * wrong pick stops the attempt, so approving someone else's request blindly fails.
+ * "Sign in on the device where you asked": the person who opened the link on another device is
+ * shown what asked and from where, and types the approval number that only the requesting screen
+ * shows. The right number approves the attempt (its link and code are used up); the requesting
+ * side then collects the login without a click. Holding the e-mail is not enough: the number is
+ * never in it, so approving a request someone else started (a relayed one) needs that someone's
+ * screen. A wrong number ends approval for the attempt (one guess in 90); its link and code still
+ * work where the person is.
  */
 @Injectable()
 export class LoginApprovalService {
@@ -44,6 +47,7 @@ export class LoginApprovalService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly attempts: LoginAttemptRepository,
+    private readonly numbers: ApprovalNumbers,
     private readonly completion: LoginCompletionService,
     private readonly events: LoginAttemptEvents,
     private readonly usage: UsageCounter,
@@ -62,36 +66,39 @@ export class LoginApprovalService {
       applicationName: view.applicationName,
       email: view.email,
       requestedFrom: describeUserAgent(view.requesterUserAgent),
+      requestedIp: view.requesterIp,
       requestedAt: view.createdAt,
-      choices: sentenceChoices(view.sentence, hash),
-      formTargets: [],
+      approvalOpen: view.approvalOpen,
     };
   }
 
   /**
-   * The pick, under a row lock (a link pressed or a code typed meanwhile takes turns with it). A
-   * post without a phrase changes nothing (a bot submitting the page); a wrong phrase locks the attempt.
+   * The typed number, under a row lock (a link pressed or a code typed meanwhile takes turns with
+   * it). A post without a number changes nothing (a bot submitting the page); a wrong number ends
+   * approval for the attempt.
    */
-  async approve(token: unknown, sentence: unknown): Promise<{ outcome: ApprovalOutcome; organizationName: string | null }> {
+  async approve(token: unknown, typed: unknown): Promise<{ outcome: ApprovalOutcome; organizationName: string | null }> {
     if (!isSecretShaped(token)) throw unknownLink();
-    if (typeof sentence !== 'string' || sentence.length === 0 || sentence.length > 200) {
-      throw new ProblemException(400, 'sentence_required', 'Pick the phrase shown on the screen where you asked to sign in.');
+    const approvalNumber = normalizeApprovalNumber(typed);
+    if (approvalNumber === null) {
+      throw new ProblemException(400, 'approval_number_required', 'Type the two-digit number shown on the screen where you asked to sign in.');
     }
     const now = this.clock.now();
     const result = await this.dataSource.transaction(async (manager): Promise<{ outcome: ApprovalOutcome; id: string }> => {
-      const attempt = await this.attempts.lockByTokenHash(manager, sha256(token));
+      const attempt = await this.attempts.lockForApproval(manager, sha256(token));
       if (!attempt) throw unknownLink();
       const state = linkState(effectiveStatus(attempt, now));
       if (state !== 'pending') return { outcome: state, id: attempt.id };
-      if (!digestsEqual(sha256(sentence), sha256(attempt.sentence))) {
-        await this.attempts.lock(manager, attempt.id);
-        return { outcome: 'wrong_sentence', id: attempt.id };
+      if (!attempt.approvalVerifier) return { outcome: 'approval_ended', id: attempt.id };
+      if (!this.numbers.matches(attempt.tokenHash, approvalNumber, attempt.approvalVerifier)) {
+        await this.attempts.endApproval(manager, attempt.id);
+        return { outcome: 'wrong_number', id: attempt.id };
       }
       await this.attempts.approve(manager, attempt.id, now);
       return { outcome: 'approved', id: attempt.id };
     });
-    if (result.outcome === 'approved' || result.outcome === 'wrong_sentence') await this.events.changed(result.id);
-    if (result.outcome === 'wrong_sentence') this.metrics?.loginsFailed.inc({ reason: 'login_attempt_locked' });
+    if (result.outcome === 'approved') await this.events.changed(result.id);
+    if (result.outcome === 'wrong_number') this.metrics?.loginsFailed.inc({ reason: 'wrong_approval_number' });
     const view = await this.attempts.findLinkView(sha256(token));
     return { outcome: result.outcome, organizationName: view?.organizationName ?? null };
   }

@@ -1,6 +1,6 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, digestsEqual, notFound, ProblemException, randomSecret, SesameMetrics } from '@sesame/common';
+import { Clock, notFound, ProblemException, randomSecret, SesameMetrics } from '@sesame/common';
 import { EmailThrottleRepository, EmailThrottleState, effectiveStatus, LoginAttemptRepository, LoginAttemptStatus, LoginFlow, Translations } from '@sesame/entities';
 import { MailProducer, QueueUnavailableError } from '@sesame/queue';
 import { DataSource, EntityManager } from 'typeorm';
@@ -8,6 +8,7 @@ import { nextThrottle } from './email-backoff';
 import { LoginApprovalService } from './login-approval.service';
 import { LoginAttemptEvents } from './login-attempt-events';
 import { Completion } from './login-completion.service';
+import { Requester, requestedBy } from './requester';
 import { generateSentence } from './sentence';
 
 export interface LoginRequest {
@@ -27,8 +28,12 @@ export interface LoginRequest {
   requestId: string | null;
   /** User-Agent of the requesting side, shown to a person approving from another device. */
   userAgent: string | null;
+  /** IP address of the requesting side, shown to a person approving from another device. */
+  ip: string | null;
   /** Hosted page: SHA-256 of the cookie of the browser that asked. */
   browserHash: Buffer | null;
+  /** The number the requesting screen shows, which approving from another device asks for. */
+  approvalNumber: string;
 }
 
 export interface AttemptStatus {
@@ -42,9 +47,6 @@ export interface AttemptStatus {
   redirectUri?: string;
 }
 
-/** Who collects an approval: the application that started the attempt, or the hosted page's browser (its cookie's hash). */
-export type Requester = { applicationId: string } | { browserHash: Buffer };
-
 export interface StatusWithCompletion {
   answer: AttemptStatus;
   /** Set in the one answer that collected an approval. */
@@ -55,6 +57,7 @@ export interface StartedAttempt {
   loginAttemptId: string;
   tokenHash: Buffer;
   sentence: string;
+  approvalNumber: string;
   allowedDate: Date;
 }
 
@@ -103,7 +106,7 @@ export class LoginAttemptService {
       });
     }
     await this.markMailQueued(attempt.loginAttemptId);
-    return attempt;
+    return { ...attempt, approvalNumber: request.approvalNumber };
   }
 
   /**
@@ -121,10 +124,10 @@ export class LoginAttemptService {
     }
   }
 
-  /** Status of an attempt of this application (another application's attempt is "not found"). */
   /**
-   * Status of an attempt of this application (another application's attempt is "not found"),
-   * waiting up to `waitSeconds` while it is pending. An approved attempt is collected here, once,
+   * Status of an attempt of this application, waiting up to `waitSeconds` while it is pending.
+   * Only its requester sees it: the application for an attempt direct authentication started, the
+   * browser that asked (its cookie) for one of the hosted page; to anyone else it is "not found". An approved attempt is collected here, once,
    * by its requester (`by`: the application, or the hosted page's browser): that answer carries
    * the completion.
    */
@@ -143,8 +146,7 @@ export class LoginAttemptService {
 
   private async readStatus(applicationId: string, loginAttemptId: string, by: Requester): Promise<StatusWithCompletion> {
     const attempt = await this.attempts.findForApplication(applicationId, loginAttemptId);
-    if (!attempt) throw notFound('login attempt');
-    if ('browserHash' in by && !(attempt.requesterBrowserHash && digestsEqual(attempt.requesterBrowserHash, by.browserHash))) throw notFound('login attempt');
+    if (!attempt || !requestedBy(attempt, by)) throw notFound('login attempt');
     const throttled = await this.throttles.allowedDate(attempt.organizationId, attempt.email);
     const now = this.clock.now();
     const allowedDate = throttled && throttled > now ? throttled : now;
@@ -156,9 +158,9 @@ export class LoginAttemptService {
   }
 
   /** What the hosted "check your inbox" page shows of an attempt of this application again. */
-  async inboxView(applicationId: string, loginAttemptId: string): Promise<{ email: string; sentence: string; allowedDate: Date }> {
+  async inboxView(applicationId: string, loginAttemptId: string, by: Requester): Promise<{ email: string; sentence: string; allowedDate: Date }> {
     const attempt = await this.attempts.findForApplication(applicationId, loginAttemptId);
-    if (!attempt) throw notFound('login attempt');
+    if (!attempt || !requestedBy(attempt, by)) throw notFound('login attempt');
     const throttled = await this.throttles.allowedDate(attempt.organizationId, attempt.email);
     const now = this.clock.now();
     return { email: attempt.email, sentence: attempt.sentence, allowedDate: throttled && throttled > now ? throttled : now };
@@ -198,7 +200,9 @@ export class LoginAttemptService {
           mailSuppressed,
           requestId: request.requestId,
           requesterUserAgent: request.userAgent?.slice(0, 512) ?? null,
+          requesterIp: request.ip,
           requesterBrowserHash: request.browserHash,
+          approvalNumber: request.approvalNumber,
           expiresAt,
           createdAt: now,
         },

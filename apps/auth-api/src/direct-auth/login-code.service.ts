@@ -1,26 +1,26 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, LoginCodes, LoginFailureReason, normalizeLoginCode, notFound, ProblemException, SesameMetrics } from '@sesame/common';
-import { CODE_FAILURE_LIMIT, effectiveStatus, LoginAttemptRepository, LoginFlow } from '@sesame/entities';
+import { Clock, LoginCodes, LoginFailureReason, normalizeLoginCode, notFound, ProblemException, SESAME_CONFIG, SesameConfig, SesameMetrics } from '@sesame/common';
+import { CODE_FAILURE_LIMIT, EmailThrottleRepository, effectiveStatus, LoginAttemptRepository } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
 import { DataSource } from 'typeorm';
 import { LoginAttemptEvents } from './login-attempt-events';
 import { Completion, LoginCompletionService } from './login-completion.service';
+import { Requester, requestedBy } from './requester';
 
-/** Whose attempts a caller may use a code on: the application's, started the way the caller starts them. */
-export interface CodeScope {
-  applicationId: string;
-  flow: LoginFlow;
-}
+/** Wrong codes for an address are counted over this window, across its attempts. */
+const ADDRESS_WINDOW_MS = 24 * 3600 * 1000;
 
 export type CodeSuccess = Exclude<Completion, { kind: 'blocked' }>;
 
 type Refusal = { failure: LoginFailureReason; error: ProblemException };
 
 /**
- * The 6-digit code of a login e-mail, typed where the login started. The code and the link are
- * one credential: both claim the same pending attempt, so the first used wins. Each wrong code
- * counts; the fifth locks the attempt, and its link dies with it.
+ * The 6-digit code of a login e-mail, typed where the login started (only there: the application
+ * that started it, or the browser that asked on the hosted page). The code and the link are one
+ * credential: both claim the same pending attempt, so the first used wins. Each wrong code counts
+ * twice: on the attempt, whose fifth locks it and its link, and on the address across attempts,
+ * where LOGIN_CODE_FAILURES_PER_ADDRESS within 24 hours disable its codes until one of its links is used.
  */
 @Injectable()
 export class LoginCodeService {
@@ -28,16 +28,18 @@ export class LoginCodeService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly attempts: LoginAttemptRepository,
+    private readonly throttles: EmailThrottleRepository,
     private readonly codes: LoginCodes,
     private readonly completion: LoginCompletionService,
     private readonly events: LoginAttemptEvents,
     private readonly usage: UsageCounter,
+    @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
     @Optional() private readonly metrics?: SesameMetrics,
   ) {}
 
   /** Direct authentication: the application's server passes on the code; the answer is the code the link would have delivered. */
   async useDirect(applicationId: string, loginAttemptId: string, typed: unknown): Promise<{ code: string; state: string; redirectUri: string }> {
-    const success = await this.use(loginAttemptId, typed, { applicationId, flow: 'direct' }, { walk: false });
+    const success = await this.use(loginAttemptId, typed, applicationId, { applicationId }, { walk: false });
     if (success.kind !== 'code') throw new Error('A login code without a walk completed with a walk');
     return { code: success.code, state: success.state, redirectUri: success.redirectUri };
   }
@@ -47,17 +49,21 @@ export class LoginCodeService {
    * codes (and a link pressed meanwhile) take turns; a wrong try is counted even though the
    * answer is an error (the transaction commits first, then the error is thrown).
    */
-  async use(loginAttemptId: string, typed: unknown, scope: CodeScope, options: { walk: boolean }): Promise<CodeSuccess> {
+  async use(loginAttemptId: string, typed: unknown, applicationId: string, by: Requester, options: { walk: boolean }): Promise<CodeSuccess> {
     const code = normalizeLoginCode(typed);
     if (code === null) throw new ProblemException(400, 'invalid_request', 'code must be the 6 digits of the e-mail');
     const now = this.clock.now();
     const outcome = await this.dataSource.transaction(async (manager): Promise<Completion | Refusal> => {
-      const attempt = await this.attempts.lockForCode(manager, loginAttemptId, scope.applicationId);
-      if (!attempt || attempt.flow !== scope.flow) throw notFound('login attempt');
+      const attempt = await this.attempts.lockForCode(manager, loginAttemptId, applicationId);
+      if (!attempt || !requestedBy(attempt, by)) throw notFound('login attempt');
       const status = effectiveStatus(attempt, now);
       if (status !== 'pending') return stopped(status);
+      if ((await this.throttles.lockCodes(manager, attempt.organizationId, attempt.email)).disabled) return codesDisabled();
       if (!this.codes.matches(attempt.tokenHash, code, attempt.codeVerifier)) {
-        return (await this.attempts.recordWrongCode(manager, attempt.id)) === 'locked' ? stopped('locked') : wrongCode();
+        const attemptStatus = await this.attempts.recordWrongCode(manager, attempt.id);
+        const windowStart = new Date(now.getTime() - ADDRESS_WINDOW_MS);
+        await this.throttles.recordWrongCode(manager, attempt.organizationId, attempt.email, now, windowStart, this.config.auth.codeFailuresPerAddress);
+        return attemptStatus === 'locked' ? stopped('locked') : wrongCode();
       }
       const claimed = await this.attempts.claimById(manager, attempt.id, now);
       if (!claimed) return stopped('completed');
@@ -83,6 +89,14 @@ function wrongCode(): Refusal {
   return {
     failure: 'invalid_login_code',
     error: new ProblemException(400, 'invalid_login_code', `This code is not right; after ${CODE_FAILURE_LIMIT} wrong codes the sign-in is stopped`),
+  };
+}
+
+/** Says nothing of whether the address has a user: every address's wrong codes are counted alike. */
+function codesDisabled(): Refusal {
+  return {
+    failure: 'login_code_disabled',
+    error: new ProblemException(400, 'login_code_disabled', 'Too many wrong codes for this address: sign in with the link of the e-mail instead (codes work again once a link was used)'),
   };
 }
 

@@ -24,11 +24,11 @@ export class ApprovalForm {
   @MaxLength(100)
   token: string;
 
-  @ApiPropertyOptional({ description: 'The phrase picked; without it nothing changes (400).' })
+  @ApiPropertyOptional({ description: 'The two-digit approval number the requesting screen shows; without it nothing changes (400).' })
   @IsOptional()
   @IsString()
-  @MaxLength(200)
-  sentence?: string;
+  @MaxLength(10)
+  number?: string;
 }
 
 /** The link page's own forms may post (their pages allow same-origin referrers, so browsers without Fetch Metadata send Sesame's Origin). */
@@ -65,7 +65,7 @@ export class LoginLinkController {
 
   @Get('approve')
   @ApiOperation({
-    summary: '"Sign in on the device where you asked": where the sign-in was requested, and three phrases to pick the one the requesting screen shows. Changes nothing.',
+    summary: '"Sign in on the device where you asked": what asked and from where (browser and system, network, time), and a field for the approval number the requesting screen shows. Changes nothing.',
   })
   @ApiQuery({ name: 'token', required: true })
   @ApiProduces('text/html')
@@ -81,16 +81,17 @@ export class LoginLinkController {
   @HttpCode(200)
   @UseGuards(SameOriginFormGuard)
   @ApiOperation({
-    summary: 'The pick: the right phrase approves the attempt (status `approved`; the requesting side collects the login), a wrong one locks it. Never redirects.',
-    description: 'Only the approval page’s own form (Sec-Fetch-Site, else Origin). Without a phrase (a bot submitting the page) nothing changes.',
+    summary:
+      'The typed approval number: the right one approves the attempt (status `approved`; the requesting side collects the login), a wrong one ends approval for the attempt (its link and code still work). Never redirects.',
+    description: 'Only the approval page’s own form (Sec-Fetch-Site, else Origin). Without a two-digit number (a bot submitting the page) nothing changes.',
   })
-  @ApiOkResponse({ description: 'The outcome page: approved, stopped (wrong phrase), or already used, expired or locked.' })
-  @ApiResponse({ status: 400, description: '`sentence_required`: no phrase picked; nothing changed (an error page).' })
+  @ApiOkResponse({ description: 'The outcome page: approved, wrong number (approval ended), approval already ended, or already used, expired or locked.' })
+  @ApiResponse({ status: 400, description: '`approval_number_required`: no two-digit number typed; nothing changed (an error page).' })
   @ApiResponse({ status: 403, description: '`cross_site_request`: the post came from another site (an error page).' })
   @ApiResponse({ status: 404, description: 'Unknown link: an error page.' })
   @PAGE_LANGUAGE
   async approve(@Body() form: ApprovalForm, @Headers('accept-language') acceptLanguage?: string) {
-    const { outcome, organizationName } = await this.approvals.approve(form.token, form.sentence);
+    const { outcome, organizationName } = await this.approvals.approve(form.token, form.number);
     return approvalOutcomePage(outcome, organizationName, chooseLocale(undefined, acceptLanguage));
   }
 

@@ -11,6 +11,7 @@ const link: LinkDescription = {
   email: 'ada@example.com',
   formTargets: ['https://shop.example.com'],
   startedHere: null,
+  approvalOpen: true,
 };
 const view: ApprovalView = {
   state: 'pending',
@@ -18,9 +19,9 @@ const view: ApprovalView = {
   applicationName: 'Acme <Shop>',
   email: 'ada@example.com',
   requestedFrom: 'Firefox on Linux',
+  requestedIp: '203.0.113.7',
   requestedAt: new Date('2033-01-01T08:30:00Z'),
-  choices: ['One phrase here', 'Tidy zebra steers foolishly', 'Another phrase there'],
-  formTargets: [],
+  approvalOpen: true,
 };
 
 describe('the login-link pages', () => {
@@ -29,10 +30,12 @@ describe('the login-link pages', () => {
       loginLinkPage('tok', link, locale),
       loginLinkPage('tok', { ...link, state: 'locked' }, locale),
       approvalPage('tok', view, locale),
-      approvalPage('tok', { ...view, requestedFrom: null }, locale),
+      approvalPage('tok', { ...view, requestedFrom: null, requestedIp: null }, locale),
       approvalPage('tok', { ...view, state: 'expired' }, locale),
+      approvalPage('tok', { ...view, approvalOpen: false }, locale),
       approvalOutcomePage('approved', 'Acme & Co', locale),
-      approvalOutcomePage('wrong_sentence', 'Acme & Co', locale),
+      approvalOutcomePage('wrong_number', 'Acme & Co', locale),
+      approvalOutcomePage('approval_ended', 'Acme & Co', locale),
     ];
     for (const page of pages) {
       expect(page.html).toContain(`<html lang="${locale}">`);
@@ -41,13 +44,21 @@ describe('the login-link pages', () => {
     }
     expect(pages[0].html).toContain('Acme &lt;Shop&gt;');
     expect(pages[0].html).toContain('<strong>ada@example.com</strong>');
-    expect(pages[2].html).toContain('<strong id="requested-from">Firefox on Linux</strong>');
+    expect(pages[2].html).toContain('<dd id="requested-from">Firefox on Linux</dd>');
+    expect(pages[2].html).toContain('<dd id="requested-ip">203.0.113.7</dd>');
+    expect(pages[2].html).toContain('<dd id="requested-at">08:30:00</dd>');
+    expect(pages[2].html).toContain('name="number"');
+    // Approval ended (a wrong number was typed): no form, and the link page offers only "Continue here".
+    expect(pages[5].html).not.toContain('name="number"');
+    expect(loginLinkPage('tok', { ...link, approvalOpen: false }, locale).html).not.toContain('id="approve"');
+    expect(pages[0].html).toContain('id="approve"');
   });
 
   it('speaks the language asked for', () => {
     expect(loginLinkPage('tok', link, 'de').html).toContain('Hier fortfahren');
     expect(loginLinkPage('tok', link, 'fr').html).toContain('Continuer ici');
-    expect(approvalPage('tok', view, 'es').html).toContain('Iniciar sesión en ese dispositivo');
-    expect(approvalOutcomePage('approved', null, 'fr').html).toContain('L’autre appareil est maintenant connecté');
+    expect(approvalPage('tok', view, 'es').html).toContain('Aprobar');
+    expect(approvalOutcomePage('approved', null, 'fr').html).toContain('Approuvé — retournez sur l’autre appareil');
+    expect(approvalOutcomePage('approved', null, 'en').html).toContain('Approved — go back to the other device');
   });
 });

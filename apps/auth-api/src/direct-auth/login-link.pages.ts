@@ -19,7 +19,7 @@ export function loginLinkPage(token: string, link: LinkDescription, locale: Loca
   // Two ways on; where Sesame can tell (the hosted page's cookie) the likely one comes first.
   const elsewhere = html`<a class="button" id="approve" href="login_link/approve?token=${token}">${strings.signInElsewhere}</a>`;
   const here = form(strings.continueHere);
-  const ways = link.startedHere === false ? html`${elsewhere}${here}` : html`${here}${elsewhere}`;
+  const ways = !link.approvalOpen ? here : link.startedHere === false ? html`${elsewhere}${here}` : html`${here}${elsewhere}`;
   const names = { organization: link.organizationName, application: link.applicationName };
   const body =
     link.state === 'pending'
@@ -35,42 +35,43 @@ ${form(fillHtml(strings.backTo, names))}`;
   return renderPage({ title: strings.title, brand: link.organizationName, body }, link.formTargets, locale);
 }
 
-/** "Sign in on the device where you asked": where the request came from, and the phrase to pick out of three. */
+/**
+ * "Sign in on the device where you asked": what asked and from where, a plain warning, and a field
+ * for the number only the requesting screen shows (never this page, nor the e-mail).
+ */
 export function approvalPage(token: string, view: ApprovalView, locale: Locale): RenderedPage {
   const strings = LINK_STRINGS[locale];
   const names = { application: view.applicationName };
-  if (view.state !== 'pending') {
-    const body = html`<h1>${strings.stopped[view.state]}</h1>
-<p>${fillHtml(strings.startAgainAt, names)}</p>`;
-    return renderPage({ title: strings.title, brand: view.organizationName, icon: 'alert', body }, [], locale);
+  if (view.state !== 'pending' || !view.approvalOpen) {
+    const heading = view.state === 'pending' ? strings.approvalEndedHeading : strings.stopped[view.state];
+    const text = view.state === 'pending' ? strings.wrongNumberText : fillHtml(strings.startAgainAt, names);
+    return renderPage({ title: strings.title, brand: view.organizationName, icon: 'alert', body: html`<h1>${heading}</h1>\n<p>${text}</p>` }, [], locale);
   }
-  const requested = fillHtml(view.requestedFrom ? strings.requestedFrom : strings.requested, {
-    ...names,
-    email: strong(view.email),
-    device: view.requestedFrom ? strong(view.requestedFrom, 'requested-from') : '',
-    time: clockTime(view.requestedAt),
-  });
   const body = html`<h1>${strings.signInElsewhere}</h1>
-<p>${requested}</p>
-<p>${strings.pickPhrase}</p>
-<form method="post" action="approve">
+<p>${fillHtml(strings.requested, { ...names, email: strong(view.email) })}</p>
+<dl class="request">
+<dt>${strings.deviceLabel}</dt><dd id="requested-from">${view.requestedFrom ?? strings.unknown}</dd>
+<dt>${strings.networkLabel}</dt><dd id="requested-ip">${view.requestedIp ?? strings.unknown}</dd>
+<dt>${strings.timeLabel}</dt><dd id="requested-at">${clockTime(view.requestedAt)}</dd>
+</dl>
+<p class="warning" role="note">${strings.doNotApprove}</p>
+<form method="post" action="approve" novalidate>
 <input type="hidden" name="token" value="${token}">
-<fieldset class="choices">
-<legend>${strings.phraseLegend}</legend>
-${view.choices.map((choice, index) => html`<label class="choice"><input type="radio" name="sentence" value="${choice}" id="choice-${index}"> ${choice}</label>`)}
-</fieldset>
+<label for="number">${strings.numberLabel}</label>
+<p class="hint" id="number-hint">${strings.numberHint}</p>
+<input type="text" id="number" name="number" class="code" inputmode="numeric" autocomplete="off" pattern="[0-9]*" maxlength="2" required aria-describedby="number-hint">
 <button type="submit">${strings.approve}</button>
-</form>
-<p class="fine">${strings.nothingAsked}</p>`;
+</form>`;
   return renderPage({ title: strings.title, brand: view.organizationName, body }, [], locale);
 }
 
-/** After the pick: never a redirect (this device is not the one signing in). */
+/** After the number: never a redirect (this device is not the one signing in). */
 export function approvalOutcomePage(outcome: ApprovalOutcome, organizationName: string | null, locale: Locale): RenderedPage {
   const strings = LINK_STRINGS[locale];
   const outcomes: Record<ApprovalOutcome, { heading: string; text: string }> = {
     approved: { heading: strings.approvedHeading, text: strings.approvedText },
-    wrong_sentence: { heading: strings.stopped.locked, text: strings.wrongPhraseText },
+    wrong_number: { heading: strings.wrongNumberHeading, text: strings.wrongNumberText },
+    approval_ended: { heading: strings.approvalEndedHeading, text: strings.wrongNumberText },
     used: { heading: strings.stopped.used, text: strings.usedText },
     expired: { heading: strings.stopped.expired, text: strings.startAgainText },
     locked: { heading: strings.stopped.locked, text: strings.startAgainText },

@@ -21,6 +21,8 @@ export interface LinkDescription {
   formTargets: string[];
   /** Whether this browser asked for the link (hosted page: its cookie); null when Sesame cannot tell (direct authentication). */
   startedHere: boolean | null;
+  /** Whether the attempt can still be approved from another device. */
+  approvalOpen: boolean;
 }
 
 /** Where a used link sends the browser, with the Set-Cookie of an autologin walk it starts. */
@@ -65,6 +67,7 @@ export class LoginLinkService {
       // With autologin the first redirect may go to any of the organization's domains.
       formTargets: [view.redirectUri, ...(view.autologin ? view.whitelistDomains.filter((origin) => !origin.includes('*')) : [])],
       startedHere: view.flow === 'hosted' && view.requesterBrowserHash ? Boolean(browserCookie && digestsEqual(sha256(browserCookie), view.requesterBrowserHash)) : null,
+      approvalOpen: view.approvalOpen,
     };
   }
 

@@ -14,22 +14,26 @@ export interface LinkStrings {
   backTo: string;
   startAgainAt: string;
   requested: string;
-  requestedFrom: string;
-  pickPhrase: string;
-  phraseLegend: string;
+  deviceLabel: string;
+  networkLabel: string;
+  timeLabel: string;
+  unknown: string;
+  doNotApprove: string;
+  numberLabel: string;
+  numberHint: string;
   approve: string;
-  nothingAsked: string;
   approvedHeading: string;
   approvedText: string;
-  wrongPhraseText: string;
+  wrongNumberHeading: string;
+  wrongNumberText: string;
+  approvalEndedHeading: string;
   usedText: string;
   startAgainText: string;
 }
 
 /**
  * The login-link pages (the page a link opens, the approval from another device and its outcome),
- * in the hosted page's languages; `{organization}`, `{application}`, `{email}`, `{device}` and
- * `{time}` are filled in.
+ * in the hosted page's languages; `{organization}`, `{application}` and `{email}` are filled in.
  */
 export const LINK_STRINGS: Record<Locale, LinkStrings> = {
   en: {
@@ -42,18 +46,23 @@ export const LINK_STRINGS: Record<Locale, LinkStrings> = {
     nothingHappens: 'If you did not try to sign in, close this page. Nothing happens until you press a button.',
     stopped: { used: 'This link was already used', expired: 'This link has expired', locked: 'This sign-in was stopped' },
     stoppedText: 'Sign-in links work once and only for a short time. Go back to {application} to get a new one.',
-    stoppedTextLocked: 'Sign-in links work once and only for a short time, and stop after wrong codes or a wrong phrase. Go back to {application} to get a new one.',
+    stoppedTextLocked: 'Sign-in links work once and only for a short time, and stop after too many wrong codes. Go back to {application} to get a new one.',
     backTo: 'Back to {application}',
     startAgainAt: 'Go back to {application} to start again.',
-    requested: 'Someone asked to sign in to {application} as {email} at {time} (UTC).',
-    requestedFrom: 'Someone asked to sign in to {application} as {email} from {device} at {time} (UTC).',
-    pickPhrase: 'Which phrase does that screen show? Pick it to sign that device in. A wrong pick stops this sign-in.',
-    phraseLegend: 'The phrase on the screen where you asked',
-    approve: 'Sign that device in',
-    nothingAsked: 'If you did not ask to sign in anywhere, close this page: nothing happens.',
-    approvedHeading: 'The other device is now signed in',
-    approvedText: 'You can close this page and go on where you asked to sign in.',
-    wrongPhraseText: 'The phrase did not match the one of this sign-in, so nobody was signed in. Start again on your device.',
+    requested: 'Someone asked to sign in to {application} as {email}:',
+    deviceLabel: 'Device',
+    networkLabel: 'Network',
+    timeLabel: 'Time (UTC)',
+    unknown: 'not known',
+    doNotApprove: 'If you did not just ask to sign in on a screen in front of you, do not approve: close this page. Someone else may be trying to sign in as you.',
+    numberLabel: 'The number on the screen where you asked',
+    numberHint: 'That screen shows a two-digit number. Type it here to sign that device in.',
+    approve: 'Approve',
+    approvedHeading: 'Approved — go back to the other device',
+    approvedText: 'The other device signs in by itself. You can close this page.',
+    wrongNumberHeading: 'That number did not match',
+    wrongNumberText: 'Nobody was signed in, and this sign-in can no longer be approved from another device. On the device where you asked, open this e-mail’s link there or type its code.',
+    approvalEndedHeading: 'This sign-in can no longer be approved from here',
     usedText: 'Nothing more to do here.',
     startAgainText: 'Start again on your device.',
   },
@@ -68,18 +77,23 @@ export const LINK_STRINGS: Record<Locale, LinkStrings> = {
     stopped: { used: 'Dieser Link wurde bereits verwendet', expired: 'Dieser Link ist abgelaufen', locked: 'Diese Anmeldung wurde beendet' },
     stoppedText: 'Anmeldelinks funktionieren nur einmal und nur kurze Zeit. Fordern Sie bei {application} einen neuen an.',
     stoppedTextLocked:
-      'Anmeldelinks funktionieren nur einmal und nur kurze Zeit, und nach falschen Codes oder einem falschen Satz nicht mehr. Fordern Sie bei {application} einen neuen an.',
+      'Anmeldelinks funktionieren nur einmal und nur kurze Zeit, und nach zu vielen falschen Codes nicht mehr. Fordern Sie bei {application} einen neuen an.',
     backTo: 'Zurück zu {application}',
     startAgainAt: 'Beginnen Sie bei {application} erneut.',
-    requested: 'Jemand hat um {time} (UTC) die Anmeldung bei {application} als {email} angefragt.',
-    requestedFrom: 'Jemand hat um {time} (UTC) von {device} die Anmeldung bei {application} als {email} angefragt.',
-    pickPhrase: 'Welchen Satz zeigt dieser Bildschirm? Wählen Sie ihn, um das Gerät anzumelden. Eine falsche Wahl beendet diese Anmeldung.',
-    phraseLegend: 'Der Satz auf dem anfragenden Bildschirm',
-    approve: 'Dieses Gerät anmelden',
-    nothingAsked: 'Wenn Sie nirgends eine Anmeldung angefragt haben, schließen Sie diese Seite: Es geschieht nichts.',
-    approvedHeading: 'Das andere Gerät ist jetzt angemeldet',
-    approvedText: 'Sie können diese Seite schließen und dort weitermachen, wo Sie die Anmeldung angefragt haben.',
-    wrongPhraseText: 'Der Satz passte nicht zu dieser Anmeldung, daher wurde niemand angemeldet. Beginnen Sie auf Ihrem Gerät erneut.',
+    requested: 'Jemand hat die Anmeldung bei {application} als {email} angefragt:',
+    deviceLabel: 'Gerät',
+    networkLabel: 'Netzwerk',
+    timeLabel: 'Zeit (UTC)',
+    unknown: 'unbekannt',
+    doNotApprove: 'Wenn Sie nicht gerade selbst auf einem Bildschirm vor Ihnen die Anmeldung angefragt haben, bestätigen Sie nicht: Schließen Sie diese Seite. Vielleicht versucht jemand anderes, sich als Sie anzumelden.',
+    numberLabel: 'Die Zahl auf dem anfragenden Bildschirm',
+    numberHint: 'Dieser Bildschirm zeigt eine zweistellige Zahl. Geben Sie sie hier ein, um das Gerät anzumelden.',
+    approve: 'Bestätigen',
+    approvedHeading: 'Bestätigt – zurück zum anderen Gerät',
+    approvedText: 'Das andere Gerät meldet sich von selbst an. Sie können diese Seite schließen.',
+    wrongNumberHeading: 'Die Zahl passte nicht',
+    wrongNumberText: 'Niemand wurde angemeldet, und diese Anmeldung kann nicht mehr von einem anderen Gerät bestätigt werden. Öffnen Sie auf dem anfragenden Gerät den Link dieser E-Mail oder geben Sie dort ihren Code ein.',
+    approvalEndedHeading: 'Diese Anmeldung kann hier nicht mehr bestätigt werden',
     usedText: 'Hier ist nichts mehr zu tun.',
     startAgainText: 'Beginnen Sie auf Ihrem Gerät erneut.',
   },
@@ -94,18 +108,23 @@ export const LINK_STRINGS: Record<Locale, LinkStrings> = {
     stopped: { used: 'Ce lien a déjà été utilisé', expired: 'Ce lien a expiré', locked: 'Cette connexion a été arrêtée' },
     stoppedText: 'Les liens de connexion ne fonctionnent qu’une fois et peu de temps. Retournez sur {application} pour en obtenir un nouveau.',
     stoppedTextLocked:
-      'Les liens de connexion ne fonctionnent qu’une fois et peu de temps, et s’arrêtent après des codes erronés ou une mauvaise phrase. Retournez sur {application} pour en obtenir un nouveau.',
+      'Les liens de connexion ne fonctionnent qu’une fois et peu de temps, et s’arrêtent après trop de codes erronés. Retournez sur {application} pour en obtenir un nouveau.',
     backTo: 'Retour à {application}',
     startAgainAt: 'Retournez sur {application} pour recommencer.',
-    requested: 'Quelqu’un a demandé à se connecter à {application} en tant que {email} à {time} (UTC).',
-    requestedFrom: 'Quelqu’un a demandé à se connecter à {application} en tant que {email} depuis {device} à {time} (UTC).',
-    pickPhrase: 'Quelle phrase cet écran affiche-t-il ? Choisissez-la pour connecter cet appareil. Un mauvais choix arrête cette connexion.',
-    phraseLegend: 'La phrase de l’écran où vous l’avez demandé',
-    approve: 'Connecter cet appareil',
-    nothingAsked: 'Si vous n’avez demandé de connexion nulle part, fermez cette page : rien ne se passe.',
-    approvedHeading: 'L’autre appareil est maintenant connecté',
-    approvedText: 'Vous pouvez fermer cette page et continuer là où vous avez demandé la connexion.',
-    wrongPhraseText: 'La phrase ne correspondait pas à cette connexion : personne n’a été connecté. Recommencez sur votre appareil.',
+    requested: 'Quelqu’un a demandé à se connecter à {application} en tant que {email} :',
+    deviceLabel: 'Appareil',
+    networkLabel: 'Réseau',
+    timeLabel: 'Heure (UTC)',
+    unknown: 'inconnu',
+    doNotApprove: 'Si vous ne venez pas de demander une connexion sur un écran devant vous, n’approuvez pas : fermez cette page. Quelqu’un d’autre essaie peut-être de se connecter à votre place.',
+    numberLabel: 'Le nombre affiché sur l’écran où vous l’avez demandé',
+    numberHint: 'Cet écran affiche un nombre à deux chiffres. Saisissez-le ici pour connecter cet appareil.',
+    approve: 'Approuver',
+    approvedHeading: 'Approuvé — retournez sur l’autre appareil',
+    approvedText: 'L’autre appareil se connecte tout seul. Vous pouvez fermer cette page.',
+    wrongNumberHeading: 'Ce nombre ne correspondait pas',
+    wrongNumberText: 'Personne n’a été connecté, et cette connexion ne peut plus être approuvée depuis un autre appareil. Sur l’appareil où vous l’avez demandée, ouvrez-y le lien de cet e-mail ou saisissez son code.',
+    approvalEndedHeading: 'Cette connexion ne peut plus être approuvée d’ici',
     usedText: 'Il n’y a plus rien à faire ici.',
     startAgainText: 'Recommencez sur votre appareil.',
   },
@@ -119,18 +138,23 @@ export const LINK_STRINGS: Record<Locale, LinkStrings> = {
     nothingHappens: 'Si no intentaste iniciar sesión, cierra esta página. No pasa nada hasta que pulses un botón.',
     stopped: { used: 'Este enlace ya se usó', expired: 'Este enlace ha caducado', locked: 'Este inicio de sesión se detuvo' },
     stoppedText: 'Los enlaces funcionan una sola vez y durante poco tiempo. Vuelve a {application} para pedir uno nuevo.',
-    stoppedTextLocked: 'Los enlaces funcionan una sola vez y durante poco tiempo, y se detienen tras códigos erróneos o una frase equivocada. Vuelve a {application} para pedir uno nuevo.',
+    stoppedTextLocked: 'Los enlaces funcionan una sola vez y durante poco tiempo, y se detienen tras demasiados códigos erróneos. Vuelve a {application} para pedir uno nuevo.',
     backTo: 'Volver a {application}',
     startAgainAt: 'Vuelve a {application} para empezar de nuevo.',
-    requested: 'Alguien pidió iniciar sesión en {application} como {email} a las {time} (UTC).',
-    requestedFrom: 'Alguien pidió iniciar sesión en {application} como {email} desde {device} a las {time} (UTC).',
-    pickPhrase: '¿Qué frase muestra esa pantalla? Elígela para iniciar sesión en ese dispositivo. Una elección equivocada detiene este inicio de sesión.',
-    phraseLegend: 'La frase de la pantalla donde lo pediste',
-    approve: 'Iniciar sesión en ese dispositivo',
-    nothingAsked: 'Si no pediste iniciar sesión en ningún sitio, cierra esta página: no pasa nada.',
-    approvedHeading: 'El otro dispositivo ya ha iniciado sesión',
-    approvedText: 'Puedes cerrar esta página y seguir donde pediste iniciar sesión.',
-    wrongPhraseText: 'La frase no coincidía con la de este inicio de sesión, así que nadie inició sesión. Empieza de nuevo en tu dispositivo.',
+    requested: 'Alguien pidió iniciar sesión en {application} como {email}:',
+    deviceLabel: 'Dispositivo',
+    networkLabel: 'Red',
+    timeLabel: 'Hora (UTC)',
+    unknown: 'desconocido',
+    doNotApprove: 'Si no acabas de pedir iniciar sesión en una pantalla que tienes delante, no lo apruebes: cierra esta página. Puede que otra persona intente iniciar sesión como tú.',
+    numberLabel: 'El número de la pantalla donde lo pediste',
+    numberHint: 'Esa pantalla muestra un número de dos cifras. Escríbelo aquí para iniciar sesión en ese dispositivo.',
+    approve: 'Aprobar',
+    approvedHeading: 'Aprobado: vuelve al otro dispositivo',
+    approvedText: 'El otro dispositivo inicia sesión solo. Puedes cerrar esta página.',
+    wrongNumberHeading: 'Ese número no coincidía',
+    wrongNumberText: 'Nadie inició sesión, y este inicio de sesión ya no se puede aprobar desde otro dispositivo. En el dispositivo donde lo pediste, abre allí el enlace de este correo o escribe su código.',
+    approvalEndedHeading: 'Este inicio de sesión ya no se puede aprobar desde aquí',
     usedText: 'No queda nada por hacer aquí.',
     startAgainText: 'Empieza de nuevo en tu dispositivo.',
   },

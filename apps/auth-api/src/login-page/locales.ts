@@ -19,6 +19,8 @@ export interface PageStrings {
   codeSubmit: string;
   wrongCode: string;
   badCode: string;
+  codesDisabled: string;
+  approvalNumber: string;
 }
 
 /** The hosted page's strings; `{organization}`, `{application}`, `{email}`, `{minutes}` and `{time}` are filled in. */
@@ -39,6 +41,8 @@ export const PAGE_STRINGS: Record<Locale, PageStrings> = {
     codeSubmit: 'Sign in with the code',
     wrongCode: 'That code is not right. After 5 wrong codes this sign-in stops.',
     badCode: 'Enter the 6 digits of the code in the e-mail.',
+    codesDisabled: 'Codes are turned off for this address after too many wrong ones. Open the link in the e-mail instead.',
+    approvalNumber: 'Opening the link on another device, such as your phone? Type this number there:',
   },
   de: {
     title: 'Anmelden',
@@ -56,6 +60,8 @@ export const PAGE_STRINGS: Record<Locale, PageStrings> = {
     codeSubmit: 'Mit dem Code anmelden',
     wrongCode: 'Dieser Code stimmt nicht. Nach 5 falschen Codes wird diese Anmeldung beendet.',
     badCode: 'Geben Sie die 6 Ziffern des Codes aus der E-Mail ein.',
+    codesDisabled: 'Nach zu vielen falschen Codes sind Codes für diese Adresse abgeschaltet. Öffnen Sie stattdessen den Link in der E-Mail.',
+    approvalNumber: 'Öffnen Sie den Link auf einem anderen Gerät, etwa Ihrem Handy? Geben Sie dort diese Zahl ein:',
   },
   fr: {
     title: 'Connexion',
@@ -73,6 +79,8 @@ export const PAGE_STRINGS: Record<Locale, PageStrings> = {
     codeSubmit: 'Se connecter avec le code',
     wrongCode: 'Ce code n’est pas le bon. Après 5 codes erronés, cette connexion s’arrête.',
     badCode: 'Saisissez les 6 chiffres du code de l’e-mail.',
+    codesDisabled: 'Les codes sont désactivés pour cette adresse après trop d’erreurs. Ouvrez plutôt le lien de l’e-mail.',
+    approvalNumber: 'Vous ouvrez le lien sur un autre appareil, comme votre téléphone ? Saisissez-y ce nombre :',
   },
   es: {
     title: 'Iniciar sesión',
@@ -90,6 +98,8 @@ export const PAGE_STRINGS: Record<Locale, PageStrings> = {
     codeSubmit: 'Iniciar sesión con el código',
     wrongCode: 'Ese código no es correcto. Tras 5 códigos erróneos, este inicio de sesión se detiene.',
     badCode: 'Escribe las 6 cifras del código del correo.',
+    codesDisabled: 'Los códigos están desactivados para esta dirección tras demasiados errores. Abre el enlace del correo.',
+    approvalNumber: '¿Abres el enlace en otro dispositivo, como tu móvil? Escribe allí este número:',
   },
 };
 

@@ -1,7 +1,7 @@
 import { applyDecorators, Body, Controller, Get, Headers, HttpCode, Optional, Post, Query, Redirect, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RequestId, SesameMetrics } from '@sesame/common';
-import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
+import { ClientIp, EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { ErrorPages } from '../pages/error-pages.decorator';
 import { PageInterceptor } from '../pages/page.interceptor';
 import { LoginPageService } from './login-page.service';
@@ -25,7 +25,7 @@ const PARAMETERS: { name: string; required: boolean; description: string; enum?:
 ];
 
 const OPTIONAL_HEADERS = applyDecorators(
-  ApiHeader({ name: 'cookie', required: false, description: 'The form’s CSRF cookie (`sesame_csrf`), set by GET.' }),
+  ApiHeader({ name: 'cookie', required: false, description: 'The form’s CSRF cookie (`sesame_csrf`), set by GET; after the form, also the `sesame_attempt` cookie of the browser that asked.' }),
   ApiHeader({ name: 'user-agent', required: false, description: 'Shown on the approval page of another device (browser and system of the request).' }),
   ApiHeader({ name: 'accept-language', required: false, description: 'Used when ui_locales names no supported language.' }),
 );
@@ -77,19 +77,20 @@ export class LoginPageController {
   @OPTIONAL_HEADERS
   @ApiHeader({ name: 'user-agent', required: false, description: 'Shown (as browser and system) to a person approving the sign-in from another device.' })
   @ApiOperation({ summary: 'Submits the e-mail address: sends a login link and shows the "check your inbox" page' })
-  @ApiOkResponse({ description: 'Check your inbox, with the sentence.' })
+  @ApiOkResponse({ description: 'Check your inbox, with the sentence, the approval number and the code field.' })
   @ApiResponse({ status: 400, description: 'Invalid e-mail: the form again, with the error.' })
   @ApiResponse({ status: 403, description: 'Missing or wrong CSRF token.' })
   @ApiResponse({ status: 429, description: 'Before allowedDate for this address: the form again, with the time.' })
   async submit(
     @Body() form: Record<string, unknown> | undefined,
     @RequestId() requestId: string | null,
+    @ClientIp() ip: string,
     @Headers('cookie') cookie?: string,
     @Headers('accept-language') acceptLanguage?: string,
     @Headers('user-agent') userAgent?: string,
   ) {
     // A body in another format (or none) is not parsed at all: it is an empty form, refused like one.
-    const page = await this.loginPage.submit(form ?? {}, { cookieHeader: cookie, acceptLanguage, requestId, userAgent });
+    const page = await this.loginPage.submit(form ?? {}, { cookieHeader: cookie, acceptLanguage, requestId, userAgent, ip });
     this.metrics?.loginsStarted.inc({ flow: 'hosted' });
     return page;
   }
@@ -116,7 +117,7 @@ export class LoginPageController {
   @Redirect()
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({
-    description: 'The code form of the "check your inbox" page: the request’s hidden fields, the CSRF value, the attempt and the typed code.',
+    description: 'The code form of the "check your inbox" page: the request’s hidden fields, the CSRF value, the attempt and the typed code. Only from the browser that asked (its `sesame_attempt` cookie).',
     schema: {
       type: 'object',
       required: ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'csrf', 'login_attempt_id', 'code'],
@@ -136,7 +137,7 @@ export class LoginPageController {
   @ApiResponse({ status: 303, description: 'A right code: to redirect_uri with code and state (or the first stop of an autologin walk). A locked, used or expired attempt or a blocked user: to redirect_uri with error and state.' })
   @ApiResponse({ status: 400, description: 'A wrong (counted) or malformed code: the page again, with the error.' })
   @ApiResponse({ status: 403, description: 'Missing or wrong CSRF token.' })
-  @ApiResponse({ status: 404, description: 'Unknown attempt, or another application’s.' })
+  @ApiResponse({ status: 404, description: 'Unknown attempt, another application’s, or another browser’s (no `sesame_attempt` cookie of the browser that asked).' })
   async code(@Body() form: Record<string, unknown> | undefined, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
     const outcome = await this.loginPage.submitCode(form ?? {}, { cookieHeader: cookie, acceptLanguage, requestId });
     return { url: outcome.url, statusCode: 303, headers: outcome.cookie ? { 'Set-Cookie': outcome.cookie } : {} };

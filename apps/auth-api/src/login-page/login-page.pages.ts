@@ -45,6 +45,8 @@ export interface SentView {
   locale: Locale;
   email: string;
   sentence: string;
+  /** Shown here only: typed on another device, it signs this browser in. */
+  approvalNumber: string;
   minutes: number;
   allowedDate: Date;
   /** The code form: the request's parameters, the CSRF value and the attempt it signs in. */
@@ -54,7 +56,10 @@ export interface SentView {
   error?: string;
 }
 
-/** After the form: where the link went, the phrase the link page will show, and a field for the e-mail's code. */
+/**
+ * After the form: where the link went, the phrase the e-mail and its page show, the approval number
+ * to type on another device, and a field for the e-mail's code.
+ */
 export function checkInbox(view: SentView): RenderedPage {
   const strings = PAGE_STRINGS[view.locale];
   const [beforeEmail, afterEmail = ''] = strings.sentBody.split('{email}');
@@ -64,6 +69,7 @@ export function checkInbox(view: SentView): RenderedPage {
 <h1>${strings.sentHeading}</h1>
 <p>${beforeEmail}<strong>${view.email}</strong>${afterEmail}</p>
 <div class="phrase" id="sentence">${view.sentence}</div>
+<div class="approval"><p>${strings.approvalNumber}</p><strong id="approval-number">${view.approvalNumber}</strong></div>
 <form method="post" action="${form.action}" novalidate>
 ${Object.entries(form.hidden).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
 <input type="hidden" name="csrf" value="${form.csrf}">

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { normalizeEmail, ProblemException, randomSecret, readCookie, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
+import { ApprovalNumbers, normalizeEmail, ProblemException, randomSecret, readCookie, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
 import { isUUID } from 'class-validator';
 import { ClientContext, ClientContextRepository } from '../clients/client-context.repository';
 import { LoginAttemptService } from '../direct-auth/login-attempt.service';
@@ -11,21 +11,31 @@ import { AuthorizeRequest, checkAuthorizeRequest, hiddenParameters } from './aut
 import { CSRF_COOKIE, CsrfTokens } from './csrf';
 import { chooseLocale, fill, Locale, MAIL_STRINGS, PAGE_STRINGS } from './locales';
 
+import { checkInbox, clockTime, signInForm } from './login-page.pages';
+
 /** Where a stopped attempt sends the hosted page back to, as the link would. */
 const STOPPED: Record<string, [string, string]> = {
   completed: ['login_link_used', 'This sign-in was already completed'],
   expired: ['login_link_expired', 'This sign-in has expired'],
   locked: ['login_attempt_locked', 'This sign-in was stopped'],
 };
-import { checkInbox, clockTime, signInForm } from './login-page.pages';
 
 export interface BrowserContext {
   cookieHeader: string | undefined;
   acceptLanguage: string | undefined;
   requestId: string | null;
   userAgent?: string;
+  /** The client's address as the proxy settings resolve it. */
+  ip?: string;
 }
 
+/** What the "check your inbox" page shows of an attempt. */
+interface InboxView {
+  email: string;
+  sentence: string;
+  allowedDate: Date;
+  approvalNumber: string;
+}
 
 /** How long the "check your inbox" page's own request waits for an approval before the page reloads. */
 const PAGE_WAIT_SECONDS = 20;
@@ -43,6 +53,7 @@ export class LoginPageService {
     private readonly contexts: ClientContextRepository,
     private readonly attempts: LoginAttemptService,
     private readonly codes: LoginCodeService,
+    private readonly numbers: ApprovalNumbers,
     @Inject(SESAME_CONFIG) config: SesameConfig,
   ) {
     this.csrf = new CsrfTokens(config.secrets.key);
@@ -76,7 +87,9 @@ export class LoginPageService {
       new PageWithStatus(status, signInForm({ context, locale, hidden: hiddenParameters(request), csrf: this.csrf.formValueFor(cookie!), email: typed, error }));
     if (!email) throw again(400, PAGE_STRINGS[locale].invalidEmail);
 
+    // The browser's own secret: only it follows the attempt, and its approval number derives from it.
     const browserCookie = randomSecret();
+    const approvalNumber = this.numbers.forBrowser(browserCookie);
     try {
       const started = await this.attempts.start({
         applicationId: context.application.id,
@@ -91,18 +104,11 @@ export class LoginPageService {
         linkTtlSeconds: context.organization.linkTtlSeconds,
         requestId: browser.requestId,
         userAgent: browser.userAgent ?? null,
+        ip: browser.ip && browser.ip !== 'unknown' ? browser.ip : null,
         browserHash: sha256(browserCookie),
+        approvalNumber,
       });
-      const page = checkInbox({
-        context,
-        locale,
-        email,
-        sentence: started.sentence,
-        minutes: Math.round(context.organization.linkTtlSeconds / 60),
-        allowedDate: started.allowedDate,
-        codeForm: { action: this.codeAction, hidden: hiddenParameters(request), csrf: this.csrf.formValueFor(cookie), loginAttemptId: started.loginAttemptId, redirectUri: request.redirectUri },
-        refreshUrl: this.refreshUrl(request, started.loginAttemptId),
-      });
+      const page = this.inbox(context, request, locale, cookie, started.loginAttemptId, { email, sentence: started.sentence, allowedDate: started.allowedDate, approvalNumber });
       return { ...page, headers: { 'Set-Cookie': `${ATTEMPT_COOKIE}=${browserCookie}; ${this.attemptCookieAttributes}` } };
     } catch (error) {
       if (error instanceof ProblemException && error.code === 'too_early') {
@@ -118,6 +124,7 @@ export class LoginPageService {
    * code goes on like the link (to the callback with code and state, or an autologin walk); a
    * wrong or malformed one shows the page again with the error; a stopped attempt (locked, used,
    * expired) or a blocked user goes back to the application with the error, as the link would.
+   * Only the browser that asked may type a code (nobody else can burn its attempt's tries).
    */
   async submitCode(form: Record<string, unknown>, browser: BrowserContext): Promise<{ url: string; cookie?: string }> {
     const { context, request } = await this.check(form);
@@ -125,15 +132,18 @@ export class LoginPageService {
     const cookie = this.requireCsrf(form, browser);
     const loginAttemptId = typeof form.login_attempt_id === 'string' && isUUID(form.login_attempt_id) ? form.login_attempt_id : null;
     if (!loginAttemptId) throw new ProblemException(400, 'invalid_request', 'This form is incomplete. Go back to the application and start signing in again.');
+    const browserCookie = this.requireAttemptCookie(browser);
+    const by = { browserHash: sha256(browserCookie) };
     try {
-      const success = await this.codes.use(loginAttemptId, form.code, { applicationId: context.application.id, flow: 'hosted' }, { walk: true });
+      const success = await this.codes.use(loginAttemptId, form.code, context.application.id, by, { walk: true });
       return { url: success.url, cookie: success.kind === 'walk' ? success.cookie : undefined };
     } catch (error) {
       if (!(error instanceof ProblemException)) throw error;
-      if (error.code === 'invalid_login_code' || error.code === 'invalid_request') {
-        const view = await this.attempts.inboxView(context.application.id, loginAttemptId);
-        const message = error.code === 'invalid_login_code' ? PAGE_STRINGS[locale].wrongCode : PAGE_STRINGS[locale].badCode;
-        throw new PageWithStatus(400, this.inbox(context, request, locale, cookie, loginAttemptId, view, message));
+      const retry = CODE_RETRY_MESSAGES[error.code];
+      if (retry) {
+        const view = await this.attempts.inboxView(context.application.id, loginAttemptId, by);
+        const page = this.inbox(context, request, locale, cookie, loginAttemptId, { ...view, approvalNumber: this.numbers.forBrowser(browserCookie) }, PAGE_STRINGS[locale][retry]);
+        throw new PageWithStatus(400, page);
       }
       if (error.code === 'not_found') throw error;
       throw new PageRedirect(withQuery(request.redirectUri, { error: error.code, error_description: error.detail, state: request.state }));
@@ -151,20 +161,21 @@ export class LoginPageService {
     const { context, request } = await this.check(params);
     const locale = this.locale(request, browser);
     const loginAttemptId = typeof params.login_attempt_id === 'string' && isUUID(params.login_attempt_id) ? params.login_attempt_id : null;
-    const browserCookie = readCookie(browser.cookieHeader, ATTEMPT_COOKIE);
+    const browserCookie = this.requireAttemptCookie(browser);
     const csrfCookie = readCookie(browser.cookieHeader, CSRF_COOKIE);
-    if (!loginAttemptId || !browserCookie || !csrfCookie) throw new ProblemException(404, 'not_found', 'This sign-in is not known in this browser. Go back to the application and start again.');
-    const { answer, completion } = await this.attempts.status(context.application.id, loginAttemptId, PAGE_WAIT_SECONDS, { browserHash: sha256(browserCookie) });
+    if (!loginAttemptId || !csrfCookie) throw unknownHere();
+    const by = { browserHash: sha256(browserCookie) };
+    const { answer, completion } = await this.attempts.status(context.application.id, loginAttemptId, PAGE_WAIT_SECONDS, by);
     if (completion) throw new PageRedirect(completion.url, 303, completion.kind === 'walk' ? { 'Set-Cookie': completion.cookie } : {});
     if (answer.status === 'pending') {
-      const view = await this.attempts.inboxView(context.application.id, loginAttemptId);
-      return this.inbox(context, request, locale, csrfCookie, loginAttemptId, view);
+      const view = await this.attempts.inboxView(context.application.id, loginAttemptId, by);
+      return this.inbox(context, request, locale, csrfCookie, loginAttemptId, { ...view, approvalNumber: this.numbers.forBrowser(browserCookie) });
     }
     const [error, description] = STOPPED[answer.status] ?? STOPPED.expired;
     throw new PageRedirect(withQuery(request.redirectUri, { error, error_description: description, state: request.state }));
   }
 
-  private inbox(context: ClientContext, request: AuthorizeRequest, locale: Locale, csrfCookie: string, loginAttemptId: string, view: { email: string; sentence: string; allowedDate: Date }, error?: string): RenderedPage {
+  private inbox(context: ClientContext, request: AuthorizeRequest, locale: Locale, csrfCookie: string, loginAttemptId: string, view: InboxView, error?: string): RenderedPage {
     return checkInbox({
       context,
       locale,
@@ -178,6 +189,13 @@ export class LoginPageService {
 
   private refreshUrl(request: AuthorizeRequest, loginAttemptId: string): string {
     return `${this.statusPath}?${new URLSearchParams({ ...hiddenParameters(request), login_attempt_id: loginAttemptId }).toString()}`;
+  }
+
+  /** The `sesame_attempt` cookie of the browser that asked; without it the attempt is not known here. */
+  private requireAttemptCookie(browser: BrowserContext): string {
+    const cookie = readCookie(browser.cookieHeader, ATTEMPT_COOKIE);
+    if (!cookie) throw unknownHere();
+    return cookie;
   }
 
   /** The form's CSRF pair must match; returns the cookie's value. */
@@ -199,4 +217,15 @@ export class LoginPageService {
   private locale(request: AuthorizeRequest, browser: BrowserContext): Locale {
     return chooseLocale(request.uiLocales, browser.acceptLanguage);
   }
+}
+
+/** Code errors that show the page again (with the message of this key of PAGE_STRINGS); the others end the attempt here. */
+const CODE_RETRY_MESSAGES: Record<string, 'wrongCode' | 'badCode' | 'codesDisabled'> = {
+  invalid_login_code: 'wrongCode',
+  invalid_request: 'badCode',
+  login_code_disabled: 'codesDisabled',
+};
+
+function unknownHere(): ProblemException {
+  return new ProblemException(404, 'not_found', 'This sign-in is not known in this browser. Go back to the application and start again.');
 }

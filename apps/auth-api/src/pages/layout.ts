@@ -27,9 +27,14 @@ button:hover{background:var(--accent-hover)}
 a.button{display:block;margin-top:16px;padding:12px 16px;border-radius:10px;background:var(--accent);color:var(--accent-text);font-weight:600;text-align:center;text-decoration:none}
 form+a.button{background:transparent;color:var(--accent);border:1px solid var(--line)}
 a.button+form button{background:transparent;color:var(--accent);border:1px solid var(--line)}
-fieldset.choices{border:0;margin:16px 0 0;padding:0}
-fieldset.choices legend{font-weight:600;font-size:15px;margin-bottom:6px}
-label.choice{display:flex;gap:10px;align-items:center;margin:8px 0;padding:12px 14px;border:1px solid var(--line);border-radius:10px;font-weight:600;cursor:pointer}
+dl.request{display:grid;grid-template-columns:max-content 1fr;gap:4px 14px;margin:0 0 16px;font-size:15px}
+dl.request dt{color:var(--muted)}
+dl.request dd{margin:0;font-weight:600;overflow-wrap:anywhere}
+.warning{padding:12px 14px;border-radius:10px;background:var(--danger-badge);color:var(--text);font-size:14px}
+.hint{font-size:14px;margin:0 0 8px}
+.approval{margin:20px 0;padding:14px 16px;border:1px solid var(--phrase-line);border-radius:10px;background:var(--phrase);text-align:center}
+.approval p{margin:0;font-size:14px}
+.approval strong{display:block;font:700 44px/1.2 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;letter-spacing:.1em}
 button:focus-visible{outline:3px solid var(--text);outline-offset:2px}
 .error{color:var(--danger);font-size:14px;margin:8px 0 0}
 form+p{margin-top:20px}

@@ -44,7 +44,7 @@ export class LoginLinkMailer {
       minutes: Math.round((attempt.expiresAt.getTime() - attempt.createdAt.getTime()) / 60_000),
       translations: attempt.translations,
     });
-    await this.mailer.sendMail({ to: attempt.email, from: this.config.mail.from, messageId: this.messageId(attempt.id), subject: mail.subject, html: mail.html, text: mail.text });
+    await this.mailer.sendMail({ to: attempt.email, from: this.config.mail.from, messageId: this.messageId(attempt.messageId), subject: mail.subject, html: mail.html, text: mail.text });
     await this.recordSent(attempt.id);
     this.logger.log(`Sent login link e-mail for attempt ${attempt.id}`);
     await this.usage.record(attempt.tenantId, 'mailsSent');
@@ -54,11 +54,13 @@ export class LoginLinkMailer {
   /**
    * The attempt's own Message-ID, the same on every try: when a worker dies between the SMTP
    * server's acceptance and recording the send, the next try sends the same message again, which
-   * mailboxes that deduplicate by Message-ID keep once (no sender can rule that window out).
+   * mailboxes that deduplicate by Message-ID keep once (no sender can rule that window out). It is
+   * a random id kept on the attempt, not the attempt's id: whoever reads the e-mail's headers must
+   * not learn the id the requesting side follows the attempt by.
    */
-  private messageId(attemptId: string): string {
+  private messageId(randomId: string): string {
     const domain = /@([^@>\s]+)>?\s*$/.exec(this.config.mail.from)?.[1] ?? 'sesame.localhost';
-    return `<${attemptId}@${domain}>`;
+    return `<${randomId}@${domain}>`;
   }
 
   private async recordSent(id: string): Promise<void> {

@@ -104,7 +104,10 @@ export class MaintenanceService {
       { table: 'login_attempt', batch: (limit) => this.attempts.deleteCreatedBefore(ago(retention.loginActivityRetentionDays), limit) },
       // Jobs kept as failed name an attempt: they go with the login activity (Bull reads its own clock).
       { table: 'mail_job', batch: async (limit) => (await this.mailQueue.clean(retention.loginActivityRetentionDays * DAY_MS, 'failed', limit)).length },
-      { table: 'email_throttle', batch: (limit) => this.throttles.deleteIdleSince(ago(retention.emailThrottleRetentionDays), limit) },
+      {
+        table: 'email_throttle',
+        batch: (limit) => this.throttles.deleteIdleSince(ago(retention.emailThrottleRetentionDays), ago(retention.loginActivityRetentionDays), limit),
+      },
       { table: 'audit_event', batch: (limit) => this.auditEvents.deleteCreatedBefore(ago(retention.auditRetentionDays), limit) },
     ];
   }

@@ -98,7 +98,7 @@ export function sesameFetch(overrides: Partial<Record<'authenticate_direct' | 'v
   return fakeFetch((call) => {
     const path = call.url.slice(BASE_URL.length);
     if (path === '/v1/authenticate_direct')
-      return overrides.authenticate_direct ?? { status: 200, body: { loginAttemptId: 'attempt-1', token: 'hash', sentence: 'Brave otters sing', allowedDate: '2030-01-01T00:00:15.000Z' } };
+      return overrides.authenticate_direct ?? { status: 200, body: { loginAttemptId: 'attempt-1', token: 'hash', sentence: 'Brave otters sing', approvalNumber: '42', allowedDate: '2030-01-01T00:00:15.000Z' } };
     if (path === '/v1/verify')
       return overrides.verify ?? { status: 200, body: { access_token: 'access-token-1', id_token: 'x', expires_in: 2_592_000, expires_at: '2030-02-01T00:00:00.000Z', token_type: 'Bearer' } };
     if (path === '/v1/userinfo') return overrides.userinfo ?? { status: 200, body: USERINFO };

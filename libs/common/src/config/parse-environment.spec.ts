@@ -45,7 +45,7 @@ describe('parseEnvironment', () => {
       expect(config.queueDashboard).toBe(false);
       expect(config.mail.smtpUrl).toBe('smtp://127.0.0.1:1025');
       expect(config.mail.from).toBe('Sesame <no-reply@sesame.localhost>');
-      expect(config.auth).toEqual({ codeTtlSeconds: 300, accessTokenTtlSeconds: 30 * 24 * 3600, idTokenTtlSeconds: 3600, accessTokenCacheSeconds: 5, clientCacheSeconds: 5, clientSecretRotationOverlapSeconds: 86400 });
+      expect(config.auth).toEqual({ codeTtlSeconds: 300, accessTokenTtlSeconds: 30 * 24 * 3600, idTokenTtlSeconds: 3600, accessTokenCacheSeconds: 5, clientCacheSeconds: 5, clientSecretRotationOverlapSeconds: 86400, codeFailuresPerAddress: 10 });
       expect(config.log).toEqual({ level: 'info', format: 'json' });
     });
 

@@ -98,6 +98,7 @@ export function parseEnvironment(env: Env): SesameConfig {
       accessTokenCacheSeconds: read.integer('ACCESS_TOKEN_CACHE_SECONDS', 5, 0, 60),
       clientCacheSeconds: read.integer('CLIENT_CACHE_SECONDS', 5, 0, 60),
       clientSecretRotationOverlapSeconds: read.integer('CLIENT_SECRET_ROTATION_OVERLAP_SECONDS', 24 * 3600, 0, 30 * 24 * 3600),
+      codeFailuresPerAddress: read.integer('LOGIN_CODE_FAILURES_PER_ADDRESS', 10, 1, 1000),
     },
     log: {
       level: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),

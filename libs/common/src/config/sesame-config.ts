@@ -93,6 +93,8 @@ export interface SesameConfig {
     clientCacheSeconds: number;
     /** How long a web app's previous client secret keeps working after a rotation (0: not at all). */
     clientSecretRotationOverlapSeconds: number;
+    /** Wrong login codes for one address (any attempt) within 24 hours that disable its codes until one of its links is used. */
+    codeFailuresPerAddress: number;
   };
   /** format: JSON lines (production) or one readable line per entry (npm start). */
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'; format: 'json' | 'pretty' };

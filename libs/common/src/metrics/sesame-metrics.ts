@@ -17,6 +17,8 @@ export type LoginFailureReason =
   | 'login_link_used'
   | 'login_attempt_locked'
   | 'invalid_login_code'
+  | 'login_code_disabled'
+  | 'wrong_approval_number'
   | 'access_denied'
   | 'unknown_link';
 

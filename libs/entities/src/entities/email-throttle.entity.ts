@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TIMESTAMP } from './columns';
+import { NULLABLE_TIMESTAMP, TIMESTAMP } from './columns';
 import { Organization } from './organization.entity';
 
 /** Per organization and normalised e-mail: how many recent attempts, and when the next is allowed. */
@@ -25,4 +25,12 @@ export class EmailThrottle {
 
   @Column({ ...TIMESTAMP, name: 'last_attempt_at' })
   lastAttemptAt: Date;
+
+  /** When wrong login codes were typed for the address (any attempt) within the last 24 hours, at most the limit's number. */
+  @Column({ ...TIMESTAMP, array: true, name: 'code_failures', default: () => "'{}'" })
+  codeFailures: Date[];
+
+  /** Set when the address reached the wrong-code limit: its codes are refused until one of its links is used. */
+  @Column({ ...NULLABLE_TIMESTAMP, name: 'codes_disabled_at' })
+  codesDisabledAt: Date | null;
 }

@@ -6,7 +6,7 @@ import { Organization } from './organization.entity';
 /**
  * pending → completed (link or code used), approved (from another device; completed once the
  * requesting side collects its code), expired (time ran out, or withdrawn), locked (too many wrong
- * codes, or a wrong sentence picked); see docs/login-flow.md.
+ * codes); see docs/login-flow.md.
  */
 export const LOGIN_ATTEMPT_STATUSES = ['pending', 'approved', 'completed', 'expired', 'locked'] as const;
 export type LoginAttemptStatus = (typeof LOGIN_ATTEMPT_STATUSES)[number];
@@ -71,6 +71,13 @@ export class LoginAttempt {
   @Column({ type: 'bytea', name: 'code_verifier', nullable: true })
   codeVerifier: Buffer | null;
 
+  /**
+   * HMAC of the approval number (ApprovalNumbers), which only the requesting screen shows: typed on
+   * another device, it approves the attempt. Null once a wrong number was typed (approval ended).
+   */
+  @Column({ type: 'bytea', name: 'approval_verifier', nullable: true })
+  approvalVerifier: Buffer | null;
+
   /** Wrong codes tried so far; at the limit the attempt is locked, its link too. */
   @Column({ type: 'integer', name: 'code_failures', default: 0 })
   codeFailures: number;
@@ -107,6 +114,14 @@ export class LoginAttempt {
   /** Hosted page: SHA-256 of the cookie set in the browser that asked; only it collects an approval, and the link page knows it. */
   @Column({ type: 'bytea', name: 'requester_browser_hash', nullable: true })
   requesterBrowserHash: Buffer | null;
+
+  /** IP address of the requesting side as the proxy settings resolve it (direct authentication: what the application passed on), shown when approving from another device. */
+  @Column({ type: 'varchar', length: 45, name: 'requester_ip', nullable: true })
+  requesterIp: string | null;
+
+  /** The e-mail's Message-ID (random, the same on every send of this attempt's e-mail, so mailboxes deduplicate a resend). */
+  @Column({ type: 'uuid', name: 'message_id', default: () => 'gen_random_uuid()' })
+  messageId: string;
 
   /** True when no e-mail may be sent (blocked user): the attempt looks like any other to the caller. */
   @Column({ type: 'boolean', name: 'mail_suppressed', default: false })

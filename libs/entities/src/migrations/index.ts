@@ -6,6 +6,7 @@ import { LoginCodes1796500000000 } from './1796500000000-login-codes';
 import { LoginApproval1796500000001 } from './1796500000001-login-approval';
 import { TokenOfCode1796600000000 } from './1796600000000-token-of-code';
 import { OrderedLoginAttemptIds1796600000001 } from './1796600000001-ordered-login-attempt-ids';
+import { AnyDeviceTrust1796700000000 } from './1796700000000-any-device-trust';
 
 /** Every migration, in order (registered explicitly, no globs). */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   LoginApproval1796500000001,
   TokenOfCode1796600000000,
   OrderedLoginAttemptIds1796600000001,
+  AnyDeviceTrust1796700000000,
 ];

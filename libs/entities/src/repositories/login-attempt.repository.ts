@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { LoginCodes, SecretBox, sha256 } from '@sesame/common';
+import { ApprovalNumbers, LoginCodes, SecretBox, sha256 } from '@sesame/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { deleteRows } from '../batch-delete';
 import { LoginAttemptStatus, LoginFlow, Translations } from '../entities/login-attempt.entity';
@@ -42,7 +42,10 @@ export interface NewLoginAttempt {
   mailSuppressed: boolean;
   requestId: string | null;
   requesterUserAgent: string | null;
+  requesterIp: string | null;
   requesterBrowserHash: Buffer | null;
+  /** The approval number the requesting side shows; only its HMAC is kept. */
+  approvalNumber: string;
   expiresAt: Date;
   createdAt: Date;
 }
@@ -69,6 +72,7 @@ export interface AttemptSummary {
   redirectUri: string;
   status: LoginAttemptStatus;
   expiresAt: Date;
+  flow: LoginFlow;
   requesterBrowserHash: Buffer | null;
 }
 
@@ -78,7 +82,10 @@ export interface LinkView {
   status: LoginAttemptStatus;
   createdAt: Date;
   requesterUserAgent: string | null;
+  requesterIp: string | null;
   requesterBrowserHash: Buffer | null;
+  /** Whether the attempt can still be approved from another device (no wrong number typed yet). */
+  approvalOpen: boolean;
   flow: LoginFlow;
   expiresAt: Date;
   sentence: string;
@@ -102,6 +109,8 @@ export interface DeliverableAttempt {
   createdAt: Date;
   organizationName: string;
   tenantId: string;
+  /** The random part of the e-mail's Message-ID. */
+  messageId: string;
 }
 
 /** An autologin walk claimed for its next stop. */
@@ -114,9 +123,15 @@ export interface ClaimedWalk extends Omit<ClaimedAttempt, 'organizationId' | 'em
 /** An attempt locked for a code check, in the caller's transaction. */
 export interface CodeCheck extends AttemptSummary {
   id: string;
-  flow: LoginFlow;
   tokenHash: Buffer;
   codeVerifier: Buffer | null;
+}
+
+/** An attempt locked for an approval from another device, in the caller's transaction. */
+export interface ApprovalCheck extends AttemptSummary {
+  id: string;
+  tokenHash: Buffer;
+  approvalVerifier: Buffer | null;
 }
 
 type Row = Record<string, unknown>;
@@ -147,9 +162,13 @@ function summary(row: Row): AttemptSummary {
     redirectUri: row.redirect_uri as string,
     status: row.status as LoginAttemptStatus,
     expiresAt: row.expires_at as Date,
+    flow: row.flow as LoginFlow,
     requesterBrowserHash: (row.requester_browser_hash as Buffer | null) ?? null,
   };
 }
+
+/** The columns `summary` reads. */
+const SUMMARY_COLUMNS = 'application_id, organization_id, email, sentence, state, redirect_uri, status, expires_at, flow, requester_browser_hash';
 
 /**
  * All SQL about login attempts, for auth-api and the mail worker alike. Methods that take an
@@ -162,16 +181,17 @@ export class LoginAttemptRepository {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly box: SecretBox,
     private readonly codes: LoginCodes,
+    private readonly approvalNumbers: ApprovalNumbers,
   ) {}
 
-  /** Inserts the attempt with its link token sealed and its code's verifier; null when its sentence is taken by another live attempt. */
+  /** Inserts the attempt with its link token sealed and its code's and approval number's verifiers; null when its sentence is taken by another live attempt. */
   async insert(manager: EntityManager, attempt: NewLoginAttempt, token: string): Promise<{ id: string; tokenHash: Buffer } | null> {
     const tokenHash = sha256(token);
     const rows: { id: string }[] = await manager.query(
       `INSERT INTO login_attempt (organization_id, application_id, email, token_hash, link_token_encrypted, sentence, state, redirect_uri,
                                   code_challenge, translations, mail_suppressed, request_id, expires_at, created_at, nonce, flow, code_verifier,
-                                  requester_user_agent, requester_browser_hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+                                  requester_user_agent, requester_browser_hash, requester_ip, approval_verifier)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
        ON CONFLICT DO NOTHING RETURNING id`,
       [
         attempt.organizationId,
@@ -193,6 +213,8 @@ export class LoginAttemptRepository {
         this.codes.verifier(tokenHash, this.codes.codeFor(token)),
         attempt.requesterUserAgent,
         attempt.requesterBrowserHash,
+        attempt.requesterIp,
+        this.approvalNumbers.verifier(tokenHash, attempt.approvalNumber),
       ],
     );
     return rows[0] ? { id: rows[0].id, tokenHash } : null;
@@ -215,7 +237,7 @@ export class LoginAttemptRepository {
   /** An attempt as its application sees it; null when unknown or another application's. */
   async findForApplication(applicationId: string, id: string): Promise<AttemptSummary | null> {
     const rows: Row[] = await this.dataSource.query(
-      'SELECT application_id, organization_id, email, sentence, state, redirect_uri, status, expires_at, requester_browser_hash FROM login_attempt WHERE id = $1 AND application_id = $2',
+      `SELECT ${SUMMARY_COLUMNS} FROM login_attempt WHERE id = $1 AND application_id = $2`,
       [id, applicationId],
     );
     return rows[0] ? summary(rows[0]) : null;
@@ -223,7 +245,7 @@ export class LoginAttemptRepository {
 
   async findByTokenHash(manager: EntityManager, tokenHash: Buffer): Promise<AttemptSummary | null> {
     const rows: Row[] = await manager.query(
-      'SELECT application_id, organization_id, email, sentence, state, redirect_uri, status, expires_at FROM login_attempt WHERE token_hash = $1',
+      `SELECT ${SUMMARY_COLUMNS} FROM login_attempt WHERE token_hash = $1`,
       [tokenHash],
     );
     return rows[0] ? summary(rows[0]) : null;
@@ -232,7 +254,7 @@ export class LoginAttemptRepository {
   /** Read-only, for the page a link opens. */
   async findLinkView(tokenHash: Buffer): Promise<LinkView | null> {
     const rows: Row[] = await this.dataSource.query(
-      `SELECT a.id, a.status, a.created_at, a.requester_user_agent, a.requester_browser_hash, a.flow,
+      `SELECT a.id, a.status, a.created_at, a.requester_user_agent, a.requester_ip, a.requester_browser_hash, a.approval_verifier IS NOT NULL AS approval_open, a.flow,
               a.expires_at, a.sentence, a.email, a.redirect_uri, o.name AS organization_name, p.name AS application_name,
               o.autologin, o.whitelist_domains
          FROM login_attempt a
@@ -248,7 +270,9 @@ export class LoginAttemptRepository {
       status: row.status as LoginAttemptStatus,
       createdAt: row.created_at as Date,
       requesterUserAgent: row.requester_user_agent as string | null,
+      requesterIp: row.requester_ip as string | null,
       requesterBrowserHash: row.requester_browser_hash as Buffer | null,
+      approvalOpen: row.approval_open as boolean,
       flow: row.flow as LoginFlow,
       expiresAt: row.expires_at as Date,
       sentence: row.sentence as string,
@@ -283,13 +307,12 @@ export class LoginAttemptRepository {
    */
   async lockForCode(manager: EntityManager, id: string, applicationId: string): Promise<CodeCheck | null> {
     const rows: Row[] = await manager.query(
-      `SELECT id, application_id, organization_id, email, sentence, state, redirect_uri, status, expires_at, flow, token_hash, code_verifier
-         FROM login_attempt WHERE id = $1 AND application_id = $2 FOR UPDATE`,
+      `SELECT id, ${SUMMARY_COLUMNS}, token_hash, code_verifier FROM login_attempt WHERE id = $1 AND application_id = $2 FOR UPDATE`,
       [id, applicationId],
     );
     const row = rows[0];
     if (!row) return null;
-    return { ...summary(row), id: row.id as string, flow: row.flow as LoginFlow, tokenHash: row.token_hash as Buffer, codeVerifier: row.code_verifier as Buffer | null };
+    return { ...summary(row), id: row.id as string, tokenHash: row.token_hash as Buffer, codeVerifier: row.code_verifier as Buffer | null };
   }
 
   /** Counts a wrong code; the CODE_FAILURE_LIMIT-th locks the attempt and erases its sealed token. Returns the status after. */
@@ -321,13 +344,11 @@ export class LoginAttemptRepository {
   }
 
   /** Locks the attempt of a link for a decision taken on its page (approval from another device). */
-  async lockByTokenHash(manager: EntityManager, tokenHash: Buffer): Promise<(AttemptSummary & { id: string }) | null> {
-    const rows: Row[] = await manager.query(
-      `SELECT id, application_id, organization_id, email, sentence, state, redirect_uri, status, expires_at, requester_browser_hash
-         FROM login_attempt WHERE token_hash = $1 FOR UPDATE`,
-      [tokenHash],
-    );
-    return rows[0] ? { ...summary(rows[0]), id: rows[0].id as string } : null;
+  async lockForApproval(manager: EntityManager, tokenHash: Buffer): Promise<ApprovalCheck | null> {
+    const rows: Row[] = await manager.query(`SELECT id, ${SUMMARY_COLUMNS}, token_hash, approval_verifier FROM login_attempt WHERE token_hash = $1 FOR UPDATE`, [tokenHash]);
+    const row = rows[0];
+    if (!row) return null;
+    return { ...summary(row), id: row.id as string, tokenHash: row.token_hash as Buffer, approvalVerifier: row.approval_verifier as Buffer | null };
   }
 
   /** Approval from another device: the link and the code are used up; the requesting side collects the login. */
@@ -341,9 +362,9 @@ export class LoginAttemptRepository {
     return rows.length > 0;
   }
 
-  /** Stops a usable attempt for good (a wrong sentence picked): link and code die. */
-  async lock(manager: EntityManager, id: string): Promise<void> {
-    await manager.query(`UPDATE login_attempt SET status = 'locked', link_token_encrypted = NULL WHERE id = $1 AND status = 'pending'`, [id]);
+  /** A wrong approval number: the attempt can no longer be approved from another device (its link and code still work). */
+  async endApproval(manager: EntityManager, id: string): Promise<void> {
+    await manager.query('UPDATE login_attempt SET approval_verifier = NULL WHERE id = $1', [id]);
   }
 
   /**
@@ -405,7 +426,8 @@ export class LoginAttemptRepository {
    */
   async findDeliverable(id: string, now: Date): Promise<DeliverableAttempt | null> {
     const rows: Row[] = await this.dataSource.query(
-      `SELECT a.id, a.email, a.sentence, a.translations, a.token_hash, a.link_token_encrypted, a.expires_at, a.created_at, o.name AS organization_name, o.tenant_id
+      `SELECT a.id, a.email, a.sentence, a.translations, a.token_hash, a.link_token_encrypted, a.expires_at, a.created_at, a.message_id,
+              o.name AS organization_name, o.tenant_id
          FROM login_attempt a JOIN organization o ON o.id = a.organization_id
         WHERE a.id = $1 AND ${live('$2', 'a.')} AND a.mail_sent_at IS NULL
           AND NOT a.mail_suppressed AND a.link_token_encrypted IS NOT NULL`,
@@ -425,6 +447,7 @@ export class LoginAttemptRepository {
       createdAt: row.created_at as Date,
       organizationName: row.organization_name as string,
       tenantId: row.tenant_id as string,
+      messageId: row.message_id as string,
     };
   }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Equals, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { Equals, IsDefined, IsIP, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 
 const PLAIN_TEXT = /^[^\u0000-\u001f\u007f]*$/;
 const TRANSLATION_MAX = 300;
@@ -76,6 +76,14 @@ export class AuthenticateDirectDto {
   @MaxLength(512)
   @Matches(PLAIN_TEXT, { message: 'userAgent must not contain control characters' })
   userAgent?: string;
+
+  @ApiPropertyOptional({
+    example: '203.0.113.7',
+    description: 'The end user’s IP address as the application resolves it (the application’s server passes it on): a person approving the sign-in from another device is shown it.',
+  })
+  @IsOptional()
+  @IsIP()
+  userIp?: string;
 
   @ApiPropertyOptional({ type: TranslationsDto, description: 'Strings of the e-mail; `{organization}` and `{minutes}` are replaced.' })
   @IsOptional()

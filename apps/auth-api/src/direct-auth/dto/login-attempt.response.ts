@@ -11,8 +11,16 @@ export class LoginAttemptResponse {
   @ApiProperty({ description: 'SHA-256 (hex) of the link token; the token itself is only in the e-mail.' })
   token: string;
 
-  @ApiProperty({ example: 'Brave otter paints softly', description: 'Show it to the user: the e-mail and the link page show the same phrase.' })
+  @ApiProperty({ example: 'Brave otter paints softly', description: 'Show it to the user: the e-mail and the link page show the same phrase, so they can recognise their own e-mail.' })
   sentence: string;
+
+  @ApiProperty({
+    example: '42',
+    pattern: '^[1-9][0-9]$',
+    description:
+      'Show it large on the waiting screen, and nowhere else: a person who opens the link on another device types it there to sign this screen in. It is in no e-mail, page or other answer, and this answer is the only time Sesame gives it.',
+  })
+  approvalNumber: string;
 
   @ApiProperty({ format: 'date-time', description: 'Earliest time the next login attempt for this address will be accepted.' })
   allowedDate: string;
@@ -50,7 +58,7 @@ export class LoginAttemptStatusResponse {
     enum: LOGIN_ATTEMPT_STATUSES,
     description:
       '`pending` (link and code usable), `approved` (approved from another device: this answer carries the code, once; later answers say `completed`), ' +
-      '`completed` (used by its link or code, or collected), `expired`, `locked` (five wrong codes, or a wrong phrase picked on another device).',
+      '`completed` (used by its link or code, or collected), `expired`, `locked` (five wrong codes).',
   })
   status: LoginAttemptStatus;
 
