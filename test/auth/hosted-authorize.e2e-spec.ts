@@ -4,7 +4,8 @@ import { ApplicationFixture, createApplication, createOrganization, createTenant
 import { hiddenFields, hostedLogin, openAuthorize, sentenceIn, submitEmail } from '../support/hosted-login';
 import { decodeJwt } from 'jose';
 import { basicAuth, followLink, pkcePair, uniqueEmail } from '../support/login';
-import { linkIn, SmtpSink } from '../support/smtp-sink';
+import { codeIn, linkIn, SmtpSink } from '../support/smtp-sink';
+import { query } from '../support/direct-auth';
 import { verify } from '../support/tokens';
 
 /**
@@ -215,6 +216,40 @@ describe('hosted login page /v1/authorize', () => {
       expect(`${callback.origin}${callback.pathname}`).toBe('http://127.0.0.1:5002/callback');
       expect(callback.searchParams.get('state')).toBe('round-trip');
       await verify(stack.auth.url, { client_id: desktop.clientId, code: callback.searchParams.get('code')!, redirect_uri: query.redirect_uri, code_verifier: pair.verifier }).expect(200);
+    });
+
+    it('shows the approval number on "check your inbox"; only the browser that asked may type a code or follow the attempt', async () => {
+      const form = await openAuthorize(stack.auth.url, base(web, 'http://localhost:4000/callback'));
+      const email = uniqueEmail('owner');
+      const sent = await submitEmail(stack.auth.url, form, email).expect(200);
+      const approvalNumber = /<strong id="approval-number">(\d\d)<\/strong>/.exec(sent.text)?.[1];
+      expect(approvalNumber).toMatch(/^[1-9]\d$/);
+      const attemptCookie = String(sent.headers['set-cookie']?.[0] ?? '').split(';')[0];
+      expect(attemptCookie).toMatch(/^sesame_attempt=/);
+      const fields = hiddenFields(sent.text);
+      const rightCode = codeIn(await smtp.next(email));
+      const wrongCode = rightCode.replace(/\d/g, (digit) => String((Number(digit) + 1) % 10));
+      const postCode = (cookie: string, code: string) => request(stack.auth.url).post('/api/v1/authorize/code').set('Cookie', cookie).type('form').send({ ...fields, code });
+
+      // Someone who knows the attempt's id (and has a CSRF pair of their own) cannot burn its tries.
+      const stranger = await openAuthorize(stack.auth.url, base(web, 'http://localhost:4000/callback'));
+      const strangerSent = await submitEmail(stack.auth.url, stranger, uniqueEmail('stranger')).expect(200);
+      const strangerAttempt = String(strangerSent.headers['set-cookie']?.[0] ?? '').split(';')[0];
+      const strangerFields = { ...fields, csrf: hiddenFields(strangerSent.text).csrf };
+      for (const cookie of [stranger.cookie, `${stranger.cookie}; ${strangerAttempt}`]) {
+        await request(stack.auth.url).post('/api/v1/authorize/code').set('Cookie', cookie).type('form').send({ ...strangerFields, code: wrongCode }).expect(404);
+      }
+      await request(stack.auth.url).get('/api/v1/authorize/status').query({ ...base(web, 'http://localhost:4000/callback'), login_attempt_id: fields.login_attempt_id }).set('Cookie', `${stranger.cookie}; ${strangerAttempt}`).expect(404);
+      const [counted] = await query<{ code_failures: number }>('SELECT code_failures FROM login_attempt WHERE id = $1', [fields.login_attempt_id]);
+      expect(counted.code_failures).toBe(0);
+      // Nor through direct authentication's status endpoint, with the application's own credentials.
+      await request(stack.auth.url).get(`/api/v1/login_attempt/${fields.login_attempt_id}`).set('Authorization', basicAuth(web)).expect(404);
+
+      // The browser that asked: a wrong code shows the page again, with the same approval number; the right one signs in.
+      const again = await postCode(`${form.cookie}; ${attemptCookie}`, wrongCode).expect(400);
+      expect(again.text).toContain(`<strong id="approval-number">${approvalNumber}</strong>`);
+      const signedIn = await postCode(`${form.cookie}; ${attemptCookie}`, rightCode).expect(303);
+      expect(new URL(signedIn.headers.location).searchParams.get('code')).toEqual(expect.any(String));
     });
 
     it('shows the form again with an error for an invalid address (400), and sends nothing', async () => {

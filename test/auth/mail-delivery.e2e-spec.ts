@@ -107,12 +107,15 @@ describe('mail delivery', () => {
     expect(new URL(used.headers.location).searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
-  it('the e-mail’s Message-ID is its login attempt’s, the same on every try: a copy sent again is the same message to the mailbox', async () => {
+  it('the e-mail’s Message-ID is a random id kept on its attempt (the same on every try), never the attempt’s id', async () => {
     worker ??= await startWorker();
     const email = uniqueEmail('message-id');
     const started = await start(email);
     const mail = await smtp.next(email);
-    expect(mail.parsed.messageId).toBe(`<${started.body.loginAttemptId}@sesame.localhost>`);
+    const [row] = await query<{ message_id: string }>('SELECT message_id FROM login_attempt WHERE id = $1', [started.body.loginAttemptId]);
+    expect(mail.parsed.messageId).toBe(`<${row.message_id}@sesame.localhost>`);
+    expect(mail.parsed.messageId).not.toContain(started.body.loginAttemptId);
+    expect(mail.text).not.toContain(started.body.loginAttemptId);
   });
 
   it(`a job that fails ${MAIL_ATTEMPTS} times is kept as failed, with its reason`, async () => {

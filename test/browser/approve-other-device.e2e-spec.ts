@@ -1,17 +1,19 @@
 import request from 'supertest';
+import { expectApprovalNumberAbsent, recordDocuments, twoDigitNumbersIn, wrongApprovalNumber } from '../support/approval';
 import { launchBrowser, TestBrowser } from '../support/browser';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { GatewayStack, startGatewayStack } from '../support/gateway';
 import { pkcePair, uniqueEmail } from '../support/login';
 import { LoopbackListener } from '../support/loopback';
-import { linkIn, SmtpSink } from '../support/smtp-sink';
+import { codeIn, linkIn, SmtpSink } from '../support/smtp-sink';
 
 type Page = TestBrowser['page'];
 
 /**
  * Two devices in Chromium: device A (a desktop app's sign-in window on the hosted page) asks for a
- * link; device B (a phone-sized browser without A's cookies) opens the e-mail's link and approves
- * by picking the phrase A shows. A lands on the app's callback without a click. Screenshots go to
+ * link and shows the approval number; device B (a phone-sized browser without A's cookies) opens
+ * the e-mail's link and approves by typing that number. A lands on the app's callback without a
+ * click. B never sees the number anywhere before typing it. Screenshots go to
  * test-artifacts/approve-other-device/.
  */
 describe('hosted login approved from another device', () => {
@@ -21,6 +23,8 @@ describe('hosted login approved from another device', () => {
   let desktop: ApplicationFixture;
   let deviceA: TestBrowser;
   let deviceB: TestBrowser;
+  /** Every page device B has received. */
+  let seenOnB: string[];
 
   async function askOnDeviceA(state: string) {
     const { verifier, challenge } = pkcePair();
@@ -37,8 +41,12 @@ describe('hosted login approved from another device', () => {
     const email = uniqueEmail('approve-browser');
     await deviceA.page.fill('input[name=email]', email);
     await submit(deviceA.page);
-    const sentence = await textOf(deviceA.page, '#sentence');
-    return { verifier, sentence, link: linkIn(await smtp.next(email)) };
+    const approvalNumber = await textOf(deviceA.page, '#approval-number');
+    expect(approvalNumber).toMatch(/^[1-9]\d$/);
+    // What the absence checks below look for is found where the number is shown.
+    expect(twoDigitNumbersIn(await deviceA.page.content())).toContain(approvalNumber);
+    const mail = await smtp.next(email);
+    return { verifier, approvalNumber, mail, link: linkIn(mail) };
   }
 
   /** Device B: the link, then "Sign in on the device where you asked". */
@@ -49,8 +57,6 @@ describe('hosted login approved from another device', () => {
     await deviceB.screenshot(deviceB.page, 'b-01-link-page');
     await Promise.all([deviceB.page.waitForNavigation({ waitUntil: 'load' }), deviceB.page.click('#approve')]);
     expect(await textOf(deviceB.page, 'h1')).toBe('Sign in on the device where you asked');
-    const inputs = await deviceB.page.locator('input[name=sentence]').all();
-    return Promise.all(inputs.map(async (input) => (await input.getAttribute('value')) ?? ''));
   }
 
   beforeAll(async () => {
@@ -59,10 +65,12 @@ describe('hosted login approved from another device', () => {
     gateway = await startGatewayStack(smtp.url);
     const management = gateway.stack.management.url;
     const tenant = await createTenant(management, 'free');
-    const organization = await createOrganization(management, tenant, { name: 'Acme Notes' });
+    // Links of 5 minutes: the e-mail's "10 minutes" could read as an approval number of 10.
+    const organization = await createOrganization(management, tenant, { name: 'Acme Notes', linkTtlSeconds: 300 });
     desktop = await createApplication(management, organization, { type: 'desktop', name: 'Acme Notes for Desktop', callbackUrls: ['http://127.0.0.1/callback'] });
     deviceA = await launchBrowser({ artifacts: 'approve-other-device' });
     deviceB = await launchBrowser({ artifacts: 'approve-other-device', viewport: { width: 390, height: 844 } });
+    seenOnB = recordDocuments(deviceB.page);
   }, 60_000);
 
   afterAll(async () => {
@@ -73,9 +81,9 @@ describe('hosted login approved from another device', () => {
     await smtp.stop();
   });
 
-  it('the right phrase picked on B signs A in without a click; B is told and stays put', async () => {
+  it('the number A shows, typed on B, signs A in without a click; B never saw it, is told to go back, and stays put', async () => {
     const state = `approve-${Date.now()}`;
-    const { verifier, sentence, link } = await askOnDeviceA(state);
+    const { verifier, approvalNumber, mail, link } = await askOnDeviceA(state);
     await deviceA.screenshot(deviceA.page, 'a-01-check-inbox');
 
     // A mail scanner opens the link first: nothing happens.
@@ -83,21 +91,22 @@ describe('hosted login approved from another device', () => {
     await request(scanned.origin).head(scanned.pathname + scanned.search).expect(200);
     await request(scanned.origin).get(scanned.pathname.replace(/login_link$/, 'login_link/approve') + scanned.search).expect(200);
 
-    const choices = await openApprovalOnDeviceB(link);
-    expect(choices).toHaveLength(3);
-    expect(choices).toContain(sentence);
+    await openApprovalOnDeviceB(link);
     expect(await textOf(deviceB.page, '#requested-from')).toBe('Chrome on Linux');
-    await deviceB.screenshot(deviceB.page, 'b-02-pick-the-phrase');
+    expect(await textOf(deviceB.page, '#requested-ip')).toBe('127.0.0.1');
+    expect(await textOf(deviceB.page, '.warning')).toContain('do not approve');
+    await deviceB.screenshot(deviceB.page, 'b-02-type-the-number');
 
-    // A bot presses the button without picking: nothing changes.
+    // A bot presses the button without a number: nothing changes.
     await submit(deviceB.page);
     expect(await textOf(deviceB.page, 'h1')).toBe('This request cannot be completed');
     await deviceB.page.goBack();
+    expectApprovalNumberAbsent([mail.text, mail.html, ...seenOnB], approvalNumber);
 
     const arrived = listener.nextRequest();
-    await deviceB.page.check(`input[name=sentence][value="${sentence}"]`);
+    await deviceB.page.fill('input[name=number]', approvalNumber);
     await submit(deviceB.page);
-    expect(await textOf(deviceB.page, '#outcome')).toBe('The other device is now signed in');
+    expect(await textOf(deviceB.page, '#outcome')).toBe('Approved — go back to the other device');
     expect(new URL(deviceB.page.url()).pathname).toBe('/api/v1/login_link/approve');
     await deviceB.screenshot(deviceB.page, 'b-03-approved');
 
@@ -112,18 +121,28 @@ describe('hosted login approved from another device', () => {
       .expect(200);
   });
 
-  it('a wrong phrase approves nothing: A is sent back to the app with the error, never with a code', async () => {
+  it('a wrong number approves nothing and ends approval; A still signs in with the e-mail’s code', async () => {
     const state = `wrong-${Date.now()}`;
-    const { sentence, link } = await askOnDeviceA(state);
-    const choices = await openApprovalOnDeviceB(link);
-    const arrived = listener.nextRequest();
-    await deviceB.page.check(`input[name=sentence][value="${choices.find((choice) => choice !== sentence)}"]`);
+    const { approvalNumber, mail, link } = await askOnDeviceA(state);
+    await openApprovalOnDeviceB(link);
+    await deviceB.page.fill('input[name=number]', wrongApprovalNumber(approvalNumber));
     await submit(deviceB.page);
-    expect(await textOf(deviceB.page, '#outcome')).toBe('This sign-in was stopped');
-    await deviceB.screenshot(deviceB.page, 'b-04-wrong-phrase');
+    expect(await textOf(deviceB.page, '#outcome')).toBe('That number did not match');
+    await deviceB.screenshot(deviceB.page, 'b-04-wrong-number');
+    // Approval is over for this attempt: the page no longer asks for a number, even the right one.
+    await deviceB.page.goBack();
+    await deviceB.page.reload();
+    expect(await deviceB.page.locator('input[name=number]').count()).toBe(0);
+    expectApprovalNumberAbsent([mail.text, mail.html, ...seenOnB], approvalNumber);
+
+    // A is still waiting (not sent away), and the code of the e-mail works there.
+    expect(await textOf(deviceA.page, '#approval-number')).toBe(approvalNumber);
+    const arrived = listener.nextRequest();
+    await deviceA.page.fill('input[name=code]', codeIn(mail));
+    await submit(deviceA.page);
     const callback = await arrived;
-    expect(callback.searchParams.get('error')).toBe('login_attempt_locked');
-    expect(callback.searchParams.has('code')).toBe(false);
+    expect(callback.searchParams.get('state')).toBe(state);
+    expect(callback.searchParams.has('code')).toBe(true);
   });
 });
 

@@ -1,0 +1,31 @@
+/**
+ * Every standalone two-digit number in a text or an HTML document (its style sheets left out): the
+ * approval number is two digits, so a page or e-mail that shows it has it as one of these. A
+ * number that is part of a word, a token, a time (08:30), a date or a decimal does not count.
+ */
+export function twoDigitNumbersIn(text: string): string[] {
+  return [...text.replace(/<style[\s\S]*?<\/style>/g, ' ').matchAll(/(?<![\w.:-])\d{2}(?![\w.:-])/g)].map((match) => match[0]);
+}
+
+/** Asserts that none of `texts` (pages, e-mails, answers the approving side sees) shows the approval number. */
+export function expectApprovalNumberAbsent(texts: string[], approvalNumber: string): void {
+  for (const text of texts) expect(twoDigitNumbersIn(text)).not.toContain(approvalNumber);
+}
+
+/** Another approval number than `approvalNumber` (10–99). */
+export function wrongApprovalNumber(approvalNumber: string): string {
+  return String(approvalNumber === '99' ? 10 : Number(approvalNumber) + 1);
+}
+
+/** Every document (HTML page) a browser page receives from now on, redirects included: what a person there could have seen. */
+export function recordDocuments(page: import('playwright-core').Page): string[] {
+  const documents: string[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'document' || response.status() >= 300 && response.status() < 400) return;
+    void response.text().then(
+      (text) => documents.push(text),
+      () => undefined,
+    );
+  });
+  return documents;
+}
