@@ -6,7 +6,8 @@ import { ExampleServer } from '../client/support/example-server';
 import { CONSOLE_SETUP_TIMEOUT_MS, ConsoleStack, startConsoleStack } from '../support/console';
 import { uniqueEmail } from '../support/login';
 import { PLATFORM_KEY, UNTHROTTLED_ENV } from '../support/management';
-import { linkIn, ReceivedMail, SmtpSink } from '../support/smtp-sink';
+import { codeIn, linkIn, ReceivedMail, SmtpSink } from '../support/smtp-sink';
+import { expectApprovalNumberAbsent, recordDocuments, twoDigitNumbersIn, wrongApprovalNumber } from '../support/approval';
 
 /**
  * The console in Chromium, as a new team uses it after `npm start`: the owner signs in through the
@@ -253,6 +254,109 @@ describe('the console, in a browser', () => {
     } finally {
       await strangers.close();
     }
+  });
+
+  describe('signing in from any device', () => {
+    const phoneViewport = { width: 390, height: 844 };
+    let phone: TestBrowser;
+    /** Every page the phone has received. */
+    let seenOnPhone: string[];
+
+    beforeAll(async () => {
+      phone = await launchBrowser({ artifacts: 'console', viewport: phoneViewport });
+      seenOnPhone = recordDocuments(phone.page);
+    });
+    afterAll(() => phone?.close());
+
+    /** A new member of the tenant (a fresh address: no allowedDate to wait for). */
+    async function newMember(): Promise<string> {
+      const email = uniqueEmail('console-device');
+      await request(stack.origin).post('/api/v2/tenant/member').set('Authorization', `Bearer ${tenantKey}`).send({ email, role: 'viewer' }).expect(201);
+      return email;
+    }
+
+    /** The desktop asks on the sign-in page; its waiting page shows the sentence, the approval number and a code field. */
+    async function askOnDesktop(page: Page, email: string): Promise<{ approvalNumber: string; mail: ReceivedMail }> {
+      await page.goto(`${stack.consoleUrl}/sign-in`);
+      await page.fill('#email', email);
+      await page.keyboard.press('Enter');
+      const approvalNumber = (await page.getByTestId('approval-number').textContent())!;
+      expect(approvalNumber).toMatch(/^[1-9]\d$/);
+      expect(twoDigitNumbersIn(await page.content())).toContain(approvalNumber);
+      await page.getByLabel('Or type the 6-digit code from the e-mail').waitFor();
+      return { approvalNumber, mail: await signInMail(smtp, email) };
+    }
+
+    /** The phone opens the link and goes to "Sign in on the device where you asked". */
+    async function openApprovalOnPhone(mail: ReceivedMail): Promise<void> {
+      await phone.page.goto(linkIn(mail));
+      await Promise.all([phone.page.waitForNavigation({ waitUntil: 'load' }), phone.page.click('#approve')]);
+      await phone.page.locator('input[name=number]').waitFor();
+    }
+
+    it('the number the desktop shows, typed on the phone, signs the desktop in without a click; the phone never sees it', async () => {
+      const desktop = await launchBrowser({ artifacts: 'console', viewport: { width: 1280, height: 860 } });
+      try {
+        const email = await newMember();
+        const { approvalNumber, mail } = await askOnDesktop(desktop.page, email);
+        await expectAccessible(desktop.page, 'waiting for the link');
+        shots.push(await desktop.screenshot(desktop.page, '18-check-your-inbox-waiting'));
+        await desktop.page.emulateMedia({ colorScheme: 'dark' });
+        await expectAccessible(desktop.page, 'waiting for the link (dark)');
+        shots.push(await desktop.screenshot(desktop.page, '18-check-your-inbox-waiting-dark'));
+
+        await openApprovalOnPhone(mail);
+        expectApprovalNumberAbsent([mail.text, mail.html, ...seenOnPhone], approvalNumber);
+        await phone.page.fill('input[name=number]', approvalNumber);
+        await Promise.all([phone.page.waitForNavigation({ waitUntil: 'load' }), phone.page.click('button[type=submit]')]);
+        expect(await phone.page.textContent('#outcome')).toBe('Approved — go back to the other device');
+        shots.push(await phone.screenshot(phone.page, '19-phone-approved'));
+
+        await desktop.page.waitForURL(`${stack.consoleUrl}/t/${tenantId}/overview`);
+        expect(await desktop.page.evaluate(async () => ((await (await fetch('/console/api/session')).json()) as { email: string }).email)).toBe(email);
+      } finally {
+        await desktop.close();
+      }
+    });
+
+    it('a wrong number on the phone approves nothing; the desktop keeps waiting and signs in with the e-mail’s code', async () => {
+      const desktop = await launchBrowser({ artifacts: 'console', viewport: { width: 1280, height: 860 } });
+      try {
+        const email = await newMember();
+        const { approvalNumber, mail } = await askOnDesktop(desktop.page, email);
+        await openApprovalOnPhone(mail);
+        await phone.page.fill('input[name=number]', wrongApprovalNumber(approvalNumber));
+        await Promise.all([phone.page.waitForNavigation({ waitUntil: 'load' }), phone.page.click('button[type=submit]')]);
+        expect(await phone.page.textContent('#outcome')).toBe('That number did not match');
+        expectApprovalNumberAbsent([mail.text, mail.html, ...seenOnPhone], approvalNumber);
+
+        const code = desktop.page.getByLabel('Or type the 6-digit code from the e-mail');
+        await code.fill(codeIn(mail) === '000000' ? '111111' : '000000');
+        await desktop.page.getByRole('button', { name: 'Sign in with the code' }).click();
+        await desktop.page.getByRole('alert').getByText(/not right/).waitFor();
+        shots.push(await desktop.screenshot(desktop.page, '20-check-your-inbox-wrong-code'));
+        await code.fill(codeIn(mail));
+        await desktop.page.getByRole('button', { name: 'Sign in with the code' }).click();
+        await desktop.page.waitForURL(`${stack.consoleUrl}/t/${tenantId}/overview`);
+      } finally {
+        await desktop.close();
+      }
+    });
+
+    it('the link opened in another tab of the same browser signs the first tab in too', async () => {
+      const desktop = await launchBrowser({ artifacts: 'console', viewport: { width: 1280, height: 860 } });
+      try {
+        const email = await newMember();
+        const { mail } = await askOnDesktop(desktop.page, email);
+        const secondTab = await desktop.context.newPage();
+        await secondTab.goto(linkIn(mail));
+        await secondTab.click('button[type=submit]');
+        await secondTab.waitForURL(`${stack.consoleUrl}/t/${tenantId}/overview`);
+        await desktop.page.waitForURL(`${stack.consoleUrl}/t/${tenantId}/overview`);
+      } finally {
+        await desktop.close();
+      }
+    });
   });
 
   /** On the sign-in page: the address, Enter, then the e-mailed link and Continue (its page shows the same sentence). */

@@ -4,14 +4,15 @@ import { launchBrowser, TestBrowser } from '../support/browser';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { uniqueEmail } from '../support/login';
 import { codeIn, linkIn, SmtpSink } from '../support/smtp-sink';
+import { expectApprovalNumberAbsent, recordDocuments, twoDigitNumbersIn, wrongApprovalNumber } from '../support/approval';
 import { ExampleServer } from './support/example-server';
 import { silentLogger } from './support/silent';
 
 /**
  * The example app (on @sesame/client's verifyCode and loginStatus) with two devices in Chromium:
  * device A asks on the app's form; the e-mail is read on device B. The code typed on A signs A in;
- * the link approved on B (the right phrase picked) signs A in without a click. Screenshots:
- * test-artifacts/client-express-app-other-device/.
+ * the link approved on B (the number A shows typed there) signs A in without a click; B never
+ * sees that number. Screenshots: test-artifacts/client-express-app-other-device/.
  */
 describe('example Express app: signing in from another device', () => {
   const smtp = new SmtpSink();
@@ -20,6 +21,8 @@ describe('example Express app: signing in from another device', () => {
   let app: ApplicationFixture;
   let deviceA: TestBrowser;
   let deviceB: TestBrowser;
+  /** Every page device B has received. */
+  let seenOnB: string[];
   const logger = silentLogger();
 
   async function askOnDeviceA() {
@@ -28,7 +31,9 @@ describe('example Express app: signing in from another device', () => {
     await deviceA.page.fill('#email', email);
     await submit(deviceA.page, '#send-link');
     expect(await text(deviceA.page, 'h1')).toBe('Check your inbox');
-    return { email, sentence: await text(deviceA.page, '#sentence'), mail: await smtp.next(email) };
+    const approvalNumber = await text(deviceA.page, '#approval-number');
+    expect(twoDigitNumbersIn(await deviceA.page.content())).toContain(approvalNumber);
+    return { email, approvalNumber, mail: await smtp.next(email) };
   }
 
   beforeAll(async () => {
@@ -37,11 +42,13 @@ describe('example Express app: signing in from another device', () => {
     stack = await startStack(smtp.url);
     const management = stack.management.url;
     const tenant = await createTenant(management, 'pro');
-    const organization = await createOrganization(management, tenant, { name: 'Acme Books', whitelistDomains: [example.origin] });
+    // Links of 5 minutes: the e-mail's "10 minutes" could read as an approval number of 10.
+    const organization = await createOrganization(management, tenant, { name: 'Acme Books', whitelistDomains: [example.origin], linkTtlSeconds: 300 });
     app = await createApplication(management, organization, { type: 'web', name: 'Acme Books web', callbackUrls: [`${example.origin}/callback`] });
     example.start({ sesameUrl: stack.auth.config.http.publicBaseUrl, clientId: app.clientId, clientSecret: app.clientSecret!, appName: 'Acme Books', logger });
     deviceA = await launchBrowser({ artifacts: 'client-express-app-other-device' });
     deviceB = await launchBrowser({ artifacts: 'client-express-app-other-device', viewport: { width: 390, height: 844 } });
+    seenOnB = recordDocuments(deviceB.page);
   }, 60_000);
 
   afterAll(async () => {
@@ -65,18 +72,35 @@ describe('example Express app: signing in from another device', () => {
     await signOut(deviceA.page);
   });
 
-  it('the link approved on device B signs device A in without a click', async () => {
-    const { email, sentence, mail } = await askOnDeviceA();
+  it('the number device A shows, typed on device B, signs A in without a click', async () => {
+    const { email, approvalNumber, mail } = await askOnDeviceA();
+    await deviceA.screenshot(deviceA.page, 'a-01-check-inbox');
     await deviceB.page.goto(linkIn(mail));
     await Promise.all([deviceB.page.waitForNavigation({ waitUntil: 'load' }), deviceB.page.click('#approve')]);
-    await deviceB.page.check(`input[name=sentence][value="${sentence}"]`);
-    await deviceB.screenshot(deviceB.page, 'b-01-pick-the-phrase');
+    expectApprovalNumberAbsent([mail.text, mail.html, ...seenOnB], approvalNumber);
+    await deviceB.page.fill('input[name=number]', approvalNumber);
+    await deviceB.screenshot(deviceB.page, 'b-01-type-the-number');
     const landed = deviceA.page.waitForURL(`${example.origin}/`);
     await submit(deviceB.page, 'button[type=submit]');
-    expect(await text(deviceB.page, '#outcome')).toBe('The other device is now signed in');
+    expect(await text(deviceB.page, '#outcome')).toBe('Approved — go back to the other device');
     await landed;
     expect(await text(deviceA.page, '#signed-in-as')).toBe(email);
     await deviceA.screenshot(deviceA.page, 'a-03-signed-in-by-approval');
+    await signOut(deviceA.page);
+  });
+
+  it('a wrong number typed on device B approves nothing; A keeps waiting and signs in with the code', async () => {
+    const { email, approvalNumber, mail } = await askOnDeviceA();
+    await deviceB.page.goto(linkIn(mail));
+    await Promise.all([deviceB.page.waitForNavigation({ waitUntil: 'load' }), deviceB.page.click('#approve')]);
+    await deviceB.page.fill('input[name=number]', wrongApprovalNumber(approvalNumber));
+    await submit(deviceB.page, 'button[type=submit]');
+    expect(await text(deviceB.page, '#outcome')).toBe('That number did not match');
+    expectApprovalNumberAbsent([mail.text, mail.html, ...seenOnB], approvalNumber);
+    expect(await text(deviceA.page, '#approval-number')).toBe(approvalNumber);
+    await deviceA.page.fill('#code', codeIn(mail));
+    await Promise.all([deviceA.page.waitForURL(`${example.origin}/`), deviceA.page.click('form[action="/signin/code"] button')]);
+    expect(await text(deviceA.page, '#signed-in-as')).toBe(email);
     await signOut(deviceA.page);
   });
 });

@@ -3,7 +3,7 @@ import { validateOpenApi } from '../support/openapi-validator';
 import { CONSOLE_SETUP_TIMEOUT_MS, ConsoleBrowser, ConsoleStack, signInThroughConsole, startConsoleStack } from '../support/console';
 import { uniqueEmail } from '../support/login';
 import { PLATFORM_KEY, UNTHROTTLED_ENV } from '../support/management';
-import { SmtpSink } from '../support/smtp-sink';
+import { codeIn, linkIn, SmtpSink } from '../support/smtp-sink';
 
 /**
  * A member signs in to the console through its own routes, on the real stack (Postgres, Redis,
@@ -112,7 +112,14 @@ describe('signing in to the console', () => {
     const browser = new ConsoleBrowser(stack.origin);
     await browser.session();
     const first = await browser.post('/console/api/sign_in', { email: `  ${email.toUpperCase()} ` }).expect(200);
-    expect(first.body).toEqual({ email, sentence: expect.any(String), allowedDate: expect.any(String), message: `Check your inbox: we sent a sign-in link to ${email}.` });
+    expect(first.body).toEqual({
+      email,
+      loginAttemptId: expect.any(String),
+      sentence: expect.any(String),
+      approvalNumber: expect.stringMatching(/^[1-9]\d$/),
+      allowedDate: expect.any(String),
+      message: `Check your inbox: we sent a sign-in link to ${email}.`,
+    });
     const again = await browser.post('/console/api/sign_in', { email }).expect(429);
     expect(again.body).toEqual(expect.objectContaining({ code: 'too_early', allowedDate: first.body.allowedDate }));
     expect(Number(again.headers['retry-after'])).toBeGreaterThan(0);
@@ -120,6 +127,39 @@ describe('signing in to the console', () => {
     expect(invalid.body.code).toBe('validation_failed');
     await smtp.next(email);
     expect(smtp.pending(email)).toEqual([]);
+  });
+
+  it('signs in with the e-mail’s code in the browser that asked; a wrong code is refused with Sesame’s code, and another browser gets nothing', async () => {
+    const email = uniqueEmail('console-code');
+    const browser = new ConsoleBrowser(stack.origin);
+    await browser.session();
+    const started = await browser.post('/console/api/sign_in', { email }).expect(200);
+    const code = codeIn(await smtp.next(email));
+    const body = (typed: string) => ({ loginAttemptId: started.body.loginAttemptId, code: typed });
+
+    const stranger = new ConsoleBrowser(stack.origin);
+    await stranger.session();
+    const notHere = await stranger.post('/console/api/sign_in/code', body(code)).expect(404);
+    expect(notHere.body.code).toBe('sign_in_not_found');
+    expect((await stranger.get(`/console/api/sign_in/status?loginAttemptId=${started.body.loginAttemptId}&wait=0`).expect(404)).body.code).toBe('sign_in_not_found');
+
+    const wrong = await browser.post('/console/api/sign_in/code', body(code === '000000' ? '111111' : '000000')).expect(400);
+    expect(wrong.body.code).toBe('invalid_login_code');
+    expect((await browser.get(`/console/api/sign_in/status?loginAttemptId=${started.body.loginAttemptId}&wait=0`).expect(200)).body).toEqual({ status: 'pending' });
+    await browser.post('/console/api/sign_in/code', body(code)).expect(200, { status: 'completed' });
+    expect(await browser.session()).toMatchObject({ signedIn: true, email });
+  });
+
+  it('a held status answers when the link is approved on another device, and signs the browser that asked in', async () => {
+    const email = uniqueEmail('console-approved');
+    const browser = new ConsoleBrowser(stack.origin);
+    await browser.session();
+    const started = await browser.post('/console/api/sign_in', { email }).expect(200);
+    const token = new URL(linkIn(await smtp.next(email))).searchParams.get('token')!;
+    const held = browser.get(`/console/api/sign_in/status?loginAttemptId=${started.body.loginAttemptId}&wait=25`).then((response) => response);
+    await request(stack.origin).post('/api/v1/login_link/approve').type('form').send({ token, number: started.body.approvalNumber }).expect(200);
+    expect((await held).body).toEqual({ status: 'completed' });
+    expect(await browser.session()).toMatchObject({ signedIn: true, email });
   });
 
   it('serves the pages: every path under /console is the app (its router shows the screen), assets are cached for good, and the API keeps its 404s', async () => {
@@ -145,6 +185,17 @@ describe('signing in to the console', () => {
   it('documents its own API in OpenAPI', async () => {
     const document = (await request(stack.origin).get('/console/api/openapi.json').expect(200)).body;
     expect(validateOpenApi(document)).toEqual({ valid: true });
-    expect(Object.keys(document.paths).sort()).toEqual(['/api/health', '/console/api/endpoints', '/console/api/session', '/console/api/sign_in', '/console/api/sign_out', '/console/api/try_it', '/console/api/v2/{path}', '/console/auth/callback']);
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/api/health',
+      '/console/api/endpoints',
+      '/console/api/session',
+      '/console/api/sign_in',
+      '/console/api/sign_in/code',
+      '/console/api/sign_in/status',
+      '/console/api/sign_out',
+      '/console/api/try_it',
+      '/console/api/v2/{path}',
+      '/console/auth/callback',
+    ]);
   });
 });

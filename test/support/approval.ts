@@ -1,10 +1,12 @@
 /**
  * Every standalone two-digit number in a text or an HTML document (its style sheets left out): the
  * approval number is two digits, so a page or e-mail that shows it has it as one of these. A
- * number that is part of a word, a token, a time (08:30), a date or a decimal does not count.
+ * number that is part of a word, a token, a time (08:30), a date or a decimal does not count, nor
+ * a link's lifetime ("expires in 10 minutes").
  */
 export function twoDigitNumbersIn(text: string): string[] {
-  return [...text.replace(/<style[\s\S]*?<\/style>/g, ' ').matchAll(/(?<![\w.:-])\d{2}(?![\w.:-])/g)].map((match) => match[0]);
+  const counted = text.replace(/<style[\s\S]*?<\/style>/g, ' ').replace(/\d+ (minutes|Minuten|minutos)/g, ' ');
+  return [...counted.matchAll(/(?<![\w.:-])\d{2}(?![\w.:-])/g)].map((match) => match[0]);
 }
 
 /** Asserts that none of `texts` (pages, e-mails, answers the approving side sees) shows the approval number. */

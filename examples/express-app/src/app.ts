@@ -60,7 +60,7 @@ export function createExampleApp(config: ExampleConfig): express.Express {
     if (!email) return send(res, signInPage(appName, { returnTo, error: 'Enter your e-mail address.', status: 400 }));
     try {
       const attempt = await sesame.authenticateDirect(req, res, { email });
-      send(res, checkInboxPage(appName, { email, sentence: attempt.sentence, loginAttemptId: attempt.loginAttemptId, allowedDate: attempt.allowedDate }));
+      send(res, checkInboxPage(appName, { email, sentence: attempt.sentence, approvalNumber: attempt.approvalNumber, loginAttemptId: attempt.loginAttemptId, allowedDate: attempt.allowedDate }));
     } catch (error) {
       if (error instanceof RateLimitedError) {
         const when = error.allowedDate ? `after ${error.allowedDate.toISOString().slice(11, 19)} UTC` : `in ${error.retryAfter ?? 60} seconds`;
@@ -75,14 +75,13 @@ export function createExampleApp(config: ExampleConfig): express.Express {
 
   // The code of the e-mail, typed on the "check your inbox" page.
   app.post('/signin/code', async (req, res, next) => {
-    const view = { loginAttemptId: String(req.body?.attempt ?? ''), email: String(req.body?.email ?? ''), sentence: String(req.body?.sentence ?? '') };
+    const view = inboxViewOf(req.body ?? {});
     try {
       const login = await sesame.verifyCode(req, res, { loginAttemptId: view.loginAttemptId, code: String(req.body?.code ?? '') });
       res.redirect(303, login.returnTo);
     } catch (error) {
-      if (error instanceof ProviderError && (error.error === 'invalid_login_code' || error.error === 'invalid_request')) {
-        return send(res, checkInboxPage(appName, { ...view, error: 'That code is not right. After 5 wrong codes this sign-in stops.', status: 400 }));
-      }
+      const message = error instanceof ProviderError ? CODE_ERRORS[error.error] : undefined;
+      if (message) return send(res, checkInboxPage(appName, { ...view, error: message, status: 400 }));
       next(error);
     }
   });
@@ -90,7 +89,7 @@ export function createExampleApp(config: ExampleConfig): express.Express {
   // Where the "check your inbox" page reloads itself: held (up to 20 s) until the sign-in changes,
   // for instance when the link is approved on another device; then signed in, or the page again.
   app.get('/signin/wait', async (req, res, next) => {
-    const view = { loginAttemptId: String(req.query.attempt ?? ''), email: String(req.query.email ?? ''), sentence: String(req.query.sentence ?? '') };
+    const view = inboxViewOf(req.query);
     try {
       const status = await sesame.loginStatus(req, res, { loginAttemptId: view.loginAttemptId, waitSeconds: 20 });
       if (status.status === 'completed' && status.returnTo) return res.redirect(303, status.returnTo);
@@ -150,13 +149,26 @@ export function createExampleApp(config: ExampleConfig): express.Express {
   return app;
 }
 
+/** The "check your inbox" page's own fields, carried by its code form and its wait URL. */
+function inboxViewOf(fields: Record<string, unknown>) {
+  const field = (name: string) => (typeof fields[name] === 'string' ? (fields[name] as string) : '');
+  return { loginAttemptId: field('attempt'), email: field('email'), sentence: field('sentence'), approvalNumber: field('number') };
+}
+
+/** What the "check your inbox" page says for the code refusals it shows the page again for. */
+const CODE_ERRORS: Record<string, string> = {
+  invalid_login_code: 'That code is not right. After 5 wrong codes this sign-in stops.',
+  invalid_request: 'Type the 6 digits of the code in the e-mail.',
+  login_code_disabled: 'Codes are turned off for this address after too many wrong ones. Open the link in the e-mail instead.',
+};
+
 /** What the error page says for the callback errors it knows. */
 const CALLBACK_ERRORS: Record<string, string> = {
   login_link_expired: 'This sign-in link has expired.',
   login_link_used: 'This sign-in link was already used.',
   access_denied: 'Sign-in was refused.',
-  login_attempt_locked: 'This sign-in was stopped (too many wrong codes, or a wrong phrase picked). Start again here.',
-  status_locked: 'This sign-in was stopped (too many wrong codes, or a wrong phrase picked). Start again here.',
+  login_attempt_locked: 'This sign-in was stopped after too many wrong codes. Start again here.',
+  status_locked: 'This sign-in was stopped after too many wrong codes. Start again here.',
   status_expired: 'This sign-in has expired. Start again here.',
 };
 

@@ -17,6 +17,7 @@ const STYLE = `
   input[type=email], input#code { width: 100%; box-sizing: border-box; font: inherit; padding: .6rem .7rem; border: 1px solid #c4c9d4; border-radius: 8px; }
   button { font: inherit; font-weight: 600; padding: .6rem 1.1rem; border: 0; border-radius: 8px; background: #3657d6; color: #fff; cursor: pointer; margin-top: 1rem; }
   header button { margin: 0; background: #fff; color: #1d2330; padding: .35rem .8rem; }
+  .number { font: 700 2.75rem/1.1 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; letter-spacing: .1em; text-align: center; margin: .5rem 0 1.25rem; }
   .phrase { font-size: 1.25rem; font-weight: 600; background: #eef1fb; border-radius: 8px; padding: .8rem 1rem; margin: 1rem 0; }
   .error { background: #fdecec; color: #8a1c1c; border-radius: 8px; padding: .7rem 1rem; margin-bottom: 1rem; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: .5rem 1rem; margin: 0; }
@@ -76,6 +77,8 @@ ${options.error ? `<p class="error" id="error" role="alert">${escapeHtml(options
 export interface InboxView {
   email: string;
   sentence: string;
+  /** Shown on this page only: typed on another device, it signs this browser in. */
+  approvalNumber: string;
   loginAttemptId: string;
   allowedDate?: Date;
   error?: string;
@@ -83,11 +86,13 @@ export interface InboxView {
 }
 
 /**
- * After the form: the phrase, a field for the e-mail's code, and a page that goes on by itself
- * (a meta refresh into /signin/wait, which holds until the link is approved on another device).
+ * After the form: the phrase (the e-mail shows it too), the approval number (only here), a field
+ * for the e-mail's code, and a page that goes on by itself (a meta refresh into /signin/wait,
+ * which holds until the link is approved on another device).
  */
 export function checkInboxPage(appName: string, view: InboxView) {
-  const wait = `/signin/wait?${new URLSearchParams({ attempt: view.loginAttemptId, email: view.email, sentence: view.sentence }).toString()}`;
+  const fields = { attempt: view.loginAttemptId, email: view.email, sentence: view.sentence, number: view.approvalNumber };
+  const wait = `/signin/wait?${new URLSearchParams(fields).toString()}`;
   return layout(
     appName,
     'Check your inbox',
@@ -95,13 +100,14 @@ export function checkInboxPage(appName: string, view: InboxView) {
     `<meta http-equiv="refresh" content="3;url=${escapeHtml(wait)}">
 <h1>Check your inbox</h1>
 ${view.error ? `<div class="error" role="alert" id="code-error">${escapeHtml(view.error)}</div>` : ''}
-<p>We sent a sign-in link to <strong id="email-sent-to">${escapeHtml(view.email)}</strong>. The page it opens shows this phrase:</p>
+<p>We sent a sign-in link to <strong id="email-sent-to">${escapeHtml(view.email)}</strong>. The e-mail shows this phrase:</p>
 <div class="phrase" id="sentence">${escapeHtml(view.sentence)}</div>
-<p class="muted">Open the link here, or on another device (your phone, say) and choose "Sign in on the device where you asked": this page then signs you in by itself.</p>
+<p class="muted">Open the link here, or on another device (your phone, say): choose "Sign in on the device where you asked" there and type this number. This page then signs you in by itself.</p>
+<div class="number" id="approval-number">${escapeHtml(view.approvalNumber)}</div>
 <form method="post" action="/signin/code">
-<input type="hidden" name="attempt" value="${escapeHtml(view.loginAttemptId)}">
-<input type="hidden" name="email" value="${escapeHtml(view.email)}">
-<input type="hidden" name="sentence" value="${escapeHtml(view.sentence)}">
+${Object.entries(fields)
+  .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
+  .join('\n')}
 <label for="code">Or type the 6-digit code from the e-mail</label>
 <input type="text" id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="7" required>
 <button type="submit">Sign in with the code</button>

@@ -15,9 +15,17 @@ export interface Session {
 
 export interface SignInStarted {
   email: string;
+  loginAttemptId: string;
   sentence: string;
+  approvalNumber: string;
   allowedDate: Date;
 }
+
+/** Where a sign-in started in this browser stands; `completed` also when this call completed it here. */
+export type SignInStatus = 'pending' | 'completed' | 'expired' | 'locked';
+
+/** Sesame's refusals of a typed code that the person can act on, answered with Sesame's own code. */
+const CODE_REFUSALS = new Set(['invalid_request', 'invalid_login_code', 'login_code_disabled', 'login_attempt_locked', 'login_link_used', 'login_link_expired', 'access_denied']);
 
 /**
  * Signing people in and out of the console with @sesame/client: the e-mailed link, the callback
@@ -53,14 +61,35 @@ export class ConsoleSessionService {
     return me;
   }
 
-  /** Sends the e-mailed sign-in link; the page shows the sentence the link's page will show too. */
+  /** Sends the e-mailed sign-in link; the waiting page shows the sentence (the e-mail shows it too) and the approval number (only there). */
   async signIn(request: unknown, response: BufferedResponse, input: string): Promise<SignInStarted> {
     const email = validEmail(input);
     try {
       const attempt = await this.sesame.authenticateDirect(requestLike(request), response, { email, returnTo: this.home });
-      return { email, sentence: attempt.sentence, allowedDate: attempt.allowedDate };
+      return { email, loginAttemptId: attempt.loginAttemptId, sentence: attempt.sentence, approvalNumber: attempt.approvalNumber, allowedDate: attempt.allowedDate };
     } catch (error) {
       throw this.signInProblem(error);
+    }
+  }
+
+  /** The e-mail's code, typed on the waiting page: signs this browser in (the session cookie is set on `response`). */
+  async signInWithCode(request: unknown, response: BufferedResponse, loginAttemptId: string, code: string): Promise<void> {
+    try {
+      await this.sesame.verifyCode(requestLike(request), response, { loginAttemptId, code });
+    } catch (error) {
+      throw this.completionProblem(error);
+    }
+  }
+
+  /**
+   * The status of a sign-in this browser started, held up to `waitSeconds` while it is pending.
+   * When the link was approved on another device, this completes the sign-in here (session cookie on `response`).
+   */
+  async signInStatus(request: unknown, response: BufferedResponse, loginAttemptId: string, waitSeconds: number): Promise<SignInStatus> {
+    try {
+      return (await this.sesame.loginStatus(requestLike(request), response, { loginAttemptId, waitSeconds })).status;
+    } catch (error) {
+      throw this.completionProblem(error);
     }
   }
 
@@ -92,6 +121,14 @@ export class ConsoleSessionService {
   /** Clears a session cookie whose token is no longer accepted. */
   forgetSession(response: BufferedResponse): void {
     response.appendCookie(`${SESSION_COOKIES.session}=; Path=${SESSION_COOKIES.path}; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax`);
+  }
+
+  private completionProblem(error: unknown): ProblemException {
+    if (error instanceof InvalidStateError || (error instanceof ProviderError && error.status === 404)) {
+      return new ProblemException(404, 'sign_in_not_found', 'This sign-in was not started in this browser, or too long ago. Ask for a new link.');
+    }
+    if (error instanceof ProviderError && CODE_REFUSALS.has(error.error)) return new ProblemException(400, error.error, error.errorDescription ?? 'The code was refused.');
+    return this.signInProblem(error);
   }
 
   private signInProblem(error: unknown): ProblemException {

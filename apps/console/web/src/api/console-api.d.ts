@@ -47,8 +47,42 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** E-mail a sign-in link; answers the sentence its page will show ("check your inbox") */
+        /** E-mail a sign-in link; answers what the waiting page shows: the sentence (the e-mail shows it too) and the approval number (only there) */
         post: operations["SessionController_signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/sign_in/code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with the 6-digit code of the e-mail, in the browser that asked: sets the session cookie */
+        post: operations["SessionController_signInWithCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/sign_in/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where a sign-in started in this browser stands, held while it is pending: once the link is approved on another device, this signs the browser in (sets the session cookie) */
+        get: operations["SessionController_signInStatus"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -241,10 +275,20 @@ export interface components {
              */
             email: string;
             /**
-             * @description The sentence the e-mailed link's page shows too: show it, so the person can recognise their sign-in.
+             * Format: uuid
+             * @description The sign-in to wait on (GET /console/api/sign_in/status) or to finish with the e-mail’s code.
+             */
+            loginAttemptId: string;
+            /**
+             * @description The sentence the e-mail shows too: show it, so the person can recognise their e-mail.
              * @example Clever nectar jingles greatly
              */
             sentence: string;
+            /**
+             * @description Show it large on the waiting page and nowhere else: typed on another device that opened the link, it signs this browser in.
+             * @example 42
+             */
+            approvalNumber: string;
             /**
              * Format: date-time
              * @description The next link for this address can be sent from this time on.
@@ -255,6 +299,25 @@ export interface components {
              * @example Check your inbox: we sent a sign-in link to ada@example.com.
              */
             message: string;
+        };
+        SignInCodeDto: {
+            /**
+             * Format: uuid
+             * @description The sign-in the code belongs to (from POST /console/api/sign_in).
+             */
+            loginAttemptId: string;
+            /**
+             * @description The 6-digit code of the e-mail (spaces and dashes are ignored).
+             * @example 123 456
+             */
+            code: string;
+        };
+        SignInStatusResponse: {
+            /**
+             * @description `completed`: signed in (here, when the session says so: by the code, by an approval from another device, or by the link opened in another tab), or on another device.
+             * @enum {string}
+             */
+            status: "pending" | "completed" | "expired" | "locked";
         };
         SesameEndpointsResponse: {
             /** @example http://localhost:3000/api/v1 */
@@ -602,6 +665,194 @@ export interface operations {
                 };
             };
             /** @description A link was sent to this address moments ago (`too_early`, with `allowedDate`), or too many sign-ins from this address (`rate_limited`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Sesame could not be reached (`sesame_unavailable`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    SessionController_signInWithCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInCodeDto"];
+            };
+        };
+        responses: {
+            /** @description `completed`: signed in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInStatusResponse"];
+                };
+            };
+            /** @description Sesame’s refusal, with its code: `invalid_login_code`, `login_code_disabled` (too many wrong codes for the address: use the link), `login_attempt_locked`, `login_link_used`, `login_link_expired`, `access_denied`, `invalid_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description From another origin (`cross_origin_request`), or without the CSRF token of GET /console/api/session (`csrf_token_invalid`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The sign-in was not started in this browser, or too long ago (`sign_in_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not of a content type this route consumes (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Sesame could not be reached (`sesame_unavailable`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    SessionController_signInStatus: {
+        parameters: {
+            query: {
+                loginAttemptId: string;
+                /** @description Seconds to hold the answer while the sign-in is pending (it answers as soon as it changes). */
+                wait?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInStatusResponse"];
+                };
+            };
+            /** @description A malformed loginAttemptId or wait (`validation_failed`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The sign-in was not started in this browser, or too long ago (`sign_in_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
