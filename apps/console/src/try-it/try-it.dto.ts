@@ -27,6 +27,9 @@ export class TryItResponse {
   @ApiProperty({ type: String, nullable: true, example: 'Clever nectar jingles greatly', description: 'The sentence the e-mail shows (direct).' })
   sentence: string | null;
 
+  @ApiProperty({ type: String, nullable: true, example: '42', description: 'The approval number: typed on another device that opened the link, it approves the try (direct).' })
+  approvalNumber: string | null;
+
   @ApiProperty({ type: String, nullable: true, description: 'The hosted login page for the application, the address filled in (hosted).' })
   hostedUrl: string | null;
 

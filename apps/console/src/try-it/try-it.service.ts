@@ -68,13 +68,13 @@ export class TryItService {
     const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
     if (application.type === 'web' && application.clientSecret && DIRECT_PLANS.has(tryer.plan)) {
       const attempt = await this.authenticateDirect(tryer, application, { email: tryer.email, redirect_uri: redirectUri, state, code_challenge: challenge, code_challenge_method: 'S256' });
-      return { mode: 'direct', email: tryer.email, loginAttemptId: attempt.loginAttemptId, sentence: attempt.sentence, hostedUrl: null, redirectUri };
+      return { mode: 'direct', email: tryer.email, loginAttemptId: attempt.loginAttemptId, sentence: attempt.sentence, approvalNumber: attempt.approvalNumber, hostedUrl: null, redirectUri };
     }
     const hosted = new URL(`${this.publicV1}/authorize`);
     for (const [name, value] of Object.entries({ response_type: 'code', client_id: application.clientId, redirect_uri: redirectUri, state, code_challenge: challenge, code_challenge_method: 'S256', login_hint: tryer.email })) {
       hosted.searchParams.set(name, value);
     }
-    return { mode: 'hosted', email: tryer.email, loginAttemptId: null, sentence: null, hostedUrl: hosted.href, redirectUri };
+    return { mode: 'hosted', email: tryer.email, loginAttemptId: null, sentence: null, approvalNumber: null, hostedUrl: hosted.href, redirectUri };
   }
 
   /** A web application without callback URLs returns to an origin of the organization's whitelist. */
@@ -93,7 +93,7 @@ export class TryItService {
     throw problemFrom(answer.status, answer.body);
   }
 
-  private async authenticateDirect(tryer: Tryer, application: Application, body: Record<string, string>): Promise<{ loginAttemptId: string; sentence: string }> {
+  private async authenticateDirect(tryer: Tryer, application: Application, body: Record<string, string>): Promise<{ loginAttemptId: string; sentence: string; approvalNumber: string }> {
     let response: Response;
     try {
       response = await fetch(`${this.v1}/authenticate_direct`, {
@@ -112,7 +112,7 @@ export class TryItService {
       throw sesameUnavailable();
     }
     const answer = (await response.json().catch(() => ({}))) as Record<string, string>;
-    if (response.ok) return { loginAttemptId: answer.loginAttemptId, sentence: answer.sentence };
+    if (response.ok) return { loginAttemptId: answer.loginAttemptId, sentence: answer.sentence, approvalNumber: answer.approvalNumber };
     if (answer.allowedDate) {
       throw new ProblemException(429, 'too_early', `A login link was sent to this address moments ago; try again after ${answer.allowedDate}`, { extensions: { allowedDate: answer.allowedDate } });
     }

@@ -362,6 +362,11 @@ export interface components {
              * @example Clever nectar jingles greatly
              */
             sentence: string | null;
+            /**
+             * @description The approval number: typed on another device that opened the link, it approves the try (direct).
+             * @example 42
+             */
+            approvalNumber: string | null;
             /** @description The hosted login page for the application, the address filled in (hosted). */
             hostedUrl: string | null;
             /**

@@ -55,6 +55,8 @@ describe('IntegrationPage', () => {
     const snippet = await screen.findByRole('tabpanel');
     expect(snippet).toHaveTextContent("clientId: 'client-abc'");
     expect(snippet).toHaveTextContent("baseUrl: 'https://id.example.com/api'");
+    // The whole any-device flow: the sentence, the approval number, the code and the wait.
+    for (const step of ['attempt.approvalNumber', 'sesame.verifyCode', 'sesame.loginStatusHandler()']) expect(snippet).toHaveTextContent(step);
     expect(snippet.textContent).not.toContain(SECRET);
     expect(screen.getByText(ENDPOINTS.jwks)).toBeInTheDocument();
   });

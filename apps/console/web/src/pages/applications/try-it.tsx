@@ -48,9 +48,15 @@ export function TryIt({ tenantId, application, email }: { tenantId: string; appl
       {tryIt.data && (
         <div className="try-it-result">
           {tryIt.data.mode === 'direct' ? (
-            <p>
-              Sesame e-mailed a login link. The e-mail and its page show: <strong data-testid="try-it-sentence">{tryIt.data.sentence}</strong>
-            </p>
+            <>
+              <p>
+                Sesame e-mailed a login link. The e-mail and its page show: <strong data-testid="try-it-sentence">{tryIt.data.sentence}</strong>
+              </p>
+              <p>
+                Opening it on your phone? Choose “Sign in on the device where you asked” there and type{' '}
+                <strong data-testid="try-it-approval-number">{tryIt.data.approvalNumber}</strong>.
+              </p>
+            </>
           ) : (
             <p>
               This plan or type of application starts at the hosted login page, your address filled in:{' '}
