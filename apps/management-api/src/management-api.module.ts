@@ -3,8 +3,10 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { ClockModule, HttpMetricsGuard, JsonBodyGuard, LoggingModule, MetricsModule, ProblemFilter, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
-import { ApiKeyAuthModule, ApiKeyGuard, MemberRoleGuard, Public } from '@sesame/guards';
+import { ApiKeyAuthModule, ApiKeyGuard, Public } from '@sesame/guards';
 import { GlobalIpThrottlerGuard, MemberThrottlerGuard, PlanThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesame/throttler';
+import { AccessGuard } from './access/access.guard';
+import { AccessModule } from './access/access.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { ApplicationsModule } from './applications/applications.module';
 import { AuditModule } from './audit/audit.module';
@@ -32,6 +34,7 @@ export class ManagementApiModule {
         RedisModule,
         TerminusModule,
         ApiKeyAuthModule,
+        AccessModule,
         ThrottlingModule,
         // Static paths (tenant/api_key, tenant/usage, tenant/member, tenant/audit_event) are registered before tenant/:tenantId.
         ApiKeysModule,
@@ -49,14 +52,14 @@ export class ManagementApiModule {
       providers: [
         RedisHealthIndicator,
         // In this order: route labelling for the metrics, the per-IP global limit before any key lookup, a body the API cannot read, then the key or member token,
-        // then the tenant's plan limits (keys) or the member's own limit, then the member's role.
+        // then the tenant's plan limits (keys) or the member's own limit, then the route's access rule.
         { provide: APP_GUARD, useExisting: HttpMetricsGuard },
         { provide: APP_GUARD, useExisting: GlobalIpThrottlerGuard },
         { provide: APP_GUARD, useClass: JsonBodyGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_GUARD, useExisting: PlanThrottlerGuard },
         { provide: APP_GUARD, useExisting: MemberThrottlerGuard },
-        { provide: APP_GUARD, useExisting: MemberRoleGuard },
+        { provide: APP_GUARD, useExisting: AccessGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
       ],
     };

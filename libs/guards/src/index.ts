@@ -8,4 +8,3 @@ export * from './client/client-verifier';
 export * from './client/client-auth.guard';
 export * from './client/client-auth.module';
 export * from './member/member-verifier';
-export * from './member/allow-members';

@@ -91,8 +91,8 @@ describe('throttler guards', () => {
   const adapterHost = {
     httpAdapter: { setHeader: (response: { headers: Record<string, string> }, name: string, value: string) => (response.headers[name] = value) },
   } as unknown as HttpAdapterHost;
-  const tenantKey: Principal = { kind: 'tenant', tenantId: 't1', plan: 'basic', apiKeyId: 'k1', apiKeyName: 'one' };
-  const orgKey: Principal = { kind: 'organization', tenantId: 't1', organizationId: 'o1', plan: 'basic', apiKeyId: 'k2', apiKeyName: 'two' };
+  const tenantKey: Principal = { kind: 'tenant', tenantId: 't1', plan: 'basic', apiKeyId: 'k1', apiKeyName: 'one', role: 'owner' };
+  const orgKey: Principal = { kind: 'organization', tenantId: 't1', organizationId: 'o1', plan: 'basic', apiKeyId: 'k2', apiKeyName: 'two', role: 'admin' };
 
   beforeAll(() => Logger.overrideLogger(false));
 

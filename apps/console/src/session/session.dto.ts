@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
-import { MEMBER_ROLES, MemberRole, PLANS, Plan } from '@sesame/common';
+import { ROLES, Role, PLANS, Plan } from '@sesame/common';
 
 export class SignInDto {
   @ApiProperty({ example: 'ada@example.com', maxLength: 320, description: 'The address to e-mail the sign-in link to.' })
@@ -76,8 +76,8 @@ export class MembershipResponse {
   @ApiProperty({ enum: PLANS })
   plan: Plan;
 
-  @ApiProperty({ enum: MEMBER_ROLES })
-  role: MemberRole;
+  @ApiProperty({ enum: ROLES })
+  role: Role;
 }
 
 export class SessionResponse {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { MemberRole, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { Role, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { DataSource } from 'typeorm';
 import { MemberInvitationTemplates } from './member-invitation.templates';
 import { SmtpTransport } from './smtp-transport';
@@ -18,7 +18,7 @@ export class MemberInvitationMailer {
   ) {}
 
   async deliver(memberId: string): Promise<'sent' | 'skipped'> {
-    const rows: { email: string; role: MemberRole; invited_by: string | null; tenant_name: string }[] = await this.dataSource.query(
+    const rows: { email: string; role: Role; invited_by: string | null; tenant_name: string }[] = await this.dataSource.query(
       'SELECT m.email, m.role, m.invited_by, t.name AS tenant_name FROM tenant_member m JOIN tenant t ON t.id = m.tenant_id WHERE m.id = $1',
       [memberId],
     );

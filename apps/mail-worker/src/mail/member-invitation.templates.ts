@@ -1,17 +1,17 @@
-import { MemberRole } from '@sesame/common';
+import { Role } from '@sesame/common';
 import { compileTemplate } from './mail-template';
 
 export interface MemberInvitationMessage {
   email: string;
   tenant: string;
-  role: MemberRole;
+  role: Role;
   /** A member's address or an API key's name; null when they became owner as the tenant was created. */
   invitedBy: string | null;
   /** The console's address. */
   link: string;
 }
 
-const AS_ROLE: Record<MemberRole, string> = { owner: 'an owner', admin: 'an admin', viewer: 'a viewer' };
+const AS_ROLE: Record<Role, string> = { owner: 'an owner', admin: 'an admin', viewer: 'a viewer' };
 
 /** The invitation e-mail of a new tenant member: who invited them, to which tenant, with which role, and the console's address. */
 export class MemberInvitationTemplates {

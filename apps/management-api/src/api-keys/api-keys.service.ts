@@ -1,10 +1,27 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, notFound, Page, PageQuery, toPage } from '@sesame/common';
+import { Clock, forbidden, lowerRole, notFound, Page, PageQuery, Role, roleIncludes, toPage, validationFailed } from '@sesame/common';
 import { ApiKey } from '@sesame/entities';
-import { ApiKeyVerifier, generateApiKey } from '@sesame/guards';
+import { ApiKeyVerifier, generateApiKey, TenantScopedPrincipal } from '@sesame/guards';
 import { EntityManager } from 'typeorm';
 import { ApiKeyOwner, ApiKeyRepository } from './api-key.repository';
 import { ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.dto';
+
+/** Who creates a key: its role bounds the key's, and it is recorded on the key (a member's keys go with them). */
+export interface KeyCreator {
+  role: Role;
+  memberId: string | null;
+  apiKeyId: string | null;
+}
+
+/** The creator a caller is. */
+export function keyCreatorOf(principal: TenantScopedPrincipal): KeyCreator {
+  return principal.kind === 'member'
+    ? { role: principal.role, memberId: principal.memberId, apiKeyId: null }
+    : { role: principal.role, memberId: null, apiKeyId: principal.apiKeyId };
+}
+
+/** The tenant's first key, made with the tenant by the platform key. */
+export const FIRST_KEY_CREATOR: KeyCreator = { role: 'owner', memberId: null, apiKeyId: null };
 
 @Injectable()
 export class ApiKeysService {
@@ -14,20 +31,31 @@ export class ApiKeysService {
     private readonly clock: Clock,
   ) {}
 
-  /** Creates a key; the returned response is the only place the key itself ever appears. */
-  async create(owner: ApiKeyOwner, name: string, manager: EntityManager | null = null): Promise<CreatedApiKeyResponse> {
+  /**
+   * Creates a key with a role no higher than its creator's (an organization key: admin or viewer);
+   * without one it gets admin, or the creator's role where that is lower. The returned response is
+   * the only place the key itself ever appears.
+   */
+  async create(owner: ApiKeyOwner, creator: KeyCreator, input: { name: string; role?: Role }, manager: EntityManager | null = null): Promise<CreatedApiKeyResponse> {
+    const role = input.role ?? lowerRole('admin', creator.role);
+    if (owner.organizationId && role === 'owner') throw validationFailed([{ field: 'role', message: 'An organization key is admin or viewer' }]);
+    if (!roleIncludes(creator.role, role)) throw forbidden('insufficient_role', `A key's role can be no higher than its creator's (${creator.role})`);
     const { key, prefix, hash } = generateApiKey();
-    const entity = await this.keys.insert(manager, { ...owner, name, prefix, hash });
-    return CreatedApiKeyResponse.withKey(entity, key);
+    const entity = await this.keys.insert(manager, { ...owner, name: input.name, prefix, hash, role, createdByMemberId: creator.memberId, createdByApiKeyId: creator.apiKeyId });
+    return CreatedApiKeyResponse.withKey((await this.keys.find(owner, entity.id)) ?? entity, key);
   }
 
   async list(owner: ApiKeyOwner, page: PageQuery): Promise<Page<ApiKeyResponse>> {
     return toPage(await this.keys.list(owner, page), page.limit, ApiKeyResponse.from);
   }
 
-  /** Revokes a key: at once on this instance, within API_KEY_CACHE_SECONDS on the others. Revoking twice is harmless. */
-  async revoke(owner: ApiKeyOwner, id: string): Promise<void> {
+  /**
+   * Revokes a key, if the caller's role is at least the key's: at once on this instance, within
+   * API_KEY_CACHE_SECONDS on the others. Revoking twice is harmless.
+   */
+  async revoke(owner: ApiKeyOwner, revoker: Role, id: string): Promise<void> {
     const key = await this.findOrFail(owner, id);
+    if (!roleIncludes(revoker, key.role)) throw forbidden('insufficient_role', `Revoking this key needs the ${key.role} role`);
     await this.keys.revoke(key, this.clock.now());
     this.verifier.forget(key.hash);
   }

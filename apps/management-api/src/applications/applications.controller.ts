@@ -1,78 +1,73 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { pageOf, PageQuery, UuidParam } from '@sesame/common';
-import { AllowMembers, CurrentPrincipal, Principal } from '@sesame/guards';
-import { canSeeSecrets } from '../access/access';
+import { Organization } from '@sesame/entities';
+import { Access, CurrentOrganization } from '../access/access.decorator';
 import { ManagementErrors } from '../access/management-errors';
 import { Audited, fromAnswer, fromParam } from '../audit/audited.decorator';
-import { OrganizationsService } from '../organizations/organizations.service';
 import { ApplicationsService } from './applications.service';
-import { ApplicationResponse, ApplicationSummary, CreateApplicationDto, RotateSecretDto, UpdateApplicationDto } from './dto/application.dto';
+import { ApplicationQuery, ApplicationResponse, ApplicationSummary, CreateApplicationDto, RotateSecretDto, UpdateApplicationDto } from './dto/application.dto';
 
 class ApplicationPage extends pageOf(ApplicationSummary) {}
+
+const IN_ORGANIZATION = { organization: 'organizationId' } as const;
 
 @ApiTags('Applications')
 @Controller({ path: 'organization/:organizationId/application', version: '2' })
 export class ApplicationsController {
-  constructor(
-    private readonly organizations: OrganizationsService,
-    private readonly applications: ApplicationsService,
-  ) {}
+  constructor(private readonly applications: ApplicationsService) {}
 
   @Get()
-  @AllowMembers('viewer')
+  @Access({ role: 'viewer', ...IN_ORGANIZATION })
   @ApiOperation({ summary: "List the organization's applications (without secrets)" })
   @ApiOkResponse({ type: ApplicationPage })
   @ManagementErrors({ notFound: true })
-  async list(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @Query() page: PageQuery) {
-    await this.organizations.findReachable(principal, organizationId);
-    return this.applications.list(organizationId, page);
+  list(@CurrentOrganization() organization: Organization, @Query() page: PageQuery) {
+    return this.applications.list(organization.id, page);
   }
 
   @Post()
-  @AllowMembers('admin')
+  @Access({ role: 'admin', ...IN_ORGANIZATION })
   @Audited('application.create', fromAnswer)
-  @ApiOperation({ summary: 'Register an application; web apps get a client secret' })
+  @ApiOperation({ summary: 'Register an application; a web app’s client secret is answered here, once' })
   @ApiCreatedResponse({ type: ApplicationResponse })
   @ManagementErrors({ notFound: true })
-  async create(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @Body() body: CreateApplicationDto) {
-    await this.organizations.findReachable(principal, organizationId);
-    return this.applications.create(organizationId, body);
+  create(@CurrentOrganization() organization: Organization, @Body() body: CreateApplicationDto) {
+    return this.applications.create(organization.id, body);
   }
 
   @Get(':applicationId')
-  @AllowMembers('viewer')
-  @ApiOperation({ summary: 'Read the integration data of an application, client secret included (but for members with the viewer role)' })
+  @Access({ role: 'viewer', ...IN_ORGANIZATION, includeSecret: { role: 'admin', freshSignIn: true } })
+  @Audited('application.secret_read', fromParam('applicationId'), { when: 'includeSecret' })
+  @ApiOperation({
+    summary: 'Read the integration data of an application',
+    description:
+      'Without `include=secret` the answer has no client secret (`clientSecret: null`). With it, admins, owners and admin keys get the secret, ' +
+      'the read is written to the audit log (`application.secret_read`, with who and from where), and a member needs a recent sign-in.',
+  })
   @ApiOkResponse({ type: ApplicationResponse })
   @ManagementErrors({ notFound: true })
-  async get(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @UuidParam('applicationId') applicationId: string) {
-    await this.organizations.findReachable(principal, organizationId);
-    return this.applications.get(organizationId, applicationId, canSeeSecrets(principal));
+  get(@CurrentOrganization() organization: Organization, @UuidParam('applicationId') applicationId: string, @Query() query: ApplicationQuery) {
+    return this.applications.get(organization.id, applicationId, query.include === 'secret');
   }
 
   @Post(':applicationId')
   @HttpCode(200)
-  @AllowMembers('admin')
+  @Access({ role: 'admin', ...IN_ORGANIZATION })
   @Audited('application.update', fromParam('applicationId'))
-  @ApiOperation({ summary: 'Update an application: name, callback URLs, id_token encryption' })
+  @ApiOperation({ summary: 'Update an application: name, callback URLs, id_token encryption (the answer has no secret)' })
   @ApiOkResponse({ type: ApplicationResponse })
   @ManagementErrors({ notFound: true })
-  async update(
-    @CurrentPrincipal() principal: Principal,
-    @UuidParam('organizationId') organizationId: string,
-    @UuidParam('applicationId') applicationId: string,
-    @Body() body: UpdateApplicationDto,
-  ) {
-    await this.organizations.findReachable(principal, organizationId);
-    return this.applications.update(organizationId, applicationId, body);
+  update(@CurrentOrganization() organization: Organization, @UuidParam('applicationId') applicationId: string, @Body() body: UpdateApplicationDto) {
+    return this.applications.update(organization.id, applicationId, body);
   }
 
   @Post(':applicationId/rotate_secret')
   @HttpCode(200)
-  @AllowMembers('admin')
+  @Access({ role: 'admin', ...IN_ORGANIZATION, freshSignIn: true })
   @Audited('application.rotate_secret', fromParam('applicationId'))
   @ApiOperation({
-    summary: "Replace a web app's client secret",
+    summary: "Replace a web app's client secret (the new one is answered here, once)",
     description:
       'The replaced secret keeps authenticating for `overlapSeconds` (default CLIENT_SECRET_ROTATION_OVERLAP_SECONDS, 86400; 0 stops it at once), ' +
       'so running deployments can switch over; a client still using it gets id_tokens encrypted with it. `revokeAccessTokens` also revokes every access token of the application. ' +
@@ -81,25 +76,18 @@ export class ApplicationsController {
   @ApiBody({ type: RotateSecretDto, required: false })
   @ApiOkResponse({ type: ApplicationResponse })
   @ManagementErrors({ notFound: true })
-  async rotateSecret(
-    @CurrentPrincipal() principal: Principal,
-    @UuidParam('organizationId') organizationId: string,
-    @UuidParam('applicationId') applicationId: string,
-    @Body() body: RotateSecretDto,
-  ) {
-    await this.organizations.findReachable(principal, organizationId);
-    return this.applications.rotateSecret(organizationId, applicationId, body ?? {});
+  rotateSecret(@CurrentOrganization() organization: Organization, @UuidParam('applicationId') applicationId: string, @Body() body: RotateSecretDto) {
+    return this.applications.rotateSecret(organization.id, applicationId, body ?? {});
   }
 
   @Delete(':applicationId')
   @HttpCode(204)
-  @AllowMembers('admin')
+  @Access({ role: 'admin', ...IN_ORGANIZATION })
   @Audited('application.delete', fromParam('applicationId'))
   @ApiOperation({ summary: 'Delete an application and its tokens' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ManagementErrors({ notFound: true })
-  async delete(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @UuidParam('applicationId') applicationId: string): Promise<void> {
-    await this.organizations.findReachable(principal, organizationId);
-    await this.applications.delete(organizationId, applicationId);
+  async delete(@CurrentOrganization() organization: Organization, @UuidParam('applicationId') applicationId: string): Promise<void> {
+    await this.applications.delete(organization.id, applicationId);
   }
 }

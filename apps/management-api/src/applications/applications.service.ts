@@ -5,7 +5,7 @@ import { ApplicationRepository } from './application.repository';
 import { generateClientId, generateClientSecret } from './client-credentials';
 import { ApplicationResponse, ApplicationSummary, CreateApplicationDto, IdTokenEncryptionAlgorithm, RotateSecretDto, UpdateApplicationDto } from './dto/application.dto';
 
-/** Applications of one organization; the caller has already checked the organization is in reach. */
+/** Applications of one organization (AccessGuard has checked the organization is in the caller's reach). */
 @Injectable()
 export class ApplicationsService {
   constructor(
@@ -20,10 +20,10 @@ export class ApplicationsService {
     return toPage(await this.applications.list(organizationId, page), page.limit, ApplicationSummary.from);
   }
 
-  /** The integration data; `showSecret` false answers `clientSecret: null` (members with the viewer role never see secrets). */
-  async get(organizationId: string, id: string, showSecret = true): Promise<ApplicationResponse> {
+  /** The integration data; the client secret only when asked for (`withSecret`: the caller may read it, and the read is audited). */
+  async get(organizationId: string, id: string, withSecret: boolean): Promise<ApplicationResponse> {
     const application = await this.findOrFail(organizationId, id);
-    return showSecret ? this.withSecret(application) : { ...ApplicationSummary.from(application), clientSecret: null };
+    return withSecret ? this.withSecret(application) : withoutSecret(application);
   }
 
   async create(organizationId: string, input: CreateApplicationDto): Promise<ApplicationResponse> {
@@ -53,7 +53,7 @@ export class ApplicationsService {
     if (input.name !== undefined) application.name = input.name;
     if (input.callbackUrls !== undefined) application.callbackUrls = normalizeAll('callbackUrls', input.callbackUrls, (url) => validateCallbackUrl(url, application.type));
     if (input.idTokenEncryptedResponseAlg !== undefined) application.idTokenEncryptedResponseAlg = idTokenEncryption(application.type === 'web', input.idTokenEncryptedResponseAlg);
-    return this.withSecret(await this.applications.save(application));
+    return withoutSecret(await this.applications.save(application));
   }
 
   /**
@@ -102,6 +102,11 @@ export class ApplicationsService {
     const clientSecret = application.clientSecretEncrypted ? this.box.decrypt(application.clientSecretEncrypted, application.clientId) : null;
     return { ...ApplicationSummary.from(application), clientSecret };
   }
+}
+
+/** A read without the secret: it is answered on creation and rotation, and on purpose (`include=secret`). */
+function withoutSecret(application: Application): ApplicationResponse {
+  return { ...ApplicationSummary.from(application), clientSecret: null };
 }
 
 /** Native apps have no secret to derive an encryption key from: their id_tokens are always signed only. */

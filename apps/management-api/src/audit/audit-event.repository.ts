@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { AuditEvent, keysetPage } from '@sesame/entities';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AuditEventQuery } from './dto/audit-event.dto';
 
@@ -10,9 +10,10 @@ import { AuditEventQuery } from './dto/audit-event.dto';
 export class AuditEventRepository {
   constructor(@InjectRepository(AuditEvent) private readonly events: Repository<AuditEvent>) {}
 
-  async insert(event: Omit<AuditEvent, 'id' | 'createdAt'> & { createdAt: Date }): Promise<void> {
+  /** In the caller's transaction when `manager` is given. */
+  async insert(manager: EntityManager | null, event: Omit<AuditEvent, 'id' | 'createdAt'> & { createdAt: Date }): Promise<void> {
     // TypeORM's partial type does not accept a plain JSON object for a jsonb column.
-    await this.events.insert(event as QueryDeepPartialEntity<AuditEvent>);
+    await (manager?.getRepository(AuditEvent) ?? this.events).insert(event as QueryDeepPartialEntity<AuditEvent>);
   }
 
   /** `limit + 1` events of the tenant after the cursor, newest first, filtered as asked. */

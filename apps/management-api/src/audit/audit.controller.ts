@@ -1,8 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { pageOf } from '@sesame/common';
-import { AllowMembers, CurrentPrincipal, Principal } from '@sesame/guards';
-import { requireTenantKey } from '../access/access';
+import { Access, CurrentTenantId } from '../access/access.decorator';
 import { ManagementErrors } from '../access/management-errors';
 import { AuditService } from './audit.service';
 import { AuditEventQuery, AuditEventResponse } from './dto/audit-event.dto';
@@ -15,14 +14,14 @@ export class AuditController {
   constructor(private readonly audit: AuditService) {}
 
   @Get()
-  @AllowMembers('admin')
+  @Access({ role: 'admin' })
   @ApiOperation({
-    summary: "The tenant's audit log, newest first (tenant key, owners and admins)",
+    summary: "The tenant's audit log, newest first (admin and owner keys and members)",
     description: 'Every change made through the management API, by a key or a member. Filters combine.',
   })
   @ApiOkResponse({ type: AuditEventPage })
   @ManagementErrors()
-  list(@CurrentPrincipal() principal: Principal, @Query() query: AuditEventQuery) {
-    return this.audit.list(requireTenantKey(principal).tenantId, query);
+  list(@CurrentTenantId() tenantId: string, @Query() query: AuditEventQuery) {
+    return this.audit.list(tenantId, query);
   }
 }

@@ -1,13 +1,13 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { requestIdOf } from '@sesame/common';
 import { RequestWithPrincipal } from '@sesame/guards';
-import { clientIp } from '@sesame/throttler';
 import { mergeMap, Observable } from 'rxjs';
-import { AuditService } from './audit.service';
+import { includesSecret } from '../access/access.decorator';
+import { auditContextOf } from './audit-context';
+import { AuditService, withoutSecrets } from './audit.service';
 import { AUDITED, AuditSpec } from './audited.decorator';
 
-type AuditedRequest = RequestWithPrincipal & { params?: Record<string, string>; body?: unknown; ip?: string };
+type AuditedRequest = RequestWithPrincipal & { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; ip?: string };
 
 /** Writes the audit event of every successful call of an @Audited route, before the answer goes out. */
 @Injectable()
@@ -19,17 +19,15 @@ export class AuditInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const spec = this.reflector.get<AuditSpec | undefined>(AUDITED, context.getHandler());
-    if (!spec) return next.handle();
     const request = context.switchToHttp().getRequest<AuditedRequest>();
+    if (!spec || (spec.when === 'includeSecret' && !includesSecret(request.query))) return next.handle();
     return next.handle().pipe(
       mergeMap(async (answer: unknown) => {
-        const principal = request.principal!;
+        const audit = auditContextOf(request);
         const targetId = spec.targetId(request.params ?? {}, answer);
         // A tenant's own events belong to it; the platform key's changes of a tenant go to that tenant.
-        const tenantId = principal.kind === 'platform' ? targetId : principal.tenantId;
-        if (tenantId) {
-          await this.audit.record({ spec, principal, tenantId, targetId, body: request.body, ip: clientIp(request), requestId: requestIdOf(request) });
-        }
+        const tenantId = audit.principal.kind === 'platform' ? targetId : audit.principal.tenantId;
+        if (tenantId) await this.audit.record(audit, { tenantId, action: spec.action, targetType: spec.targetType, targetId, changes: withoutSecrets(request.body) });
         return answer;
       }),
     );

@@ -12,5 +12,6 @@ import { AuditService } from './audit.service';
   imports: [TypeOrmModule.forFeature([AuditEvent])],
   controllers: [AuditController],
   providers: [AuditEventRepository, AuditService, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
+  exports: [AuditService],
 })
 export class AuditModule {}

@@ -1,22 +1,22 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock, Page, toPage } from '@sesame/common';
-import { Principal } from '@sesame/guards';
+import { EntityManager } from 'typeorm';
 import { actorOf } from '../access/actor';
+import { AuditContext } from './audit-context';
 import { AuditEventRepository } from './audit-event.repository';
-import { AuditSpec } from './audited.decorator';
 import { AuditEventQuery, AuditEventResponse } from './dto/audit-event.dto';
 
 /** Field names that could hold a secret: never recorded, whatever a request sends. */
 const SECRET_FIELD = /secret|password|token|^key$/i;
 
+/** One event: what changed, in which tenant. */
 export interface AuditedChange {
-  spec: AuditSpec;
-  principal: Principal;
   tenantId: string;
+  action: string;
+  targetType: string;
   targetId: string | null;
-  body: unknown;
-  ip: string | null;
-  requestId: string | null;
+  /** The fields set (never a secret: see withoutSecrets). */
+  changes: Record<string, unknown> | null;
 }
 
 @Injectable()
@@ -32,25 +32,22 @@ export class AuditService {
    * Records a change that has been made. A failure is logged and not the request's: the change
    * itself has already been committed, and answering 500 would invite a retry that repeats it.
    */
-  async record(change: AuditedChange): Promise<void> {
-    const actor = actorOf(change.principal);
+  async record(context: AuditContext, change: AuditedChange): Promise<void> {
     try {
-      await this.events.insert({
-        tenantId: change.tenantId,
-        actorType: actor.type,
-        actorId: actor.id,
-        actorName: actor.name,
-        action: change.spec.action,
-        targetType: change.spec.targetType,
-        targetId: change.targetId,
-        changes: withoutSecrets(change.body),
-        ip: change.ip,
-        requestId: change.requestId,
-        createdAt: this.clock.now(),
-      });
+      await this.events.insert(null, this.event(context, change));
     } catch (error) {
-      this.logger.error(`Could not record the audit event ${change.spec.action} of request ${change.requestId}: ${(error as Error).message}`);
+      this.logger.error(`Could not record the audit event ${change.action} of request ${context.requestId}: ${(error as Error).message}`);
     }
+  }
+
+  /** Records a change inside the transaction that makes it (changes a change brings along: the keys of a removed member). */
+  async recordIn(manager: EntityManager, context: AuditContext, change: AuditedChange): Promise<void> {
+    await this.events.insert(manager, this.event(context, change));
+  }
+
+  private event(context: AuditContext, change: AuditedChange) {
+    const actor = actorOf(context.principal);
+    return { ...change, actorType: actor.type, actorId: actor.id, actorName: actor.name, ip: context.ip, requestId: context.requestId, createdAt: this.clock.now() };
   }
 
   async list(tenantId: string, query: AuditEventQuery): Promise<Page<AuditEventResponse>> {
@@ -59,7 +56,7 @@ export class AuditService {
 }
 
 /** The request body's fields, without any whose name could hold a secret; null when there is no body. */
-function withoutSecrets(body: unknown): Record<string, unknown> | null {
+export function withoutSecrets(body: unknown): Record<string, unknown> | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   const fields = Object.entries(body).filter(([name]) => !SECRET_FIELD.test(name));
   return fields.length > 0 ? Object.fromEntries(fields) : null;

@@ -1,9 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { pageOf, UuidParam } from '@sesame/common';
-import { AllowMembers, CurrentPrincipal, Principal } from '@sesame/guards';
+import { pageOf } from '@sesame/common';
+import { Organization } from '@sesame/entities';
+import { Access, CurrentOrganization } from '../access/access.decorator';
 import { ManagementErrors } from '../access/management-errors';
-import { OrganizationsService } from '../organizations/organizations.service';
 import { LoginActivityQuery, LoginActivityResponse } from './login-activity.dto';
 import { LoginActivityService } from './login-activity.service';
 
@@ -12,21 +12,17 @@ class LoginActivityPage extends pageOf(LoginActivityResponse) {}
 @ApiTags('Login activity')
 @Controller({ path: 'organization/:organizationId/login_attempt', version: '2' })
 export class LoginActivityController {
-  constructor(
-    private readonly organizations: OrganizationsService,
-    private readonly activity: LoginActivityService,
-  ) {}
+  constructor(private readonly activity: LoginActivityService) {}
 
   @Get()
-  @AllowMembers('viewer')
+  @Access({ role: 'viewer', organization: 'organizationId' })
   @ApiOperation({
     summary: "The organization's login attempts, newest first, with the delivery of each login e-mail",
     description: 'Filters combine. Tenant key, that organization’s key, or any member.',
   })
   @ApiOkResponse({ type: LoginActivityPage })
   @ManagementErrors({ notFound: true })
-  async list(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @Query() query: LoginActivityQuery) {
-    await this.organizations.findReachable(principal, organizationId);
-    return this.activity.list(organizationId, query);
+  list(@CurrentOrganization() organization: Organization, @Query() query: LoginActivityQuery) {
+    return this.activity.list(organization.id, query);
   }
 }

@@ -2,7 +2,6 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { ProblemDetails } from '@sesame/common';
 import { CurrentPerson, PersonRoute, SignedInPerson } from '@sesame/guards';
-import { requirePerson } from '../access/access';
 import { MeResponse } from './dto/member.dto';
 import { MembersService } from './members.service';
 
@@ -19,8 +18,7 @@ export class MeController {
   @ApiUnauthorizedResponse({ type: ProblemDetails, description: 'No token, or a console access token that is not valid (`invalid_member_token`).' })
   @ApiForbiddenResponse({ type: ProblemDetails, description: 'An API key: only a console access token can ask (`member_token_required`).' })
   @ApiTooManyRequestsResponse({ type: ProblemDetails, description: "The person's own limit is used up (`rate_limited`)." })
-  async me(@CurrentPerson() person: SignedInPerson | null): Promise<MeResponse> {
-    const signedIn = requirePerson(person);
-    return { email: signedIn.email, memberships: await this.members.memberships(signedIn) };
+  async me(@CurrentPerson() person: SignedInPerson): Promise<MeResponse> {
+    return { email: person.email, memberships: await this.members.memberships(person) };
   }
 }

@@ -1,9 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { pageOf, PageQuery, ProblemDetails, RequestId, UuidParam } from '@sesame/common';
-import { AllowMembers, CurrentPrincipal, Principal } from '@sesame/guards';
-import { requireTenantKey } from '../access/access';
+import { CurrentPrincipal, TenantScopedPrincipal } from '@sesame/guards';
+import { Access, CurrentTenantId } from '../access/access.decorator';
 import { actorOf } from '../access/actor';
+import { AuditContext, CurrentAuditContext } from '../audit/audit-context';
 import { ManagementErrors } from '../access/management-errors';
 import { Audited, fromAnswer, fromParam } from '../audit/audited.decorator';
 import { InviteMemberDto, MemberResponse, UpdateMemberDto } from './dto/member.dto';
@@ -19,48 +20,49 @@ export class MembersController {
   constructor(private readonly members: MembersService) {}
 
   @Get()
-  @AllowMembers('viewer')
-  @ApiOperation({ summary: "List the tenant's members (tenant key, any member)" })
+  @Access({ role: 'viewer' })
+  @ApiOperation({ summary: "List the tenant's members (tenant keys, any member)" })
   @ApiOkResponse({ type: MemberPage })
   @ManagementErrors()
-  list(@CurrentPrincipal() principal: Principal, @Query() page: PageQuery) {
-    return this.members.list(requireTenantKey(principal).tenantId, page);
+  list(@CurrentTenantId() tenantId: string, @Query() page: PageQuery) {
+    return this.members.list(tenantId, page);
   }
 
   @Post()
-  @AllowMembers('owner')
+  @Access({ role: 'owner' })
   @Audited('member.invite', fromAnswer)
-  @ApiOperation({ summary: 'Invite a member: they are e-mailed a link to the console (tenant key, owners)' })
+  @ApiOperation({ summary: 'Invite a member: they are e-mailed a link to the console (owner keys, owners)' })
   @ApiCreatedResponse({ type: MemberResponse })
   @ApiConflictResponse({ type: ProblemDetails, description: 'The address is already a member (`member_exists`).' })
   @ApiServiceUnavailableResponse({ type: ProblemDetails, description: 'The invitation cannot be queued (`mail_queue_unavailable`); nothing was changed.' })
   @ManagementErrors()
-  invite(@CurrentPrincipal() principal: Principal, @Body() body: InviteMemberDto, @RequestId() requestId: string | null) {
-    const { tenantId } = requireTenantKey(principal);
-    return this.members.invite(tenantId, body, actorOf(principal).name, requestId);
+  invite(@CurrentPrincipal() principal: TenantScopedPrincipal, @Body() body: InviteMemberDto, @RequestId() requestId: string | null) {
+    return this.members.invite(principal.tenantId, body, actorOf(principal).name, requestId);
   }
 
   @Post(':memberId')
   @HttpCode(200)
-  @AllowMembers('owner')
+  @Access({ role: 'owner', freshSignIn: true })
   @Audited('member.update', fromParam('memberId'))
-  @ApiOperation({ summary: "Change a member's role (tenant key, owners)" })
+  @ApiOperation({ summary: "Change a member's role (owner keys, owners); a demoted member's keys are capped at the new role" })
   @ApiOkResponse({ type: MemberResponse })
   @ApiConflictResponse(LAST_OWNER)
   @ManagementErrors({ notFound: true })
-  update(@CurrentPrincipal() principal: Principal, @UuidParam('memberId') memberId: string, @Body() body: UpdateMemberDto) {
-    return this.members.changeRole(requireTenantKey(principal).tenantId, memberId, body.role);
+  update(@CurrentTenantId() tenantId: string, @UuidParam('memberId') memberId: string, @Body() body: UpdateMemberDto, @CurrentAuditContext() audit: AuditContext) {
+    return this.members.changeRole(tenantId, memberId, body.role, audit);
   }
 
   @Delete(':memberId')
   @HttpCode(204)
-  @AllowMembers('owner')
+  @Access({ role: 'owner', freshSignIn: true })
   @Audited('member.remove', fromParam('memberId'))
-  @ApiOperation({ summary: 'Remove a member (tenant key, owners); their console access ends within API_KEY_CACHE_SECONDS' })
+  @ApiOperation({
+    summary: 'Remove a member (owner keys, owners); the keys they created are revoked with them, and their console access ends within API_KEY_CACHE_SECONDS',
+  })
   @ApiNoContentResponse({ description: 'Removed.' })
   @ApiConflictResponse(LAST_OWNER)
   @ManagementErrors({ notFound: true })
-  async remove(@CurrentPrincipal() principal: Principal, @UuidParam('memberId') memberId: string): Promise<void> {
-    await this.members.remove(requireTenantKey(principal).tenantId, memberId);
+  async remove(@CurrentTenantId() tenantId: string, @UuidParam('memberId') memberId: string, @CurrentAuditContext() audit: AuditContext): Promise<void> {
+    await this.members.remove(tenantId, memberId, audit);
   }
 }

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { conflict, MemberRole, notFound, Page, PageQuery, ProblemException, toPage, validEmail } from '@sesame/common';
+import { Clock, conflict, notFound, Page, PageQuery, ProblemException, Role, roleIncludes, toPage, validEmail } from '@sesame/common';
 import { TenantMember } from '@sesame/entities';
-import { MemberVerifier, SignedInPerson } from '@sesame/guards';
+import { ApiKeyVerifier, MemberVerifier, SignedInPerson } from '@sesame/guards';
 import { MailProducer, QueueUnavailableError } from '@sesame/queue';
 import { EntityManager } from 'typeorm';
+import { ApiKeyRepository, CascadedKey } from '../api-keys/api-key.repository';
+import { AuditContext } from '../audit/audit-context';
+import { AuditService } from '../audit/audit.service';
 import { InviteMemberDto, MembershipResponse, MemberResponse } from './dto/member.dto';
 import { TenantMemberRepository } from './tenant-member.repository';
 
@@ -11,8 +14,10 @@ import { TenantMemberRepository } from './tenant-member.repository';
 export type Inviter = string | null;
 
 /**
- * The people of a tenant and their roles. Owners manage members (as do tenant keys); the last
- * owner can be neither removed nor demoted. Each new member is sent an invitation through the
+ * The people of a tenant and their roles. Owners manage members (as do owner keys); the last
+ * owner can be neither removed nor demoted. A member's power does not outlive them in the keys they
+ * made: removing a member revokes the keys they created (and the keys those keys created), and
+ * demoting one caps those keys at the new role, in the same transaction, each with an audit event. Each new member is sent an invitation through the
  * mail worker; a member whose invitation cannot be queued is not kept (503, nothing changed).
  */
 @Injectable()
@@ -21,6 +26,10 @@ export class MembersService {
     private readonly members: TenantMemberRepository,
     private readonly mail: MailProducer,
     private readonly verifier: MemberVerifier,
+    private readonly keys: ApiKeyRepository,
+    private readonly keyVerifier: ApiKeyVerifier,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
   ) {}
 
   async list(tenantId: string, page: PageQuery): Promise<Page<MemberResponse>> {
@@ -52,24 +61,39 @@ export class MembersService {
     }
   }
 
-  async changeRole(tenantId: string, id: string, role: MemberRole): Promise<MemberResponse> {
-    const member = await this.members.whileLocked(tenantId, async (manager) => {
+  async changeRole(tenantId: string, id: string, role: Role, context: AuditContext): Promise<MemberResponse> {
+    const { member, capped } = await this.members.whileLocked(tenantId, async (manager) => {
       const found = await this.findOrFail(tenantId, id, manager);
       if (found.role === 'owner' && role !== 'owner') await this.keepAnOwner(manager, tenantId);
-      return this.members.setRole(manager, found, role);
+      const demoted = !roleIncludes(role, found.role);
+      const capped = demoted ? await this.keys.capMadeBy(manager, tenantId, id, role) : [];
+      for (const key of capped) await this.recordKeyChange(manager, context, tenantId, 'api_key.update', key, { role: key.role, reason: 'creator_demoted' });
+      return { member: await this.members.setRole(manager, found, role), capped };
     });
-    this.verifier.forgetMember(tenantId, member.email);
+    this.forget(tenantId, member.email, capped);
     return MemberResponse.from(member);
   }
 
-  async remove(tenantId: string, id: string): Promise<void> {
-    const member = await this.members.whileLocked(tenantId, async (manager) => {
+  async remove(tenantId: string, id: string, context: AuditContext): Promise<void> {
+    const { member, revoked } = await this.members.whileLocked(tenantId, async (manager) => {
       const found = await this.findOrFail(tenantId, id, manager);
       if (found.role === 'owner') await this.keepAnOwner(manager, tenantId);
+      const revoked = await this.keys.revokeMadeBy(manager, tenantId, id, this.clock.now());
+      for (const key of revoked) await this.recordKeyChange(manager, context, tenantId, 'api_key.revoke', key, { reason: 'creator_removed' });
       await this.members.delete(manager, tenantId, id);
-      return found;
+      return { member: found, revoked };
     });
-    this.verifier.forgetMember(tenantId, member.email);
+    this.forget(tenantId, member.email, revoked);
+  }
+
+  private recordKeyChange(manager: EntityManager, context: AuditContext, tenantId: string, action: string, key: CascadedKey, changes: Record<string, unknown>): Promise<void> {
+    return this.audit.recordIn(manager, context, { tenantId, action, targetType: 'api_key', targetId: key.id, changes });
+  }
+
+  /** This instance drops what it cached of the member and their keys at once; the others within API_KEY_CACHE_SECONDS. */
+  private forget(tenantId: string, email: string, keys: CascadedKey[]): void {
+    this.verifier.forgetMember(tenantId, email);
+    for (const key of keys) this.keyVerifier.forget(key.hash);
   }
 
   /** The tenants a signed-in person belongs to. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { MemberRole, PageQuery, Plan } from '@sesame/common';
+import { Role, PageQuery, Plan } from '@sesame/common';
 import { keysetPage, TenantMember } from '@sesame/entities';
 import { EntityManager, Repository } from 'typeorm';
 
@@ -10,7 +10,7 @@ export interface Membership {
   tenantId: string;
   tenantName: string;
   plan: Plan;
-  role: MemberRole;
+  role: Role;
 }
 
 /** Tenant members, always looked up within one tenant (but for a person's own memberships). */
@@ -34,7 +34,7 @@ export class TenantMemberRepository {
     return id ? repository.findOneByOrFail({ id }) : null;
   }
 
-  async setRole(manager: EntityManager, member: TenantMember, role: MemberRole): Promise<TenantMember> {
+  async setRole(manager: EntityManager, member: TenantMember, role: Role): Promise<TenantMember> {
     await manager.getRepository(TenantMember).update({ id: member.id, tenantId: member.tenantId }, { role });
     return { ...member, role };
   }
@@ -61,7 +61,7 @@ export class TenantMemberRepository {
 
   /** Every tenant the address is a member of (never the system tenant), oldest membership first. */
   async membershipsOf(email: string): Promise<Membership[]> {
-    const rows: { member_id: string; tenant_id: string; tenant_name: string; plan: Plan; role: MemberRole }[] = await this.members.query(
+    const rows: { member_id: string; tenant_id: string; tenant_name: string; plan: Plan; role: Role }[] = await this.members.query(
       `SELECT m.id AS member_id, t.id AS tenant_id, t.name AS tenant_name, t.plan, m.role
          FROM tenant_member m JOIN tenant t ON t.id = m.tenant_id
         WHERE m.email = $1 AND NOT t.system

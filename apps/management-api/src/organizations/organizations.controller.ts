@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { pageOf, PageQuery, UuidParam } from '@sesame/common';
-import { AllowMembers, CurrentPrincipal, Principal } from '@sesame/guards';
+import { pageOf, PageQuery } from '@sesame/common';
+import { Organization } from '@sesame/entities';
+import { Access, CurrentOrganization, CurrentTenantId } from '../access/access.decorator';
 import { ManagementErrors } from '../access/management-errors';
 import { Audited, fromAnswer, fromParam } from '../audit/audited.decorator';
 import { CreateOrganizationDto, OrganizationResponse, UpdateOrganizationDto } from './dto/organization.dto';
@@ -15,52 +16,52 @@ export class OrganizationsController {
   constructor(private readonly organizations: OrganizationsService) {}
 
   @Get()
-  @AllowMembers('viewer')
-  @ApiOperation({ summary: "List the tenant's organizations (tenant key, members)" })
+  @Access({ role: 'viewer' })
+  @ApiOperation({ summary: "List the tenant's organizations (tenant keys, members)" })
   @ApiOkResponse({ type: OrganizationPage })
   @ManagementErrors()
-  list(@CurrentPrincipal() principal: Principal, @Query() page: PageQuery) {
-    return this.organizations.list(principal, page);
+  list(@CurrentTenantId() tenantId: string, @Query() page: PageQuery) {
+    return this.organizations.list(tenantId, page);
   }
 
   @Post()
-  @AllowMembers('admin')
+  @Access({ role: 'admin' })
   @Audited('organization.create', fromAnswer)
-  @ApiOperation({ summary: 'Create an organization (tenant key, admins)' })
+  @ApiOperation({ summary: 'Create an organization (tenant keys, members: admin or owner)' })
   @ApiCreatedResponse({ type: OrganizationResponse })
   @ManagementErrors()
-  create(@CurrentPrincipal() principal: Principal, @Body() body: CreateOrganizationDto) {
-    return this.organizations.create(principal, body);
+  create(@CurrentTenantId() tenantId: string, @Body() body: CreateOrganizationDto) {
+    return this.organizations.create(tenantId, body);
   }
 
   @Get(':id')
-  @AllowMembers('viewer')
-  @ApiOperation({ summary: 'Read an organization (tenant key, or that organization’s key)' })
+  @Access({ role: 'viewer', organization: 'id' })
+  @ApiOperation({ summary: 'Read an organization (tenant keys, members, or that organization’s keys)' })
   @ApiOkResponse({ type: OrganizationResponse })
   @ManagementErrors({ notFound: true })
-  get(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string) {
-    return this.organizations.get(principal, id);
+  get(@CurrentOrganization() organization: Organization) {
+    return OrganizationResponse.from(organization);
   }
 
   @Post(':id')
   @HttpCode(200)
-  @AllowMembers('admin')
+  @Access({ role: 'admin', organization: 'id' })
   @Audited('organization.update', fromParam('id'))
   @ApiOperation({ summary: 'Update an organization: name, whitelist domains, autologin, link lifetime' })
   @ApiOkResponse({ type: OrganizationResponse })
   @ManagementErrors({ notFound: true })
-  update(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string, @Body() body: UpdateOrganizationDto) {
-    return this.organizations.update(principal, id, body);
+  update(@CurrentOrganization() organization: Organization, @Body() body: UpdateOrganizationDto) {
+    return this.organizations.update(organization, body);
   }
 
   @Delete(':id')
   @HttpCode(204)
-  @AllowMembers('admin')
+  @Access({ role: 'admin', organization: 'id', freshSignIn: true })
   @Audited('organization.delete', fromParam('id'))
   @ApiOperation({ summary: 'Delete an organization with its users, applications and keys' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ManagementErrors({ notFound: true })
-  async delete(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<void> {
-    await this.organizations.delete(principal, id);
+  async delete(@CurrentOrganization() organization: Organization): Promise<void> {
+    await this.organizations.delete(organization);
   }
 }

@@ -56,7 +56,7 @@ export class SystemTenantService {
       const application = await this.ensureApplication(manager, organization, `${publicUrl}${CONSOLE_CALLBACK_PATH}`);
       const { clientId, clientSecret } = options.rotateSecret
         ? await this.applications.rotateSecret(organization.id, application.id, {})
-        : await this.applications.get(organization.id, application.id);
+        : await this.applications.get(organization.id, application.id, true);
       return { clientId, clientSecret: clientSecret! };
     } finally {
       await lock.query('SELECT pg_advisory_unlock($1)', [SETUP_LOCK]).catch(() => undefined);

@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { pageOf, ProblemDetails, UuidParam } from '@sesame/common';
-import { AllowMembers, CurrentPrincipal, Principal } from '@sesame/guards';
+import { Organization } from '@sesame/entities';
+import { Access, CurrentOrganization } from '../access/access.decorator';
 import { ManagementErrors } from '../access/management-errors';
 import { Audited, fromAnswer, fromParam } from '../audit/audited.decorator';
-import { OrganizationsService } from '../organizations/organizations.service';
 import { CreateUserDto, UpdateUserDto, UserQuery, UserResponse } from './dto/user.dto';
 import { UsersService } from './users.service';
 
@@ -13,69 +13,56 @@ class UserPage extends pageOf(UserResponse) {}
 @ApiTags('Users')
 @Controller({ path: 'organization/:organizationId/user', version: '2' })
 export class UsersController {
-  constructor(
-    private readonly organizations: OrganizationsService,
-    private readonly users: UsersService,
-  ) {}
+  constructor(private readonly users: UsersService) {}
 
   @Get()
-  @AllowMembers('viewer')
+  @Access({ role: 'viewer', organization: 'organizationId' })
   @ApiOperation({ summary: "List the organization's users, optionally filtered by e-mail" })
   @ApiOkResponse({ type: UserPage })
   @ManagementErrors({ notFound: true })
-  async list(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @Query() query: UserQuery) {
-    await this.organizations.findReachable(principal, organizationId);
-    return this.users.list(organizationId, query);
+  list(@CurrentOrganization() organization: Organization, @Query() query: UserQuery) {
+    return this.users.list(organization.id, query);
   }
 
   @Post()
-  @AllowMembers('admin')
+  @Access({ role: 'admin', organization: 'organizationId' })
   @Audited('user.create', fromAnswer)
   @ApiOperation({ summary: 'Create a user' })
   @ApiCreatedResponse({ type: UserResponse })
   @ApiConflictResponse({ type: ProblemDetails, description: 'The e-mail address is taken in this organization.' })
   @ManagementErrors({ notFound: true })
-  async create(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @Body() body: CreateUserDto) {
-    await this.organizations.findReachable(principal, organizationId);
-    return this.users.create(organizationId, body);
+  create(@CurrentOrganization() organization: Organization, @Body() body: CreateUserDto) {
+    return this.users.create(organization.id, body);
   }
 
   @Get(':userId')
-  @AllowMembers('viewer')
+  @Access({ role: 'viewer', organization: 'organizationId' })
   @ApiOperation({ summary: 'Read a user' })
   @ApiOkResponse({ type: UserResponse })
   @ManagementErrors({ notFound: true })
-  async get(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @UuidParam('userId') userId: string) {
-    await this.organizations.findReachable(principal, organizationId);
-    return this.users.get(organizationId, userId);
+  get(@CurrentOrganization() organization: Organization, @UuidParam('userId') userId: string) {
+    return this.users.get(organization.id, userId);
   }
 
   @Post(':userId')
   @HttpCode(200)
-  @AllowMembers('admin')
+  @Access({ role: 'admin', organization: 'organizationId' })
   @Audited('user.update', fromParam('userId'))
   @ApiOperation({ summary: 'Update a user: name, blocked' })
   @ApiOkResponse({ type: UserResponse })
   @ManagementErrors({ notFound: true })
-  async update(
-    @CurrentPrincipal() principal: Principal,
-    @UuidParam('organizationId') organizationId: string,
-    @UuidParam('userId') userId: string,
-    @Body() body: UpdateUserDto,
-  ) {
-    await this.organizations.findReachable(principal, organizationId);
-    return this.users.update(organizationId, userId, body);
+  update(@CurrentOrganization() organization: Organization, @UuidParam('userId') userId: string, @Body() body: UpdateUserDto) {
+    return this.users.update(organization.id, userId, body);
   }
 
   @Delete(':userId')
   @HttpCode(204)
-  @AllowMembers('admin')
+  @Access({ role: 'admin', organization: 'organizationId' })
   @Audited('user.delete', fromParam('userId'))
   @ApiOperation({ summary: 'Delete a user and their tokens' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ManagementErrors({ notFound: true })
-  async delete(@CurrentPrincipal() principal: Principal, @UuidParam('organizationId') organizationId: string, @UuidParam('userId') userId: string): Promise<void> {
-    await this.organizations.findReachable(principal, organizationId);
-    await this.users.delete(organizationId, userId);
+  async delete(@CurrentOrganization() organization: Organization, @UuidParam('userId') userId: string): Promise<void> {
+    await this.users.delete(organization.id, userId);
   }
 }

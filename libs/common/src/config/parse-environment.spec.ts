@@ -42,6 +42,7 @@ describe('parseEnvironment', () => {
       expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'sesame', commandTimeoutMs: 1000 });
       expect(config.secrets).toEqual({ key: Buffer.from(HEX_KEY, 'hex'), platformApiKey: null });
       expect(config.apiKeys).toEqual({ cacheSeconds: 5 });
+      expect(config.members).toEqual({ reauthSeconds: 600, sessionIdleSeconds: 43200, sessionMaxSeconds: 604800 });
       expect(config.queueDashboard).toBe(false);
       expect(config.mail.smtpUrl).toBe('smtp://127.0.0.1:1025');
       expect(config.mail.from).toBe('Sesame <no-reply@sesame.localhost>');

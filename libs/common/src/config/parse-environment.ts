@@ -63,6 +63,11 @@ export function parseEnvironment(env: Env): SesameConfig {
     },
     queueDashboard: read.oneOf('QUEUE_DASHBOARD', ['off', 'on'] as const, 'off') === 'on',
     apiKeys: { cacheSeconds: read.integer('API_KEY_CACHE_SECONDS', 5, 0, 60) },
+    members: {
+      reauthSeconds: read.integer('MEMBER_REAUTH_SECONDS', 600, 10, 86_400),
+      sessionIdleSeconds: read.integer('MEMBER_SESSION_IDLE_SECONDS', 12 * 3600, 60, 30 * 86_400),
+      sessionMaxSeconds: read.integer('MEMBER_SESSION_MAX_SECONDS', 7 * 86_400, 60, 365 * 86_400),
+    },
     limits: {
       plans: read.planLimits('PLAN_LIMITS'),
       windowSeconds: read.windows('RATE_LIMIT_WINDOWS'),

@@ -7,13 +7,18 @@ export type WindowLimits = Record<WindowName, number>;
 
 export type HttpPlatform = 'express' | 'fastify';
 
-/** Roles of a tenant's members, weakest first: each role may do everything the ones before it may. */
-export const MEMBER_ROLES = ['viewer', 'admin', 'owner'] as const;
-export type MemberRole = (typeof MEMBER_ROLES)[number];
+/** Roles of a tenant's members and API keys, weakest first: each role may do everything the ones before it may. */
+export const ROLES = ['viewer', 'admin', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
 
 /** True when `role` includes everything `required` may do. */
-export function roleIncludes(role: MemberRole, required: MemberRole): boolean {
-  return MEMBER_ROLES.indexOf(role) >= MEMBER_ROLES.indexOf(required);
+export function roleIncludes(role: Role, required: Role): boolean {
+  return ROLES.indexOf(role) >= ROLES.indexOf(required);
+}
+
+/** The weaker of two roles. */
+export function lowerRole(a: Role, b: Role): Role {
+  return roleIncludes(a, b) ? b : a;
 }
 
 /** The whole configuration, parsed and validated once from the environment. */
@@ -45,6 +50,8 @@ export interface SesameConfig {
   /** The Bull dashboard of management-api: off unless an operator turns it on. */
   queueDashboard: boolean;
   apiKeys: { cacheSeconds: number };
+  /** Console sessions: a sign-in this recent for dangerous changes, and when idle or old sessions end. */
+  members: { reauthSeconds: number; sessionIdleSeconds: number; sessionMaxSeconds: number };
   limits: {
     plans: Record<Plan, WindowLimits>;
     windowSeconds: WindowLimits;

@@ -38,6 +38,10 @@ export class AccessToken {
   @Column({ ...NULLABLE_TIMESTAMP, name: 'revoked_at' })
   revokedAt: Date | null;
 
+  /** Console access tokens: when one was last used on the management API (at most once a minute), so idle sessions end. */
+  @Column({ ...NULLABLE_TIMESTAMP, name: 'last_used_at' })
+  lastUsedAt: Date | null;
+
   @CreateDateColumn({ ...TIMESTAMP, name: 'created_at' })
   createdAt: Date;
 }

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { MEMBER_ROLES, MemberRole } from '@sesame/common';
+import { ROLES, Role } from '@sesame/common';
 import { NULLABLE_TIMESTAMP, TIMESTAMP } from './columns';
 import { Tenant } from './tenant.entity';
 
@@ -24,8 +24,8 @@ export class TenantMember {
   @Column({ type: 'varchar', length: 254 })
   email: string;
 
-  @Column({ type: 'enum', enum: MEMBER_ROLES, enumName: 'tenant_member_role' })
-  role: MemberRole;
+  @Column({ type: 'enum', enum: ROLES, enumName: 'access_role' })
+  role: Role;
 
   /** Who invited them: a member's address or an API key's name; null when the platform key created the tenant with this owner. */
   @Column({ type: 'varchar', length: 320, name: 'invited_by', nullable: true })

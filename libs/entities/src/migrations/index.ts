@@ -7,6 +7,7 @@ import { LoginApproval1796500000001 } from './1796500000001-login-approval';
 import { TokenOfCode1796600000000 } from './1796600000000-token-of-code';
 import { OrderedLoginAttemptIds1796600000001 } from './1796600000001-ordered-login-attempt-ids';
 import { AnyDeviceTrust1796700000000 } from './1796700000000-any-device-trust';
+import { KeyRoles1796700000001 } from './1796700000001-key-roles';
 
 /** Every migration, in order (registered explicitly, no globs). */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   TokenOfCode1796600000000,
   OrderedLoginAttemptIds1796600000001,
   AnyDeviceTrust1796700000000,
+  KeyRoles1796700000001,
 ];

@@ -1,15 +1,14 @@
 import { Module } from '@nestjs/common';
-import { MemberRoleGuard } from '../member/allow-members';
 import { MemberVerifier } from '../member/member-verifier';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeyVerifier } from './api-key-verifier';
 
 /**
  * Management API authentication: API keys and console member tokens. The app registers ApiKeyGuard
- * (opt out with @Public()) and, after it, MemberRoleGuard as global guards.
+ * (opt out with @Public()) as a global guard, and after it its own access guard.
  */
 @Module({
-  providers: [ApiKeyVerifier, MemberVerifier, ApiKeyGuard, MemberRoleGuard],
-  exports: [ApiKeyVerifier, MemberVerifier, ApiKeyGuard, MemberRoleGuard],
+  providers: [ApiKeyVerifier, MemberVerifier, ApiKeyGuard],
+  exports: [ApiKeyVerifier, MemberVerifier, ApiKeyGuard],
 })
 export class ApiKeyAuthModule {}

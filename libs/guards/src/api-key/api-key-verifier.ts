@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Plan, SESAME_CONFIG, SesameConfig, TtlCache, digestsEqual, sha256 } from '@sesame/common';
+import { Clock, Plan, Role, SESAME_CONFIG, SesameConfig, TtlCache, digestsEqual, sha256 } from '@sesame/common';
 import { DataSource } from 'typeorm';
 import { looksLikeApiKey } from './api-key-format';
 import { ApiKeyPrincipal, Principal } from './principal';
@@ -54,8 +54,8 @@ export class ApiKeyVerifier {
   }
 
   private async lookup(hash: Buffer, cacheKey: string, now: number): Promise<ApiKeyPrincipal | null> {
-    const rows: { id: string; name: string; tenant_id: string; organization_id: string | null; plan: Plan }[] = await this.dataSource.query(
-      `SELECT k.id, k.name, k.tenant_id, k.organization_id, t.plan
+    const rows: { id: string; name: string; tenant_id: string; organization_id: string | null; plan: Plan; role: Role }[] = await this.dataSource.query(
+      `SELECT k.id, k.name, k.tenant_id, k.organization_id, k.role, t.plan
          FROM api_key k JOIN tenant t ON t.id = k.tenant_id
         WHERE k.hash = $1 AND k.revoked_at IS NULL`,
       [hash],
@@ -64,8 +64,8 @@ export class ApiKeyVerifier {
     const principal: ApiKeyPrincipal | null = !row
       ? null
       : row.organization_id
-        ? { kind: 'organization', tenantId: row.tenant_id, organizationId: row.organization_id, plan: row.plan, apiKeyId: row.id, apiKeyName: row.name }
-        : { kind: 'tenant', tenantId: row.tenant_id, plan: row.plan, apiKeyId: row.id, apiKeyName: row.name };
+        ? { kind: 'organization', tenantId: row.tenant_id, organizationId: row.organization_id, plan: row.plan, apiKeyId: row.id, apiKeyName: row.name, role: row.role }
+        : { kind: 'tenant', tenantId: row.tenant_id, plan: row.plan, apiKeyId: row.id, apiKeyName: row.name, role: row.role };
     if (this.cacheMs > 0) this.cache.set(cacheKey, principal, now + this.cacheMs);
     return principal;
   }

@@ -45,11 +45,11 @@ describe('bearerToken', () => {
 });
 
 describe('ApiKeyGuard', () => {
-  const tenant: Principal = { kind: 'tenant', tenantId: 't', plan: 'pro', apiKeyId: 'k', apiKeyName: 'CI' };
+  const tenant: Principal = { kind: 'tenant', tenantId: 't', plan: 'pro', apiKeyId: 'k', apiKeyName: 'CI', role: 'owner' };
   const TOKEN = 'a'.repeat(43);
   const TENANT_ID = '7c835fcd-39ca-4ade-a78d-43eadb03283d';
-  const person: SignedInPerson = { userId: 'u', email: 'ada@example.com' };
-  const member: MemberPrincipal = { kind: 'member', tenantId: TENANT_ID, plan: 'pro', memberId: 'm', email: person.email, role: 'admin' };
+  const person: SignedInPerson = { userId: 'u', email: 'ada@example.com', signedInAt: new Date('2030-01-01T00:00:00Z') };
+  const member: MemberPrincipal = { kind: 'member', tenantId: TENANT_ID, plan: 'pro', memberId: 'm', email: person.email, role: 'admin', signedInAt: person.signedInAt };
   const verifier = { verify: jest.fn(async (key: string) => (key === 'sk_good' ? tenant : null)) } as unknown as ApiKeyVerifier;
   const members = {
     looksLikeAccessToken: (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token),
@@ -129,6 +129,16 @@ describe('ApiKeyGuard', () => {
       const request: RequestWithPrincipal = { headers: { authorization: `Bearer ${TOKEN}` } };
       await expect(guard({ personRoute: true }).canActivate(contextFor(request))).resolves.toBe(true);
       expect([request.principal, request.person]).toEqual([undefined, person]);
+    });
+
+    it('an API key on a person route: 403 member_token_required', async () => {
+      const error = await guard({ personRoute: true })
+        .canActivate(contextFor({ headers: { authorization: 'Bearer sk_good' } }))
+        .then(
+          () => undefined,
+          (thrown: unknown) => thrown as ProblemException,
+        );
+      expect([error?.status, error?.code]).toEqual([403, 'member_token_required']);
     });
   });
 });

@@ -28,6 +28,8 @@ export class ApiKeyGuard implements CanActivate {
     if (credential === undefined) throw unauthorized('missing_api_key', 'Send an API key as `Authorization: Bearer <key>`', REALM);
     const principal = credential ? await this.verifier.verify(credential) : null;
     if (principal) {
+      // A person route answers about the person behind a console token: an API key has none.
+      if (this.flag(context, IS_PERSON_ROUTE)) throw forbidden('member_token_required', 'Only a console access token can do this');
       request.principal = principal;
       return true;
     }

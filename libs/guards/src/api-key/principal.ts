@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import { MemberRole, Plan } from '@sesame/common';
+import { Plan, Role } from '@sesame/common';
 
 /** Who is calling the management API, as established by ApiKeyGuard. */
 export type Principal = PlatformPrincipal | TenantPrincipal | OrganizationPrincipal | MemberPrincipal;
@@ -9,16 +9,17 @@ export interface PlatformPrincipal {
   kind: 'platform';
 }
 
-/** A tenant key: everything of its tenant. */
+/** A tenant key: everything of its tenant, as far as its role allows. */
 export interface TenantPrincipal {
   kind: 'tenant';
   tenantId: string;
   plan: Plan;
   apiKeyId: string;
   apiKeyName: string;
+  role: Role;
 }
 
-/** An organization key: one organization of a tenant. */
+/** An organization key: one organization of a tenant, as far as its role (admin or viewer) allows. */
 export interface OrganizationPrincipal {
   kind: 'organization';
   tenantId: string;
@@ -26,11 +27,12 @@ export interface OrganizationPrincipal {
   plan: Plan;
   apiKeyId: string;
   apiKeyName: string;
+  role: Role;
 }
 
 /**
  * A person signed in to the console, acting in one tenant they are a member of (the
- * `Sesame-Tenant` header): everything of that tenant, as far as their role allows (@AllowMembers).
+ * `Sesame-Tenant` header): everything of that tenant, as far as their role allows.
  */
 export interface MemberPrincipal {
   kind: 'member';
@@ -38,7 +40,9 @@ export interface MemberPrincipal {
   plan: Plan;
   memberId: string;
   email: string;
-  role: MemberRole;
+  role: Role;
+  /** When the person signed in (their console token was issued): dangerous changes need a recent one. */
+  signedInAt: Date;
 }
 
 /** The principal of an API key. */
@@ -55,6 +59,8 @@ export interface SignedInPerson {
   userId: string;
   /** The user's verified address, normalised. */
   email: string;
+  /** When their console token was issued. */
+  signedInAt: Date;
 }
 
 /** The request as the guards see it, on any HTTP platform. */
@@ -71,10 +77,12 @@ export const CurrentPrincipal = createParamDecorator((_: unknown, context: Execu
   return principal;
 });
 
-/** The signed-in person of a member token, or null for an API key (only on @PersonRoute() routes). */
-export const CurrentPerson = createParamDecorator(
-  (_: unknown, context: ExecutionContext): SignedInPerson | null => context.switchToHttp().getRequest<RequestWithPrincipal>().person ?? null,
-);
+/** The signed-in person of a console token (on @PersonRoute() routes, which API keys cannot call). */
+export const CurrentPerson = createParamDecorator((_: unknown, context: ExecutionContext): SignedInPerson => {
+  const person = context.switchToHttp().getRequest<RequestWithPrincipal>().person;
+  if (!person) throw new Error('No person on the request: is this a @PersonRoute()?');
+  return person;
+});
 
 export const IS_PUBLIC = 'sesame:public';
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, isSecretShaped, MemberRole, Plan, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
+import { Clock, isSecretShaped, Role, Plan, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
 import { DataSource } from 'typeorm';
 import { MemberPrincipal, SignedInPerson } from '../api-key/principal';
 
@@ -13,10 +13,14 @@ interface PersonRow {
   expires_at: Date;
 }
 
+/** A console token's last use is recorded at most this often (per token and instance). */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 /**
  * Resolves console access tokens for the management API: the token (issued to the console
- * application only, unexpired, unrevoked, of an unblocked user with a verified address) gives the
- * person, and the person's address with a tenant gives the member. Both lookups are cached in
+ * application only, unexpired, unrevoked, of an unblocked user with a verified address, used within
+ * MEMBER_SESSION_IDLE_SECONDS and issued within MEMBER_SESSION_MAX_SECONDS) gives the person, and
+ * the person's address with a tenant gives the member. Both lookups are cached in
  * process for API_KEY_CACHE_SECONDS, like API keys: a token revoked at the auth API, or a member
  * removed or given another role on another instance, takes effect within that time (at once for
  * member changes made through this instance).
@@ -27,6 +31,9 @@ export class MemberVerifier {
   private readonly people = new TtlCache<string, SignedInPerson | null>(MAX_CACHE_ENTRIES);
   private readonly members = new TtlCache<string, MemberPrincipal | null>(MAX_CACHE_ENTRIES);
   private readonly cacheMs: number;
+  private readonly idleMs: number;
+  private readonly maxAgeMs: number;
+  private readonly lastUsedWrites = new Map<string, number>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -34,6 +41,8 @@ export class MemberVerifier {
     private readonly clock: Clock,
   ) {
     this.cacheMs = config.apiKeys.cacheSeconds * 1000;
+    this.idleMs = config.members.sessionIdleSeconds * 1000;
+    this.maxAgeMs = config.members.sessionMaxSeconds * 1000;
   }
 
   /** True for a bearer value that may be a console access token (anything else need not be looked up). */
@@ -46,20 +55,29 @@ export class MemberVerifier {
     const hash = sha256(token).toString('base64');
     const now = this.clock.now().getTime();
     const cached = this.people.get(hash, now);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      if (cached) this.touch(hash, token, now);
+      return cached;
+    }
     const rows: PersonRow[] = await this.dataSource.query(
       `SELECT u.id AS user_id, u.email, t.created_at AS issued_at, t.expires_at
          FROM access_token t
          JOIN "user" u ON u.id = t.user_id
          JOIN organization o ON o.id = t.organization_id
          JOIN tenant s ON s.id = o.tenant_id
-        WHERE t.hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND s.system AND u.email_verified AND NOT u.blocked`,
-      [sha256(token), new Date(now)],
+        WHERE t.hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND s.system AND u.email_verified AND NOT u.blocked
+          AND t.created_at > $3 AND COALESCE(t.last_used_at, t.created_at) > $4`,
+      [sha256(token), new Date(now), new Date(now - this.maxAgeMs), new Date(now - this.idleMs)],
     );
     const row = rows[0];
-    const person = row ? { userId: row.user_id, email: row.email } : null;
-    if (this.cacheMs > 0) this.people.set(hash, person, Math.min(now + this.cacheMs, row?.expires_at.getTime() ?? Infinity));
-    if (row) await this.recordSignIn(row.email, row.issued_at);
+    const person = row ? { userId: row.user_id, email: row.email, signedInAt: row.issued_at } : null;
+    // Cached no longer than the session may last.
+    const endsAt = row ? Math.min(row.expires_at.getTime(), row.issued_at.getTime() + this.maxAgeMs) : Infinity;
+    if (this.cacheMs > 0) this.people.set(hash, person, Math.min(now + this.cacheMs, endsAt));
+    if (row) {
+      this.touch(hash, token, now);
+      await this.recordSignIn(row.email, row.issued_at);
+    }
     return person;
   }
 
@@ -69,12 +87,12 @@ export class MemberVerifier {
     const now = this.clock.now().getTime();
     const cached = this.members.get(key, now);
     if (cached !== undefined) return cached;
-    const rows: { id: string; role: MemberRole; plan: Plan }[] = await this.dataSource.query(
+    const rows: { id: string; role: Role; plan: Plan }[] = await this.dataSource.query(
       `SELECT m.id, m.role, t.plan FROM tenant_member m JOIN tenant t ON t.id = m.tenant_id WHERE m.tenant_id = $1 AND m.email = $2 AND NOT t.system`,
       [tenantId, person.email],
     );
     const row = rows[0];
-    const member: MemberPrincipal | null = row ? { kind: 'member', tenantId, plan: row.plan, memberId: row.id, email: person.email, role: row.role } : null;
+    const member: MemberPrincipal | null = row ? { kind: 'member', tenantId, plan: row.plan, memberId: row.id, email: person.email, role: row.role, signedInAt: person.signedInAt } : null;
     if (this.cacheMs > 0) this.members.set(key, member, now + this.cacheMs);
     return member;
   }
@@ -82,6 +100,16 @@ export class MemberVerifier {
   /** Drops a member from this instance's cache at once (removed, or given another role); other instances follow within the cache time. */
   forgetMember(tenantId: string, email: string): void {
     this.members.delete(`${tenantId}|${email}`);
+  }
+
+  /** Records a console token's use, for the idle limit: at most once a minute per token and instance, off the request's path. */
+  private touch(key: string, token: string, now: number): void {
+    if ((this.lastUsedWrites.get(key) ?? 0) > now - LAST_USED_RESOLUTION_MS) return;
+    if (this.lastUsedWrites.size >= MAX_CACHE_ENTRIES) this.lastUsedWrites.clear();
+    this.lastUsedWrites.set(key, now);
+    this.dataSource
+      .query('UPDATE access_token SET last_used_at = $2 WHERE hash = $1', [sha256(token), new Date(now)])
+      .catch((error: Error) => this.logger.warn(`Could not record a console token's use: ${error.message}`));
   }
 
   /**

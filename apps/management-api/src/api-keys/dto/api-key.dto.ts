@@ -1,9 +1,30 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { NameField } from '@sesame/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
+import { NameField, Omittable, Role, ROLES } from '@sesame/common';
 import { ApiKey } from '@sesame/entities';
 
 export class CreateApiKeyDto {
   @NameField({ required: true, example: 'CI deploys' })
+  name: string;
+
+  @ApiPropertyOptional({
+    enum: ROLES,
+    description:
+      'What the key may do: no higher than its creator’s role (an organization key: admin or viewer). Without it: admin, or the creator’s role where that is lower.',
+  })
+  @Omittable()
+  @IsIn(ROLES)
+  role?: Role;
+}
+
+export class ApiKeyCreatorResponse {
+  @ApiProperty({ enum: ['member', 'api_key'] })
+  type: 'member' | 'api_key';
+
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ example: 'ada@example.com', description: 'The member’s address or the key’s name.' })
   name: string;
 }
 
@@ -20,6 +41,16 @@ export class ApiKeyResponse {
   @ApiProperty({ format: 'uuid', type: String, nullable: true, description: 'Set for an organization key; null for a tenant key.' })
   organizationId: string | null;
 
+  @ApiProperty({ enum: ROLES, description: 'What the key may do: a viewer reads everything but secrets, an admin also changes things, an owner also manages members.' })
+  role: Role;
+
+  @ApiProperty({
+    type: ApiKeyCreatorResponse,
+    nullable: true,
+    description: 'Who created the key; null for the first key of a tenant (the platform key made it) and for keys whose creator is gone.',
+  })
+  createdBy: ApiKeyCreatorResponse | null;
+
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   lastUsedAt: string | null;
 
@@ -35,11 +66,19 @@ export class ApiKeyResponse {
       name: key.name,
       prefix: key.prefix,
       organizationId: key.organizationId,
+      role: key.role,
+      createdBy: creatorOf(key),
       lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
       revokedAt: key.revokedAt?.toISOString() ?? null,
       createdAt: key.createdAt.toISOString(),
     };
   }
+}
+
+function creatorOf(key: ApiKey): ApiKeyCreatorResponse | null {
+  if (key.createdByMember) return { type: 'member', id: key.createdByMember.id, name: key.createdByMember.email };
+  if (key.createdByApiKey) return { type: 'api_key', id: key.createdByApiKey.id, name: key.createdByApiKey.name };
+  return null;
 }
 
 export class CreatedApiKeyResponse extends ApiKeyResponse {

@@ -134,12 +134,20 @@ export class RotateSecretDto {
   revokeAccessTokens?: boolean;
 }
 
-/** The integration data of one application, secret included. */
+/** The integration data of one application; its secret only where the route says so. */
 export class ApplicationResponse extends ApplicationSummary {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'The client secret of a web app; null for native apps, which have none, and for members with the viewer role, who never see secrets.',
+    description:
+      'The client secret of a web app: answered when the application is created, when its secret is rotated, and by a read with `include=secret`; null otherwise, and for native apps, which have none.',
   })
   clientSecret: string | null;
+}
+
+export class ApplicationQuery {
+  @ApiPropertyOptional({ enum: ['secret'], description: '`secret`: answer the client secret too (admins, owners and admin keys; audited as `application.secret_read`).' })
+  @Omittable()
+  @IsIn(['secret'])
+  include?: 'secret';
 }

@@ -1,11 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsString, MaxLength } from 'class-validator';
-import { MEMBER_ROLES, MemberRole, PLANS, Plan } from '@sesame/common';
+import { ROLES, Role, PLANS, Plan } from '@sesame/common';
 import { TenantMember } from '@sesame/entities';
 import { Membership } from '../tenant-member.repository';
 
 const ROLE_DOC = {
-  enum: MEMBER_ROLES,
+  enum: ROLES,
   description: '`viewer` reads everything but secrets; `admin` does what a tenant key does; `owner` also manages members.',
 };
 
@@ -16,14 +16,14 @@ export class InviteMemberDto {
   email: string;
 
   @ApiProperty(ROLE_DOC)
-  @IsIn(MEMBER_ROLES)
-  role: MemberRole;
+  @IsIn(ROLES)
+  role: Role;
 }
 
 export class UpdateMemberDto {
   @ApiProperty(ROLE_DOC)
-  @IsIn(MEMBER_ROLES)
-  role: MemberRole;
+  @IsIn(ROLES)
+  role: Role;
 }
 
 export class MemberResponse {
@@ -37,7 +37,7 @@ export class MemberResponse {
   email: string;
 
   @ApiProperty(ROLE_DOC)
-  role: MemberRole;
+  role: Role;
 
   @ApiProperty({ type: String, nullable: true, example: 'grace@example.com', description: "Who invited them: a member's address or an API key's name; null when they became owner as the tenant was created." })
   invitedBy: string | null;
@@ -75,7 +75,7 @@ export class MembershipResponse {
   plan: Plan;
 
   @ApiProperty(ROLE_DOC)
-  role: MemberRole;
+  role: Role;
 
   static from(membership: Membership): MembershipResponse {
     return { ...membership };

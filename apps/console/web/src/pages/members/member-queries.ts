@@ -5,7 +5,7 @@ import { KEYSET_PAGES } from '../../api/pages';
 import { sessionQuery } from '../../api/session';
 
 export type Member = components['schemas']['MemberResponse'];
-export type MemberRole = Member['role'];
+export type Role = Member['role'];
 export type InviteMemberInput = components['schemas']['InviteMemberDto'];
 
 const membersKey = (tenantId: string) => ['tenant', tenantId, 'members'] as const;
@@ -36,7 +36,7 @@ function refreshAfter(queryClient: ReturnType<typeof useQueryClient>, tenantId: 
 export function useChangeMemberRole(tenantId: string, selfMemberId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ memberId, role }: { memberId: string; role: MemberRole }) =>
+    mutationFn: ({ memberId, role }: { memberId: string; role: Role }) =>
       unwrap(managementApi(tenantId).POST('/api/v2/tenant/member/{memberId}', { params: { path: { memberId } }, body: { role } })),
     onSuccess: (_member, { memberId }) => refreshAfter(queryClient, tenantId, memberId, selfMemberId),
   });

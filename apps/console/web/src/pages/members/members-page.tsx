@@ -9,15 +9,15 @@ import { fieldErrorsOf } from '../../components/field-errors';
 import { PagedList } from '../../components/paged-list';
 import { PageHeader } from '../../components/page-header';
 import { EmptyState } from '../../components/states';
-import { type Member, type MemberRole, useChangeMemberRole, useInviteMember, useMembers, useRemoveMember } from './member-queries';
+import { type Member, type Role, useChangeMemberRole, useInviteMember, useMembers, useRemoveMember } from './member-queries';
 
-const ROLES: { value: MemberRole; label: string; description: string }[] = [
+const ROLES: { value: Role; label: string; description: string }[] = [
   { value: 'viewer', label: 'Viewer', description: 'reads everything but secrets.' },
   { value: 'admin', label: 'Admin', description: 'changes organizations, applications, users and keys.' },
   { value: 'owner', label: 'Owner', description: 'also manages members.' },
 ];
 
-const roleLabel = (role: MemberRole) => ROLES.find((candidate) => candidate.value === role)?.label ?? role;
+const roleLabel = (role: Role) => ROLES.find((candidate) => candidate.value === role)?.label ?? role;
 
 const LAST_OWNER = 'The last owner can be neither removed nor demoted: make another member owner first.';
 
@@ -114,15 +114,15 @@ export function MembersPage() {
   );
 }
 
-function RoleChange({ member, pending, onChange }: { member: Member; pending: boolean; onChange: (role: MemberRole) => void }) {
-  const [role, setRole] = useState<MemberRole>(member.role);
+function RoleChange({ member, pending, onChange }: { member: Member; pending: boolean; onChange: (role: Role) => void }) {
+  const [role, setRole] = useState<Role>(member.role);
   const selectId = `member-role-${member.id}`;
   return (
     <>
       <label htmlFor={selectId} className="visually-hidden">
         Role of {member.email}
       </label>
-      <select id={selectId} value={role} onChange={(event) => setRole(event.target.value as MemberRole)}>
+      <select id={selectId} value={role} onChange={(event) => setRole(event.target.value as Role)}>
         {ROLES.map((candidate) => (
           <option key={candidate.value} value={candidate.value}>
             {candidate.label}
@@ -138,7 +138,7 @@ function RoleChange({ member, pending, onChange }: { member: Member; pending: bo
 
 function InviteForm({ tenantId }: { tenantId: string }) {
   const invite = useInviteMember(tenantId);
-  const form = useForm<{ email: string; role: MemberRole }>({ defaultValues: { email: '', role: 'viewer' } });
+  const form = useForm<{ email: string; role: Role }>({ defaultValues: { email: '', role: 'viewer' } });
   const serverErrors = fieldErrorsOf(invite.error);
   const emailError = form.formState.errors.email
     ? 'Enter the address they will sign in with.'

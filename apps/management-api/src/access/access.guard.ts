@@ -1,0 +1,84 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { badRequest, Clock, forbidden, notFound, ProblemException, roleIncludes, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { IS_PERSON_ROUTE, IS_PUBLIC, TenantScopedPrincipal } from '@sesame/guards';
+import { isUUID } from 'class-validator';
+import { OrganizationRepository } from '../organizations/organization.repository';
+import { ACCESS, AccessRule, includesSecret, RequestWithAccess } from './access.decorator';
+
+/**
+ * Enforces each route's @Access rule on the authenticated caller: the kind of caller (platform,
+ * tenant or organization key, member), its role, a recent sign-in for members where the rule asks
+ * for one, and the organization or tenant the route names, which must be within the caller's reach
+ * (else 404, exactly like something that does not exist). The organization is loaded once, here,
+ * and handed to the handler (@CurrentOrganization()).
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  private readonly reauthMs: number;
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly organizations: OrganizationRepository,
+    private readonly clock: Clock,
+    @Inject(SESAME_CONFIG) config: SesameConfig,
+  ) {
+    this.reauthMs = config.members.reauthSeconds * 1000;
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) || this.reflector.getAllAndOverride<boolean>(IS_PERSON_ROUTE, targets)) return true;
+    const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS, targets);
+    const request = context.switchToHttp().getRequest<RequestWithAccess>();
+    if (!rule) throw new Error(`The route ${context.getClass().name}.${context.getHandler().name} declares no @Access rule`);
+    const principal = request.principal!;
+    if (principal.kind === 'platform') return this.platform(rule, request);
+    this.checkKind(rule, principal);
+    this.checkRole(rule, principal, request);
+    if (rule.tenant && uuidParam(request, rule.tenant) !== principal.tenantId) throw notFound('tenant');
+    if (rule.organization) request.organization = await this.reachableOrganization(principal, uuidParam(request, rule.organization));
+    return true;
+  }
+
+  private platform(rule: AccessRule, request: RequestWithAccess): boolean {
+    if (!rule.platform) throw forbidden('tenant_key_required', 'The platform key manages tenants only; use a tenant or organization key');
+    if (rule.tenant) uuidParam(request, rule.tenant);
+    return true;
+  }
+
+  private checkKind(rule: AccessRule, principal: TenantScopedPrincipal): void {
+    if (!rule.role) throw forbidden('platform_key_required', 'Only the platform API key can do this');
+    if (principal.kind === 'organization' && !rule.organization && !rule.organizationKeys) {
+      throw forbidden('tenant_key_required', 'Only a tenant API key or a member can do this, not an organization key');
+    }
+  }
+
+  private checkRole(rule: AccessRule, principal: TenantScopedPrincipal, request: RequestWithAccess): void {
+    const needed = rule.includeSecret && includesSecret(request.query) ? rule.includeSecret : { role: rule.role!, freshSignIn: rule.freshSignIn };
+    if (!roleIncludes(principal.role, needed.role)) {
+      const whose = principal.kind === 'member' ? 'your role in this tenant' : "this key's role";
+      throw forbidden('insufficient_role', `This needs the ${needed.role} role; ${whose} is ${principal.role}`);
+    }
+    if (needed.freshSignIn && principal.kind === 'member' && this.clock.now().getTime() - principal.signedInAt.getTime() > this.reauthMs) {
+      throw new ProblemException(403, 'reauthentication_required', 'This change needs a recent sign-in: confirm with the code of a new sign-in e-mail, then try again', {
+        extensions: { maxAgeSeconds: this.reauthMs / 1000 },
+      });
+    }
+  }
+
+  private async reachableOrganization(principal: TenantScopedPrincipal, id: string) {
+    const reachable = principal.kind !== 'organization' || principal.organizationId === id;
+    const organization = reachable ? await this.organizations.find(principal.tenantId, id) : null;
+    if (!organization) throw notFound('organization');
+    return organization;
+  }
+}
+
+/** A path parameter's id, lower-cased; 400 `invalid_id` as the route's own UUID pipe would answer (guards run before pipes). */
+function uuidParam(request: RequestWithAccess, name: string): string {
+  const value = request.params?.[name];
+  if (typeof value !== 'string' || !isUUID(value)) throw badRequest('invalid_id', `${name} must be a UUID`);
+  return value.toLowerCase();
+}
+
