@@ -14,7 +14,7 @@ import {
   walkPages,
 } from '../support/management';
 
-const KEY_FIELDS = ['createdAt', 'id', 'lastUsedAt', 'name', 'organizationId', 'prefix', 'revokedAt'];
+const KEY_FIELDS = ['createdAt', 'createdBy', 'id', 'lastUsedAt', 'name', 'organizationId', 'prefix', 'revokedAt', 'role'];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const API_KEY = /^sk_[A-Za-z0-9_-]{43}$/;
 const usedAt = (value: unknown) => (value === null || (typeof value === 'string' && ISO.test(value)) ? 'null or a time' : value);
@@ -35,7 +35,17 @@ describe('API keys', () => {
       const { items } = await walkPages(api.url, '/tenant/api_key', fresh.apiKey, 100);
       // lastUsedAt is recorded off the request's path: null or a time, depending on timing
       expect(items.map((item) => ({ ...item, lastUsedAt: usedAt(item.lastUsedAt) }))).toEqual([
-        { id: expect.any(String), name: 'Initial key', prefix: fresh.apiKey.slice(0, 10), organizationId: null, lastUsedAt: 'null or a time', revokedAt: null, createdAt: expect.stringMatching(ISO) },
+        {
+          id: expect.any(String),
+          name: 'Initial key',
+          prefix: fresh.apiKey.slice(0, 10),
+          organizationId: null,
+          role: 'owner',
+          createdBy: null,
+          lastUsedAt: 'null or a time',
+          revokedAt: null,
+          createdAt: expect.stringMatching(ISO),
+        },
       ]);
     });
 
@@ -48,6 +58,8 @@ describe('API keys', () => {
         name: 'CI deploys',
         prefix: response.body.key.slice(0, 10),
         organizationId: null,
+        role: 'admin',
+        createdBy: { type: 'api_key', id: expect.any(String), name: 'Initial key' },
         lastUsedAt: null,
         revokedAt: null,
         createdAt: expect.stringMatching(ISO),
@@ -168,6 +180,8 @@ describe('API keys', () => {
         name: 'Org backend',
         prefix: response.body.key.slice(0, 10),
         organizationId: organization.organizationId,
+        role: 'admin',
+        createdBy: { type: 'api_key', id: expect.any(String), name: 'Initial key' },
         lastUsedAt: null,
         revokedAt: null,
         createdAt: expect.stringMatching(ISO),

@@ -36,13 +36,15 @@ describe('applications', () => {
 
   const appsPath = (org = organization) => `/organization/${org.organizationId}/application`;
   const create = (body: unknown, org = organization) => call(api.url, 'post', appsPath(org), tenant.apiKey, body);
-  const read = (id: string, org = organization) => call(api.url, 'get', `${appsPath(org)}/${id}`, tenant.apiKey);
+  /** A read that asks for the secret (the plain read answers none). */
+  const read = (id: string, org = organization) => call(api.url, 'get', `${appsPath(org)}/${id}?include=secret`, tenant.apiKey);
+  const readPlain = (id: string) => call(api.url, 'get', `${appsPath()}/${id}`, tenant.apiKey);
   const update = (id: string, body: unknown) => call(api.url, 'post', `${appsPath()}/${id}`, tenant.apiKey, body);
   const rotate = (id: string, org = organization) => call(api.url, 'post', `${appsPath(org)}/${id}/rotate_secret`, tenant.apiKey);
   const allApps = async (org = organization) => (await walkPages(api.url, appsPath(org), tenant.apiKey, 100)).items;
 
   describe('create', () => {
-    it('a web app gets a client id and a client secret, shown again on read', async () => {
+    it('a web app gets a client id and a client secret, answered again only by a read that asks for it', async () => {
       const response = await create({ name: '  Web shop ', type: 'web', callbackUrls: ['https://Shop.Example.com:443/auth/callback?x=1'] }).expect(201);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(Object.keys(response.body).sort()).toEqual(APPLICATION_FIELDS);
@@ -61,6 +63,7 @@ describe('applications', () => {
         updatedAt: expect.stringMatching(ISO),
       });
       expect((await read(response.body.id).expect(200)).body).toEqual(response.body);
+      expect((await readPlain(response.body.id).expect(200)).body).toEqual({ ...response.body, clientSecret: null });
     });
 
     it('a web app may choose a signed-only id_token (idTokenEncryptedResponseAlg null) and switch back; native apps cannot encrypt', async () => {
@@ -160,13 +163,13 @@ describe('applications', () => {
   });
 
   describe('update', () => {
-    it('changes name and callback URLs; the type, client id and secret stay', async () => {
+    it('changes name and callback URLs; the type, client id and secret stay (the answer has no secret)', async () => {
       const app = (await create({ name: 'Before', type: 'web', callbackUrls: ['https://before.example.com/cb'] }).expect(201)).body;
       const renamed = await update(app.id, { name: 'After' }).expect(200);
-      expect(renamed.body).toEqual({ ...app, name: 'After', updatedAt: expect.stringMatching(ISO) });
+      expect(renamed.body).toEqual({ ...app, name: 'After', clientSecret: null, updatedAt: expect.stringMatching(ISO) });
       const moved = await update(app.id, { callbackUrls: ['https://After.example.com/cb', 'http://localhost:5000/cb'] }).expect(200);
-      expect(moved.body).toEqual({ ...app, name: 'After', callbackUrls: ['https://after.example.com/cb', 'http://localhost:5000/cb'], updatedAt: expect.stringMatching(ISO) });
-      expect((await read(app.id).expect(200)).body).toEqual(moved.body);
+      expect(moved.body).toEqual({ ...app, name: 'After', clientSecret: null, callbackUrls: ['https://after.example.com/cb', 'http://localhost:5000/cb'], updatedAt: expect.stringMatching(ISO) });
+      expect((await read(app.id).expect(200)).body).toEqual({ ...moved.body, clientSecret: app.clientSecret });
     });
 
     it('validates callback URLs against the app’s own type', async () => {

@@ -56,6 +56,8 @@ describe('tenants', () => {
           name: 'Initial key',
           prefix: response.body.apiKey.key.slice(0, 10),
           organizationId: null,
+          role: 'owner',
+          createdBy: null,
           lastUsedAt: null,
           revokedAt: null,
           createdAt: expect.stringMatching(ISO),
@@ -204,7 +206,7 @@ describe('tenants', () => {
       expectProblem(await call(api.url, 'post', `/tenant/${subject.tenantId}`, orgKey.key, { name: 'By org key' }), {
         status: 403,
         code: 'tenant_key_required',
-        detail: 'Only a tenant API key can do this',
+        detail: 'Only a tenant API key or a member can do this, not an organization key',
       });
       expect((await read()).body).toEqual(before);
     });

@@ -1,5 +1,5 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import { ApiExtension, ApiSecurity } from '@nestjs/swagger';
+import { ApiExtension, ApiParam, ApiSecurity } from '@nestjs/swagger';
 import { Role } from '@sesame/common';
 import { Organization } from '@sesame/entities';
 import { RequestWithPrincipal } from '@sesame/guards';
@@ -32,7 +32,13 @@ const MEMBER_SECURITY = { member: [], sesameTenant: [] };
 
 /** Who may call the route (see AccessRule). Every route of the management API has one, or is @Public() or a @PersonRoute(). */
 export const Access = (rule: AccessRule) =>
-  applyDecorators(SetMetadata(ACCESS, rule), ApiExtension(ACCESS_EXTENSION, rule), ...(rule.role ? [ApiSecurity(MEMBER_SECURITY)] : []));
+  applyDecorators(
+    SetMetadata(ACCESS, rule),
+    ApiExtension(ACCESS_EXTENSION, rule),
+    ...(rule.role ? [ApiSecurity(MEMBER_SECURITY)] : []),
+    // The guard reads the organization's id itself (the handler gets the organization): the document still names the parameter.
+    ...(rule.organization ? [ApiParam({ name: rule.organization, format: 'uuid', description: 'The organization.' })] : []),
+  );
 
 /** Whether the request asks for a secret (`?include=secret`). */
 export function includesSecret(query: Record<string, unknown> | undefined): boolean {

@@ -19,7 +19,8 @@ export interface CascadedKey {
 
 /**
  * The keys a member created, and the keys those keys created, and so on (a removed admin's key
- * must not live on through a key it made).
+ * must not live on through a key it made). The UPDATEs after it are wrapped in a CTE because
+ * TypeORM reshapes the result of a bare UPDATE … RETURNING.
  */
 const MADE_BY_MEMBER = `WITH RECURSIVE made(id) AS (
     SELECT id FROM api_key WHERE tenant_id = $1 AND created_by_member_id = $2
@@ -57,8 +58,9 @@ export class ApiKeyRepository {
   /** Revokes the live keys a member created (transitively), in the caller's transaction. */
   revokeMadeBy(manager: EntityManager, tenantId: string, memberId: string, at: Date): Promise<CascadedKey[]> {
     return manager.query(
-      `${MADE_BY_MEMBER}
-       UPDATE api_key SET revoked_at = $3 WHERE id IN (SELECT id FROM made) AND revoked_at IS NULL RETURNING id, hash, role`,
+      `${MADE_BY_MEMBER},
+       revoked AS (UPDATE api_key SET revoked_at = $3 WHERE id IN (SELECT id FROM made) AND revoked_at IS NULL RETURNING id, hash, role)
+       SELECT * FROM revoked`,
       [tenantId, memberId, at],
     );
   }
@@ -66,8 +68,9 @@ export class ApiKeyRepository {
   /** Lowers the live keys a member created (transitively) to at most `role`, in the caller's transaction. */
   capMadeBy(manager: EntityManager, tenantId: string, memberId: string, role: Role): Promise<CascadedKey[]> {
     return manager.query(
-      `${MADE_BY_MEMBER}
-       UPDATE api_key SET role = $3 WHERE id IN (SELECT id FROM made) AND revoked_at IS NULL AND role > $3::access_role RETURNING id, hash, role`,
+      `${MADE_BY_MEMBER},
+       capped AS (UPDATE api_key SET role = $3 WHERE id IN (SELECT id FROM made) AND revoked_at IS NULL AND role > $3::access_role RETURNING id, hash, role)
+       SELECT * FROM capped`,
       [tenantId, memberId, role],
     );
   }

@@ -56,7 +56,7 @@ export class MemberVerifier {
     const now = this.clock.now().getTime();
     const cached = this.people.get(hash, now);
     if (cached !== undefined) {
-      if (cached) this.touch(hash, token, now);
+      if (cached) await this.touch(hash, token, now);
       return cached;
     }
     const rows: PersonRow[] = await this.dataSource.query(
@@ -75,7 +75,7 @@ export class MemberVerifier {
     const endsAt = row ? Math.min(row.expires_at.getTime(), row.issued_at.getTime() + this.maxAgeMs) : Infinity;
     if (this.cacheMs > 0) this.people.set(hash, person, Math.min(now + this.cacheMs, endsAt));
     if (row) {
-      this.touch(hash, token, now);
+      await this.touch(hash, token, now);
       await this.recordSignIn(row.email, row.issued_at);
     }
     return person;
@@ -102,12 +102,16 @@ export class MemberVerifier {
     this.members.delete(`${tenantId}|${email}`);
   }
 
-  /** Records a console token's use, for the idle limit: at most once a minute per token and instance, off the request's path. */
-  private touch(key: string, token: string, now: number): void {
+  /**
+   * Records a console token's use, for the idle limit: at most once a minute per token and
+   * instance, before the request goes on (so the next request, on any instance, sees it). A failure
+   * is logged, never the request's.
+   */
+  private async touch(key: string, token: string, now: number): Promise<void> {
     if ((this.lastUsedWrites.get(key) ?? 0) > now - LAST_USED_RESOLUTION_MS) return;
     if (this.lastUsedWrites.size >= MAX_CACHE_ENTRIES) this.lastUsedWrites.clear();
     this.lastUsedWrites.set(key, now);
-    this.dataSource
+    await this.dataSource
       .query('UPDATE access_token SET last_used_at = $2 WHERE hash = $1', [sha256(token), new Date(now)])
       .catch((error: Error) => this.logger.warn(`Could not record a console token's use: ${error.message}`));
   }
