@@ -58,7 +58,7 @@ async function checkDemo(managementUrl: string, stored: DemoData, ownerEmail: st
   try {
     await api.get(`/organization/${stored.organizationId}`);
     const application = await api.get<{ clientId: string; clientSecret: string }>(
-      `/organization/${stored.organizationId}/application/${stored.applicationId}`,
+      `/organization/${stored.organizationId}/application/${stored.applicationId}?include=secret`,
     );
     await ensureOwner(api, ownerEmail);
     return { demo: { ...stored, clientId: application.clientId, clientSecret: application.clientSecret, ownerEmail }, state: 'reused' };

@@ -231,7 +231,7 @@ describe('POST /v1/authenticate_direct refusals', () => {
       const organization = await createOrganization(stack.management.url, tenant, { whitelistDomains: ['https://app.example.com'] });
       const app = await createApplication(stack.management.url, organization, { type: 'web' });
       const response = await authenticateDirect(stack.auth.url, app, goodBody()).expect(200);
-      expect(Object.keys(response.body).sort()).toEqual(['allowedDate', 'loginAttemptId', 'sentence', 'token']);
+      expect(Object.keys(response.body).sort()).toEqual(['allowedDate', 'approvalNumber', 'loginAttemptId', 'sentence', 'token']);
     });
 
     it.each([

@@ -31,7 +31,7 @@ describe('direct authentication, end to end', () => {
       .set('Authorization', basicAuth(app))
       .send({ email, redirect_uri: REDIRECT_URI, state: 'state-123', translations: { subject: 'Ihr Link für {organization}', button: 'Anmelden <jetzt>' } })
       .expect(200);
-    expect(Object.keys(started.body).sort()).toEqual(['allowedDate', 'loginAttemptId', 'sentence', 'token']);
+    expect(Object.keys(started.body).sort()).toEqual(['allowedDate', 'approvalNumber', 'loginAttemptId', 'sentence', 'token']);
     expect(started.body.token).toMatch(/^[0-9a-f]{64}$/);
 
     const mail = await smtp.next('ada.lovelace@example.com');

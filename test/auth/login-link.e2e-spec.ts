@@ -136,7 +136,7 @@ describe('login link pages', () => {
     expect((await page('es-MX')).text).toContain('Continuar aquí');
     expect((await page('ja')).text).toMatch(/<html lang="en">[\s\S]*Continue here/);
     const approval = await request(stack.auth.url).get(`${V1}/login_link/approve`).query({ token: attempt.token }).set('Accept-Language', 'de').expect(200);
-    expect(approval.text).toContain('Dieses Gerät anmelden');
+    expect(approval.text).toContain('Bestätigen');
     const unknown = await request(stack.auth.url).get(`${V1}/login_link`).query({ token: randomBytes(32).toString('base64url') }).set('Accept-Language', 'fr').expect(404);
     expect(unknown.text).toContain('Ce lien n’est pas valide');
   });

@@ -104,7 +104,7 @@ describe('secrets:reencrypt (SECRETS_KEY rotation)', () => {
     const { auth, env: shared } = await startPublicAuthApi({ env: keys });
     const worker = await startMailWorker({ env: shared });
     try {
-      const shown = await request(management.url).get(`/api/v2/organization/${app.organizationId}/application/${app.applicationId}`).set('Authorization', `Bearer ${app.apiKey}`).expect(200);
+      const shown = await request(management.url).get(`/api/v2/organization/${app.organizationId}/application/${app.applicationId}?include=secret`).set('Authorization', `Bearer ${app.apiKey}`).expect(200);
       expect(shown.body.clientSecret).toBe(app.clientSecret);
 
       const token = new URL(linkIn(await smtp.next(email))).searchParams.get('token')!;
