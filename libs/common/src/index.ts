@@ -19,6 +19,7 @@ export * from './http/openapi-answers';
 export * from './redis/redis.module';
 export * from './health/redis.health';
 export * from './urls/loopback';
+export * from './urls/login-link';
 export * from './urls/normalized';
 export * from './urls/whitelist-domain';
 export * from './urls/callback-url';

@@ -3,3 +3,4 @@ export * from './mail-queue.module';
 export * from './mail-producer';
 export * from './maintenance-queue';
 export * from './maintenance-queue.module';
+export * from './job-payload';

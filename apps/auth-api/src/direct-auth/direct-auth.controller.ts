@@ -1,7 +1,6 @@
-import { Body, Controller, Get, Header, HttpCode, Optional, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Optional, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBasicAuth,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -12,8 +11,8 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { RequestId, SesameMetrics, UuidParam } from '@sesame/common';
-import { ClientAuthGuard, ClientPrincipal, CurrentClient } from '@sesame/guards';
-import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
+import { ClientPrincipal, CurrentClient } from '@sesame/guards';
+import { ClientAuthenticated } from '../oauth/client-authenticated.decorator';
 import { OAuthError } from '../oauth/oauth-error.dto';
 import { DirectAuthService } from './direct-auth.service';
 import { AuthenticateDirectDto } from './dto/authenticate-direct.dto';
@@ -23,11 +22,8 @@ import { LoginAttemptService } from './login-attempt.service';
 import { LoginCodeService } from './login-code.service';
 
 @ApiTags('Direct authentication')
-@ApiBasicAuth('client')
 @ApiUnauthorizedResponse({ type: OAuthError, description: '`invalid_client`: missing or wrong client credentials, or credentials of a native application (it has no secret).' })
-// Client authentication first, then the tenant's per-endpoint limit (not charged to the plan budget).
-@UseGuards(ClientAuthGuard, EndpointThrottlerGuard)
-@EndpointLimit('tenant')
+@ClientAuthenticated()
 @Controller({ version: '1' })
 export class DirectAuthController {
   constructor(

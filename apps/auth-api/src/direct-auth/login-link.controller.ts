@@ -2,11 +2,11 @@ import { Body, Controller, Get, Headers, HttpCode, Post, Query, Redirect, UseGua
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiPropertyOptional, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
-import { chooseLocale } from '../login-page/locales';
+import { chooseLocale } from '../pages/locales';
 import { ErrorPages } from '../pages/error-pages.decorator';
 import { PageInterceptor } from '../pages/page.interceptor';
 import { SameOriginFormGuard } from '../pages/same-origin-form.guard';
-import { readCookie } from '@sesame/common';
+import { LOGIN_LINK_ROUTE, readCookie } from '@sesame/common';
 import { ATTEMPT_COOKIE, LoginApprovalService } from './login-approval.service';
 import { approvalOutcomePage, approvalPage, loginLinkPage } from './login-link.pages';
 import { LoginLinkService } from './login-link.service';
@@ -42,7 +42,7 @@ const PAGE_LANGUAGE = ApiHeader({ name: 'accept-language', required: false, desc
 @UseInterceptors(PageInterceptor)
 @UseGuards(EndpointThrottlerGuard)
 @EndpointLimit('ip')
-@Controller({ path: 'login_link', version: '1' })
+@Controller({ path: LOGIN_LINK_ROUTE, version: '1' })
 export class LoginLinkController {
   constructor(
     private readonly links: LoginLinkService,

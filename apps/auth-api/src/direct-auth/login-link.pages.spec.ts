@@ -1,4 +1,4 @@
-import { LOCALES } from '../login-page/locales';
+import { LOCALES } from '../pages/locales';
 import { ApprovalView } from './login-approval.service';
 import { approvalOutcomePage, approvalPage, loginLinkPage } from './login-link.pages';
 import { LinkDescription } from './login-link.service';

@@ -1,7 +1,6 @@
-import { fillHtml, html, SafeHtml } from '../pages/html';
+import { clockTime, fillHtml, html, SafeHtml } from '../pages/html';
 import { renderPage, RenderedPage } from '../pages/layout';
-import { Locale } from '../login-page/locales';
-import { clockTime } from '../login-page/login-page.pages';
+import { Locale } from '../pages/locales';
 import { ApprovalOutcome, ApprovalView } from './login-approval.service';
 import { LINK_STRINGS } from './login-link.strings';
 import { LinkDescription } from './login-link.service';

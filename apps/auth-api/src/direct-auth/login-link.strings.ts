@@ -1,4 +1,4 @@
-import { Locale } from '../login-page/locales';
+import { Locale } from '../pages/locales';
 
 export interface LinkStrings {
   title: string;

@@ -1,5 +1,6 @@
 import { ClientContext } from '../clients/client-context.repository';
-import { checkInbox, clockTime, signInForm } from './login-page.pages';
+import { clockTime } from '../pages/html';
+import { checkInbox, signInForm } from './login-page.pages';
 
 const context: ClientContext = {
   application: { id: 'a', name: 'Notes <beta>', type: 'desktop', clientId: 'c', callbackUrls: [] },

@@ -1,7 +1,7 @@
 import { ClientContext } from '../clients/client-context.repository';
-import { html } from '../pages/html';
+import { clockTime, html } from '../pages/html';
 import { renderPage, RenderedPage } from '../pages/layout';
-import { fill, Locale, PAGE_STRINGS } from './locales';
+import { fill, Locale, PAGE_STRINGS } from '../pages/locales';
 
 export interface FormView {
   context: ClientContext;
@@ -85,8 +85,4 @@ ${view.error ? html`<p class="error" id="code-error" role="alert">${view.error}<
 <p class="fine">${fill(strings.sentAgain, { time: clockTime(view.allowedDate) })}</p>`;
   // The code form ends on the application's redirect_uri.
   return renderPage({ title: strings.sentHeading, brand: view.context.organization.name, icon: 'mail', body }, [form.redirectUri], view.locale);
-}
-
-export function clockTime(date: Date): string {
-  return date.toISOString().slice(11, 19);
 }

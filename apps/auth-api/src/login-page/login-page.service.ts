@@ -9,9 +9,10 @@ import { RenderedPage } from '../pages/layout';
 import { PageRedirect, PageWithStatus } from '../pages/page-outcomes';
 import { AuthorizeRequest, checkAuthorizeRequest, hiddenParameters } from './authorize-request';
 import { CSRF_COOKIE, CsrfTokens } from './csrf';
-import { chooseLocale, fill, Locale, MAIL_STRINGS, PAGE_STRINGS } from './locales';
+import { chooseLocale, fill, Locale, MAIL_STRINGS, PAGE_STRINGS } from '../pages/locales';
 
-import { checkInbox, clockTime, signInForm } from './login-page.pages';
+import { clockTime } from '../pages/html';
+import { checkInbox, signInForm } from './login-page.pages';
 
 /** Where a stopped attempt sends the hosted page back to, as the link would. */
 const STOPPED: Record<string, [string, string]> = {

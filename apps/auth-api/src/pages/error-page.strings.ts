@@ -1,4 +1,4 @@
-import type { Locale } from '../login-page/locales';
+import type { Locale } from './locales';
 
 type Message = { title: string; text: string };
 

@@ -35,3 +35,8 @@ export function fillHtml(template: string, values: Record<string, Interpolation>
   });
   return new SafeHtml(parts.join(''));
 }
+
+/** A time of day as the pages show it (UTC, to the second): the pages say "(UTC)" beside it. */
+export function clockTime(date: Date): string {
+  return date.toISOString().slice(11, 19);
+}

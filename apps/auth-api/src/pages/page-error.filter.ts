@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { toProblem } from '@sesame/common';
-import { chooseLocale } from '../login-page/locales';
+import { chooseLocale } from './locales';
 import { ERROR_PAGE_STRINGS } from './error-page.strings';
 import { html } from './html';
 import { renderPage } from './layout';

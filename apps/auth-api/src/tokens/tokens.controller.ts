@@ -1,18 +1,16 @@
-import { Body, Controller, Get, Header, Headers, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, Headers, HttpCode, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBasicAuth,
   ApiBearerAuth,
-  ApiConsumes,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { bearerToken, ClientAuthGuard, ClientAuthMethods, ClientPrincipal, CurrentClient } from '@sesame/guards';
-import { ClientIp, EndpointLimit, EndpointThrottlerGuard, SkipGlobalLimit } from '@sesame/throttler';
-import { FormBodyGuard } from '../oauth/form-body.guard';
+import { bearerToken, ClientPrincipal, CurrentClient } from '@sesame/guards';
+import { ClientIp, SkipGlobalLimit } from '@sesame/throttler';
+import { ClientAuthenticated } from '../oauth/client-authenticated.decorator';
 import { OAuthError } from '../oauth/oauth-error.dto';
 import { AccessTokensService } from './access-tokens.service';
 import { IntrospectionResponse, TokenForm, TokenResponse, UserInfoResponse, VerifyForm } from './dto/token.dto';
@@ -28,13 +26,9 @@ export class TokensController {
 
   @Post('verify')
   @HttpCode(200)
-  @UseGuards(FormBodyGuard, ClientAuthGuard, EndpointThrottlerGuard)
-  @EndpointLimit('tenant')
-  @ClientAuthMethods('client_secret_basic', 'client_secret_post', 'none')
+  @ClientAuthenticated({ methods: ['client_secret_basic', 'client_secret_post', 'none'], form: true })
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
-  @ApiBasicAuth('client')
-  @ApiConsumes('application/x-www-form-urlencoded')
   @ApiOperation({
     summary: 'Exchange an authorization code for tokens',
     description:
@@ -67,11 +61,7 @@ export class TokensController {
 
   @Post('revoke')
   @HttpCode(200)
-  @UseGuards(FormBodyGuard, ClientAuthGuard, EndpointThrottlerGuard)
-  @EndpointLimit('tenant')
-  @ClientAuthMethods('client_secret_basic', 'client_secret_post', 'none')
-  @ApiBasicAuth('client')
-  @ApiConsumes('application/x-www-form-urlencoded')
+  @ClientAuthenticated({ methods: ['client_secret_basic', 'client_secret_post', 'none'], form: true })
   @ApiOperation({ summary: 'Revoke an access token (RFC 7009); unknown tokens are answered the same way' })
   @ApiOkResponse({ description: 'Revoked, or nothing to revoke.' })
   @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request` (no token, not a form, several client authentication methods).' })
@@ -83,12 +73,8 @@ export class TokensController {
 
   @Post('introspect')
   @HttpCode(200)
-  @UseGuards(FormBodyGuard, ClientAuthGuard, EndpointThrottlerGuard)
-  @EndpointLimit('tenant')
-  @ClientAuthMethods('client_secret_basic', 'client_secret_post')
+  @ClientAuthenticated({ methods: ['client_secret_basic', 'client_secret_post'], form: true })
   @Header('Cache-Control', 'no-store')
-  @ApiBasicAuth('client')
-  @ApiConsumes('application/x-www-form-urlencoded')
   @ApiOperation({ summary: "Check an access token (RFC 7662): only tokens of the calling application's organization are active" })
   @ApiOkResponse({ type: IntrospectionResponse })
   @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request` (no token, not a form, several client authentication methods).' })

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Clock, isLostDatabaseConnection, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { Clock, isLostDatabaseConnection, loginLinkUrl, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { LoginAttemptRepository } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
 import { SmtpTransport } from './smtp-transport';
@@ -39,7 +39,7 @@ export class LoginLinkMailer {
     const mail = this.templates.render({
       organization: attempt.organizationName,
       sentence: attempt.sentence,
-      link: `${this.config.http.publicBaseUrl}/v1/login_link?token=${attempt.token}`,
+      link: loginLinkUrl(this.config.http.publicBaseUrl, attempt.token),
       code: attempt.code,
       minutes: Math.round((attempt.expiresAt.getTime() - attempt.createdAt.getTime()) / 60_000),
       translations: attempt.translations,

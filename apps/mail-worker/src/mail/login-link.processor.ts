@@ -1,7 +1,7 @@
 import { InjectQueue, OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { BeforeApplicationShutdown, Logger, Optional } from '@nestjs/common';
 import { LogContext, SesameMetrics } from '@sesame/common';
-import { LOGIN_LINK_JOB, LoginLinkJob, MAIL_QUEUE } from '@sesame/queue';
+import { knownPayload, LOGIN_LINK_JOB, LoginLinkJob, MAIL_QUEUE } from '@sesame/queue';
 import type { Job, Queue } from 'bull';
 import { DeliveryOutcome, LoginLinkMailer } from './login-link.mailer';
 
@@ -27,12 +27,13 @@ export class LoginLinkProcessor implements BeforeApplicationShutdown {
   @Process({ name: LOGIN_LINK_JOB, concurrency: CONCURRENCY })
   handle(job: Job<LoginLinkJob>): Promise<DeliveryOutcome> {
     return this.inJobContext(job, async () => {
-      const outcome = await this.mailer.deliver(job.data.loginAttemptId).catch(async (error: unknown) => {
-        if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await this.mailer.recordFailure(job.data.loginAttemptId);
+      const { loginAttemptId } = await knownPayload(job);
+      const outcome = await this.mailer.deliver(loginAttemptId).catch(async (error: unknown) => {
+        if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await this.mailer.recordFailure(loginAttemptId);
         throw error;
       });
       (outcome === 'sent' ? this.metrics?.mailJobsSent : this.metrics?.mailJobsSkipped)?.inc();
-      this.logger.log(`Login link job for attempt ${job.data.loginAttemptId}: ${outcome} (try ${job.attemptsMade + 1})`);
+      this.logger.log(`Login link job for attempt ${loginAttemptId}: ${outcome} (try ${job.attemptsMade + 1})`);
       return outcome;
     });
   }

@@ -1,7 +1,7 @@
 import { Process, Processor } from '@nestjs/bull';
 import { Logger, Optional } from '@nestjs/common';
 import { LogContext } from '@sesame/common';
-import { MAIL_QUEUE, MEMBER_INVITATION_JOB, MemberInvitationJob } from '@sesame/queue';
+import { knownPayload, MAIL_QUEUE, MEMBER_INVITATION_JOB, MemberInvitationJob } from '@sesame/queue';
 import type { Job } from 'bull';
 import { MemberInvitationMailer } from './member-invitation.mailer';
 
@@ -18,7 +18,7 @@ export class MemberInvitationProcessor {
   @Process({ name: MEMBER_INVITATION_JOB })
   handle(job: Job<MemberInvitationJob>): Promise<'sent' | 'skipped'> {
     const work = async () => {
-      const outcome = await this.mailer.deliver(job.data.memberId);
+      const outcome = await this.mailer.deliver((await knownPayload(job)).memberId);
       this.logger.log(`Invitation job for member ${job.data.memberId}: ${outcome} (try ${job.attemptsMade + 1})`);
       return outcome;
     };

@@ -1,8 +1,8 @@
 import { InjectQueue, Process, Processor } from '@nestjs/bull';
 import { BeforeApplicationShutdown, Inject, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SESAME_CONFIG, SesameConfig } from '@sesame/common';
-import { MAINTENANCE_QUEUE, PURGE_JOB, PurgeJob } from '@sesame/queue';
-import type { Queue } from 'bull';
+import { knownPayload, MAINTENANCE_QUEUE, PURGE_JOB, PurgeJob } from '@sesame/queue';
+import type { Job, Queue } from 'bull';
 import { MaintenanceReport, MaintenanceService } from './maintenance.service';
 
 /**
@@ -26,7 +26,8 @@ export class MaintenanceProcessor implements OnApplicationBootstrap, BeforeAppli
   }
 
   @Process(PURGE_JOB)
-  handle(): Promise<MaintenanceReport | null> {
+  async handle(job: Job<PurgeJob>): Promise<MaintenanceReport | null> {
+    await knownPayload(job);
     return this.maintenance.run();
   }
 
