@@ -6,15 +6,14 @@ import {
   call,
   describeAnswer,
   expectedAnswer,
+  expectEveryRouteRuled,
   expectInvalidApiKey,
   expectMissingApiKey,
   INVALID_API_KEY_CHALLENGE,
   PLATFORM_KEY,
   Probe,
   probe,
-  PROBED_ROUTES,
   ProbeWorld,
-  registeredRoutes,
   routeOf,
   servedOpenApi,
   startUnthrottledManagementApi,
@@ -122,16 +121,7 @@ describe('API keys on every route, by its access rule', () => {
   afterAll(() => api.close());
 
   it('every route the app serves has a rule, but health (public) and the person route; each has a probe', () => {
-    const served = registeredRoutes(api)
-      .filter((route) => !/^GET \/api\/(v2\/openapi\.(json|yaml)|metrics)$/.test(route))
-      .map((route) => route.replace(/:(\w+)/g, '{$1}'));
-    const documented = rows.filter((row) => !row.query).map(routeOf);
-    expect([...documented].sort()).toEqual([...served].sort());
-    expect(rows.filter((row) => row.access.kind !== 'rule').map((row) => [routeOf(row), row.access.kind])).toEqual([
-      ['GET /api/health', 'public'],
-      ['GET /api/v2/me', 'person'],
-    ]);
-    expect([...PROBED_ROUTES].sort()).toEqual([...documented].sort());
+    expectEveryRouteRuled(api, rows);
   });
 
   it.each(CALLERS.map((caller) => [caller.label, caller]))(

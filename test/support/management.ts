@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { Client } from 'pg';
 import request, { Response, Test } from 'supertest';
 import { AccessRow, Caller, OpenApiDocument, outcome, Outcome } from '../../apps/management-api/src/access/access-matrix';
-import { RunningApp, startManagementApi, StartOptions } from './apps';
+import { registeredRoutes, RunningApp, startManagementApi, StartOptions } from './apps';
 import { OrganizationFixture } from './fixtures';
 import { TEST_PLATFORM_API_KEY } from './test-env';
 
@@ -147,7 +147,6 @@ export async function countRows(table: 'tenant' | 'user' | 'application' | 'api_
   }
 }
 
-export { registeredRoutes } from './apps';
 
 // Probing every route's access rule (test/management/access.e2e-spec.ts and member-access.e2e-spec.ts).
 
@@ -243,9 +242,6 @@ const RECIPES: Record<string, Recipe> = {
 };
 
 export const routeOf = (row: AccessRow) => `${row.method} ${row.path}`;
-
-/** The routes the probes know how to call. */
-export const PROBED_ROUTES = Object.keys(RECIPES);
 
 /** A request for the row that succeeds for a caller the route admits; `label` names what it writes. */
 export async function probe(row: AccessRow, world: ProbeWorld, label: string): Promise<Probe> {
@@ -359,3 +355,22 @@ export async function writtenLabels(world: ProbeWorld, rows: AccessRow[], caller
   }
   return { found, expected };
 }
+
+/**
+ * Every route the app serves is in its OpenAPI document with a rule (accessRows throws for one
+ * without), but health (public) and the person route; and the probes know how to call each.
+ */
+export function expectEveryRouteRuled(app: RunningApp, rows: AccessRow[]): void {
+  const served = registeredRoutes(app)
+    .filter((route) => !/^GET \/api\/(v2\/openapi\.(json|yaml)|metrics)$/.test(route))
+    .map((route) => route.replace(/:(\w+)/g, '{$1}'));
+  const documented = rows.filter((row) => !row.query).map(routeOf);
+  expect([...documented].sort()).toEqual([...served].sort());
+  expect(rows.filter((row) => row.access.kind !== 'rule').map((row) => [routeOf(row), row.access.kind])).toEqual([
+    ['GET /api/health', 'public'],
+    ['GET /api/v2/me', 'person'],
+  ]);
+  expect(Object.keys(RECIPES).sort()).toEqual([...documented].sort());
+}
+
+export { registeredRoutes } from './apps';
