@@ -47,20 +47,15 @@ let document: OpenApiDocument;
 let rows: AccessRow[];
 let world: ProbeWorld;
 const keys: Record<string, string | null> = {};
-/** Organization keys of the organizations probes make (to delete them), by organization and role. */
-const madeOrganizationKeys = new Map<string, string>();
 
 async function organizationKey(organizationId: string, role: Role, name = `Org ${role}`): Promise<{ id: string; key: string }> {
   const response = await call(api.url, 'post', `/organization/${organizationId}/api_key`, world.apiKey, { name, role }).expect(201);
   return { id: response.body.id, key: response.body.key };
 }
 
-/** The organization key of this role of the organization the probe acts in. */
+/** The organization key of this role of the organization the probe acts in (the world's, or one made for the probe). */
 async function keyInOrganization(probe: Probe, role: Role): Promise<string> {
-  if (!probe.organizationId) return keys[`organization ${role}`]!;
-  const id = `${probe.organizationId} ${role}`;
-  if (!madeOrganizationKeys.has(id)) madeOrganizationKeys.set(id, (await organizationKey(probe.organizationId, role)).key);
-  return madeOrganizationKeys.get(id)!;
+  return probe.organizationId ? (await organizationKey(probe.organizationId, role)).key : keys[`organization ${role}`]!;
 }
 
 /** Every key column of the access matrix, then keys out of reach: of a sibling organization, of another tenant. */

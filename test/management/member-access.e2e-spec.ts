@@ -13,6 +13,7 @@ import {
   expectedOutcome,
   expectEveryRouteRuled,
   expectProblem,
+  Method,
   PLATFORM_KEY,
   probe,
   ProbeWorld,
@@ -98,15 +99,16 @@ describe('members on every route, by its access rule (console access tokens)', (
   let stale: RunningApp;
 
   /** A member's request, with the caller's token and Sesame-Tenant, to the instance whose clock fits their sign-in. */
-  function asMember(caller: MemberCaller, method: 'get' | 'post' | 'delete' | 'put' | 'patch', path: string, body?: unknown): Test {
+  function asMember(caller: MemberCaller, method: Method, path: string, body?: unknown): Test {
     const test = call((caller.stale ? stale : recent).url, method, path, world.tokens[caller.token], body);
     return caller.tenant ? test.set('Sesame-Tenant', caller.tenant === 'this' ? world.tenantId : world.otherTenantId) : test;
   }
 
   function expected(row: AccessRow, caller: MemberCaller): string {
     if (caller.caller) return expectedAnswer(document, row, caller.caller, recent.config.members.reauthSeconds);
-    const needsNoMember = row.access.kind === 'public' || (row.access.kind === 'person' && caller.refusal !== INVALID_TOKEN);
-    return needsNoMember ? `${successStatus(document, row)}` : caller.refusal!;
+    // A valid token is a signed-in person, who may call the person route, member or not.
+    const admitted = row.access.kind === 'public' || (row.access.kind === 'person' && caller.refusal !== INVALID_TOKEN);
+    return admitted ? `${successStatus(document, row)}` : caller.refusal!;
   }
 
   beforeAll(async () => {

@@ -147,7 +147,6 @@ export async function countRows(table: 'tenant' | 'user' | 'application' | 'api_
   }
 }
 
-
 // Probing every route's access rule (test/management/access.e2e-spec.ts and member-access.e2e-spec.ts).
 
 /** The management API's OpenAPI document, as the app serves it. */
@@ -247,8 +246,8 @@ export const routeOf = (row: AccessRow) => `${row.method} ${row.path}`;
 export async function probe(row: AccessRow, world: ProbeWorld, label: string): Promise<Probe> {
   const recipe = RECIPES[routeOf(row)];
   if (!recipe) throw new Error(`No probe for ${routeOf(row)}: add one to RECIPES in test/support/management.ts`);
-  const made = await recipe(world, label);
-  return { method: row.method.toLowerCase() as Method, ...made, path: row.query ? `${made.path}?${row.query}` : made.path };
+  const target = await recipe(world, label);
+  return { method: row.method.toLowerCase() as Method, ...target, path: row.query ? `${target.path}?${row.query}` : target.path };
 }
 
 /** The one success status the document gives the row's operation. */
