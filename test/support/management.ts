@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { Client } from 'pg';
 import request, { Response, Test } from 'supertest';
-import { RunningApp, startManagementApi, StartOptions } from './apps';
+import { AccessRow, Caller, OpenApiDocument, outcome, Outcome } from '../../apps/management-api/src/access/access-matrix';
+import { registeredRoutes, RunningApp, startManagementApi, StartOptions } from './apps';
 import { OrganizationFixture } from './fixtures';
 import { TEST_PLATFORM_API_KEY } from './test-env';
 
@@ -24,7 +25,7 @@ export function startUnthrottledManagementApi(options: StartOptions = {}): Promi
 export const V2 = '/api/v2';
 export const PLATFORM_KEY = TEST_PLATFORM_API_KEY;
 
-type Method = 'get' | 'post' | 'delete' | 'put' | 'patch';
+export type Method = 'get' | 'post' | 'delete' | 'put' | 'patch';
 
 /** A request to the management API with `Authorization: Bearer <key>` (no header when key is null). */
 export function call(url: string, method: Method, path: string, key: string | null, body?: unknown): Test {
@@ -144,6 +145,231 @@ export async function countRows(table: 'tenant' | 'user' | 'application' | 'api_
   } finally {
     await client.end();
   }
+}
+
+// Probing every route's access rule (test/management/access.e2e-spec.ts and member-access.e2e-spec.ts).
+
+/** The management API's OpenAPI document, as the app serves it. */
+export async function servedOpenApi(url: string): Promise<OpenApiDocument> {
+  return (await request(url).get(`${V2}/openapi.json`).expect(200)).body;
+}
+
+/** What the probes act on: a tenant with one organization holding a user and a web application. */
+export interface ProbeWorld {
+  /** Where the things probes act on are made. */
+  url: string;
+  tenantId: string;
+  /** An owner key of the tenant, which makes them. */
+  apiKey: string;
+  organizationId: string;
+  userId: string;
+  applicationId: string;
+}
+
+/** A request that the route answers with success for a caller its rule admits. */
+export interface Probe {
+  method: Method;
+  /** Under /api/v2 (or a whole /api/... path), with the row's query. */
+  path: string;
+  body?: unknown;
+  /** The organization the path names, when it is not the world's (made for this probe). */
+  organizationId?: string;
+}
+
+type Recipe = (world: ProbeWorld, label: string) => Promise<Omit<Probe, 'method'>>;
+
+const fixed = (path: (world: ProbeWorld) => string, body?: (label: string) => unknown): Recipe => async (world, label) => ({ path: path(world), body: body?.(label) });
+const named = (label: string) => ({ name: label });
+const newAddress = () => ({ email: `${randomUUID()}@example.com` });
+const inOrganization = (world: ProbeWorld) => `/organization/${world.organizationId}`;
+
+async function made(world: ProbeWorld, path: string, body: object): Promise<string> {
+  return (await call(world.url, 'post', path, world.apiKey, body).expect(201)).body.id;
+}
+
+/**
+ * How to call each route of the management API (not who may: that is its rule), keyed as the
+ * OpenAPI document names it. Changes act on things made for the probe, so every caller the rule
+ * admits succeeds; bodies carry the caller's label where a name is written.
+ */
+const RECIPES: Record<string, Recipe> = {
+  'GET /api/health': fixed(() => '/api/health'),
+  'GET /api/v2/me': fixed(() => '/me'),
+  'POST /api/v2/tenant': fixed(() => '/tenant', (label) => ({ name: label, plan: 'pro' })),
+  'GET /api/v2/tenant': fixed(() => '/tenant'),
+  'GET /api/v2/tenant/{tenantId}': fixed((w) => `/tenant/${w.tenantId}`),
+  'POST /api/v2/tenant/{tenantId}': fixed((w) => `/tenant/${w.tenantId}`, named),
+  'GET /api/v2/tenant/usage': fixed(() => '/tenant/usage'),
+  'GET /api/v2/tenant/usage/history': fixed(() => '/tenant/usage/history'),
+  'GET /api/v2/tenant/audit_event': fixed(() => '/tenant/audit_event'),
+  'GET /api/v2/tenant/member': fixed(() => '/tenant/member'),
+  'POST /api/v2/tenant/member': fixed(() => '/tenant/member', () => ({ ...newAddress(), role: 'viewer' })),
+  'POST /api/v2/tenant/member/{memberId}': async (w) => ({ path: `/tenant/member/${await made(w, '/tenant/member', { ...newAddress(), role: 'viewer' })}`, body: { role: 'admin' } }),
+  'DELETE /api/v2/tenant/member/{memberId}': async (w) => ({ path: `/tenant/member/${await made(w, '/tenant/member', { ...newAddress(), role: 'viewer' })}` }),
+  'GET /api/v2/tenant/api_key': fixed(() => '/tenant/api_key'),
+  'POST /api/v2/tenant/api_key': fixed(() => '/tenant/api_key', named),
+  'DELETE /api/v2/tenant/api_key/{keyId}': async (w) => ({ path: `/tenant/api_key/${await made(w, '/tenant/api_key', { name: 'To revoke', role: 'viewer' })}` }),
+  'GET /api/v2/organization': fixed(() => '/organization'),
+  'POST /api/v2/organization': fixed(() => '/organization', named),
+  'GET /api/v2/organization/{id}': fixed(inOrganization),
+  'POST /api/v2/organization/{id}': fixed(inOrganization, named),
+  'DELETE /api/v2/organization/{id}': async (w) => {
+    const organizationId = await made(w, '/organization', { name: 'To delete' });
+    return { path: `/organization/${organizationId}`, organizationId };
+  },
+  'GET /api/v2/organization/{organizationId}/login_attempt': fixed((w) => `${inOrganization(w)}/login_attempt`),
+  'GET /api/v2/organization/{organizationId}/user': fixed((w) => `${inOrganization(w)}/user`),
+  'POST /api/v2/organization/{organizationId}/user': fixed((w) => `${inOrganization(w)}/user`, newAddress),
+  'GET /api/v2/organization/{organizationId}/user/{userId}': fixed((w) => `${inOrganization(w)}/user/${w.userId}`),
+  'POST /api/v2/organization/{organizationId}/user/{userId}': fixed((w) => `${inOrganization(w)}/user/${w.userId}`, named),
+  'DELETE /api/v2/organization/{organizationId}/user/{userId}': async (w) => ({ path: `${inOrganization(w)}/user/${await made(w, `${inOrganization(w)}/user`, newAddress())}` }),
+  'GET /api/v2/organization/{organizationId}/application': fixed((w) => `${inOrganization(w)}/application`),
+  'POST /api/v2/organization/{organizationId}/application': fixed((w) => `${inOrganization(w)}/application`, (label) => ({ name: label, type: 'web' })),
+  'GET /api/v2/organization/{organizationId}/application/{applicationId}': fixed((w) => `${inOrganization(w)}/application/${w.applicationId}`),
+  'POST /api/v2/organization/{organizationId}/application/{applicationId}': fixed((w) => `${inOrganization(w)}/application/${w.applicationId}`, named),
+  'POST /api/v2/organization/{organizationId}/application/{applicationId}/rotate_secret': async (w) => ({
+    path: `${inOrganization(w)}/application/${await made(w, `${inOrganization(w)}/application`, { name: 'To rotate', type: 'web' })}/rotate_secret`,
+  }),
+  'DELETE /api/v2/organization/{organizationId}/application/{applicationId}': async (w) => ({
+    path: `${inOrganization(w)}/application/${await made(w, `${inOrganization(w)}/application`, { name: 'To delete', type: 'ios' })}`,
+  }),
+  'GET /api/v2/organization/{organizationId}/api_key': fixed((w) => `${inOrganization(w)}/api_key`),
+  'POST /api/v2/organization/{organizationId}/api_key': fixed((w) => `${inOrganization(w)}/api_key`, named),
+  'DELETE /api/v2/organization/{organizationId}/api_key/{keyId}': async (w) => ({
+    path: `${inOrganization(w)}/api_key/${await made(w, `${inOrganization(w)}/api_key`, { name: 'To revoke', role: 'viewer' })}`,
+  }),
+};
+
+export const routeOf = (row: AccessRow) => `${row.method} ${row.path}`;
+
+/** A request for the row that succeeds for a caller the route admits; `label` names what it writes. */
+export async function probe(row: AccessRow, world: ProbeWorld, label: string): Promise<Probe> {
+  const recipe = RECIPES[routeOf(row)];
+  if (!recipe) throw new Error(`No probe for ${routeOf(row)}: add one to RECIPES in test/support/management.ts`);
+  const target = await recipe(world, label);
+  return { method: row.method.toLowerCase() as Method, ...target, path: row.query ? `${target.path}?${row.query}` : target.path };
+}
+
+/** The one success status the document gives the row's operation. */
+export function successStatus(document: OpenApiDocument, row: AccessRow): number {
+  const operation = document.paths[row.path][row.method.toLowerCase()] as { responses: Record<string, unknown> };
+  const statuses = Object.keys(operation.responses).filter((status) => status.startsWith('2'));
+  if (statuses.length !== 1) throw new Error(`${routeOf(row)} documents ${statuses.length} success statuses`);
+  return Number(statuses[0]);
+}
+
+/** What a caller gets: the rule's outcome, and 404 for another tenant's objects, which the services do not find either. */
+export function expectedOutcome(row: AccessRow, caller: Caller): Outcome {
+  const result = outcome(row.access, caller);
+  return result === 'allowed' && caller.reach === 'otherTenant' && row.path.includes('{') ? { status: 404, code: 'not_found' } : result;
+}
+
+const REFUSAL_DETAILS: Record<string, (row: AccessRow, caller: Caller) => string> = {
+  platform_key_required: () => 'Only the platform API key can do this',
+  tenant_key_required: (_, caller) =>
+    caller.kind === 'platform' ? 'The platform key manages tenants only; use a tenant or organization key' : 'Only a tenant API key or a member can do this, not an organization key',
+  insufficient_role: (row, caller) =>
+    `This needs the ${row.access.kind === 'rule' && row.access.rule.role} role; ${caller.kind === 'member' ? 'your role in this tenant' : "this key's role"} is ${caller.role}`,
+  reauthentication_required: () => 'This change needs a recent sign-in: confirm with the code of a new sign-in e-mail, then try again',
+  member_token_required: () => 'Only a console access token can do this',
+};
+
+/**
+ * The expected answer, in the words of `describeAnswer`: the success status (with whether an
+ * application's secret is in it, on the routes whose rule says how to read one), a 404 like one
+ * for ids that do not exist, or the refusal's status, code and detail.
+ */
+export function expectedAnswer(document: OpenApiDocument, row: AccessRow, caller: Caller, reauthSeconds: number): string {
+  const expected = expectedOutcome(row, caller);
+  if (expected === 'allowed') {
+    const status = successStatus(document, row);
+    const readsSecret = row.query === 'include=secret' || (row.access.kind === 'rule' && row.access.rule.includeSecret);
+    return readsSecret ? `${status}, secret ${row.query ? 'answered' : 'withheld'}` : `${status}`;
+  }
+  if (expected.status === 404) return '404, like ids that do not exist';
+  const detail = REFUSAL_DETAILS[expected.code](row, caller);
+  return `403 ${expected.code}: ${detail}${expected.code === 'reauthentication_required' ? ` (maxAgeSeconds ${reauthSeconds})` : ''}`;
+}
+
+/**
+ * What an answer says about access (see expectedAnswer). A 404 is compared with the same request
+ * for random ids (`again`), which must get the very same answer but for the path.
+ */
+export async function describeAnswer(response: Response, again: (path: string) => Test): Promise<string> {
+  const { url, method } = response.request as unknown as { url: string; method: string };
+  const path = url.replace(/^https?:\/\/[^/]+/, '');
+  const type = response.headers['content-type'] ?? null;
+  if (response.status < 300) {
+    if (type !== (response.status === 204 ? null : 'application/json; charset=utf-8')) return `${response.status} as ${type}`;
+    // Reads of an application say whether its secret came with it (creation and rotation answer it by design).
+    if (method !== 'GET' || !('clientSecret' in response.body)) return `${response.status}`;
+    return `${response.status}, secret ${typeof response.body.clientSecret === 'string' && response.body.clientSecret.startsWith('cs_') ? 'answered' : 'withheld'}`;
+  }
+  if (type !== 'application/problem+json; charset=utf-8') return `${response.status} as ${type}`;
+  if (response.status === 404) {
+    const missing = await again(withRandomIds(path));
+    const same = missing.status === 404 && missing.headers['content-type'] === type && JSON.stringify({ ...response.body, instance: 0 }) === JSON.stringify({ ...missing.body, instance: 0 });
+    return same ? '404, like ids that do not exist' : `404 ${JSON.stringify(response.body)}, unlike ${missing.status} ${JSON.stringify(missing.body)} for random ids`;
+  }
+  const { code, detail, maxAgeSeconds } = response.body;
+  return `${response.status} ${code}: ${detail}${maxAgeSeconds === undefined ? '' : ` (maxAgeSeconds ${maxAgeSeconds})`}`;
+}
+
+/** Where each change that writes a caller's label shows it: one name (the last writer's) or a list of all. */
+const WRITTEN_NAMES: Record<string, { list: boolean; read: (world: ProbeWorld) => Promise<string[]> }> = {
+  'POST /api/v2/tenant/{tenantId}': { list: false, read: (w) => nameOf(w, `/tenant/${w.tenantId}`) },
+  'POST /api/v2/tenant/api_key': { list: true, read: (w) => namesIn(w, '/tenant/api_key') },
+  'POST /api/v2/organization': { list: true, read: (w) => namesIn(w, '/organization', w.organizationId) },
+  'POST /api/v2/organization/{id}': { list: false, read: (w) => nameOf(w, inOrganization(w)) },
+  'POST /api/v2/organization/{organizationId}/user/{userId}': { list: false, read: (w) => nameOf(w, `${inOrganization(w)}/user/${w.userId}`) },
+  'POST /api/v2/organization/{organizationId}/application': { list: true, read: (w) => namesIn(w, `${inOrganization(w)}/application`, w.applicationId) },
+  'POST /api/v2/organization/{organizationId}/application/{applicationId}': { list: false, read: (w) => nameOf(w, `${inOrganization(w)}/application/${w.applicationId}`) },
+  'POST /api/v2/organization/{organizationId}/api_key': { list: true, read: (w) => namesIn(w, `${inOrganization(w)}/api_key`) },
+};
+
+async function nameOf(world: ProbeWorld, path: string): Promise<string[]> {
+  return [(await call(world.url, 'get', path, world.apiKey).expect(200)).body.name];
+}
+
+/** The names in a list, but that of the world's own object (renamed by other probes). */
+async function namesIn(world: ProbeWorld, path: string, exceptId?: string): Promise<string[]> {
+  return (await walkPages(world.url, path, world.apiKey, 100)).items.filter((item) => item.id !== exceptId).map((item) => item.name as string);
+}
+
+/**
+ * After every caller (in this order) has probed every route, the labels each change that writes
+ * one left, and the labels it should have left: those of every caller its rule admits (a list), or
+ * of the last of them (a single name). A caller without a `caller` was never authenticated; one of
+ * another tenant writes in its own.
+ */
+export async function writtenLabels(world: ProbeWorld, rows: AccessRow[], callers: { label: string; caller?: Caller }[]): Promise<{ found: Record<string, string[]>; expected: Record<string, string[]> }> {
+  const labels = new Set(callers.map(({ label }) => label));
+  const found: Record<string, string[]> = {};
+  const expected: Record<string, string[]> = {};
+  for (const [route, { list, read }] of Object.entries(WRITTEN_NAMES)) {
+    const row = rows.find((candidate) => routeOf(candidate) === route && !candidate.query)!;
+    const admitted = callers.filter(({ caller }) => caller && caller.reach !== 'otherTenant' && expectedOutcome(row, caller) === 'allowed').map(({ label }) => label);
+    found[route] = (await read(world)).filter((name) => labels.has(name)).sort();
+    expected[route] = (list ? admitted : admitted.slice(-1)).sort();
+  }
+  return { found, expected };
+}
+
+/**
+ * Every route the app serves is in its OpenAPI document with a rule (accessRows throws for one
+ * without), but health (public) and the person route; and the probes know how to call each.
+ */
+export function expectEveryRouteRuled(app: RunningApp, rows: AccessRow[]): void {
+  const served = registeredRoutes(app)
+    .filter((route) => !/^GET \/api\/(v2\/openapi\.(json|yaml)|metrics)$/.test(route))
+    .map((route) => route.replace(/:(\w+)/g, '{$1}'));
+  const documented = rows.filter((row) => !row.query).map(routeOf);
+  expect([...documented].sort()).toEqual([...served].sort());
+  expect(rows.filter((row) => row.access.kind !== 'rule').map((row) => [routeOf(row), row.access.kind])).toEqual([
+    ['GET /api/health', 'public'],
+    ['GET /api/v2/me', 'person'],
+  ]);
+  expect(Object.keys(RECIPES).sort()).toEqual([...documented].sort());
 }
 
 export { registeredRoutes } from './apps';
