@@ -29,7 +29,7 @@ export class MembersController {
   }
 
   @Post()
-  @Access({ role: 'owner' })
+  @Access({ role: 'owner', freshSignIn: true })
   @Audited('member.invite', fromAnswer)
   @ApiOperation({ summary: 'Invite a member: they are e-mailed a link to the console (owner keys, owners)' })
   @ApiCreatedResponse({ type: MemberResponse })
