@@ -112,8 +112,11 @@ describe('the console, in a browser', () => {
     made.clientId = await clipboard(page);
     expect(made.clientId).toBe(await page.getByTestId('client-id').textContent());
     expect(await page.getByLabel('Client secret', { exact: true }).textContent()).toMatch(/^•+$/);
+    // Copy reads the secret from the API (an audited read) before it writes the clipboard.
     await page.getByRole('button', { name: 'Copy client secret' }).click();
+    await page.getByRole('button', { name: 'Copy client secret' }).filter({ hasText: 'Copied' }).waitFor();
     made.clientSecret = await clipboard(page);
+    expect(made.clientSecret).not.toBe(made.clientId);
     await page.getByRole('button', { name: 'Reveal' }).click();
     expect(await page.getByLabel('Client secret', { exact: true }).textContent()).toBe(made.clientSecret);
     await look(page, '07-integration');

@@ -32,7 +32,7 @@ export class TryItController {
   })
   @ApiHeader({ name: 'Sesame-Tenant', required: true, description: 'The tenant of the application.' })
   @ApiOkResponse({ type: TryItResponse })
-  @ApiForbiddenResponse({ type: ProblemDetails, description: 'Not a member of the tenant, a viewer, or the CSRF check failed.' })
+  @ApiForbiddenResponse({ type: ProblemDetails, description: 'Not a member of the tenant, a viewer (`insufficient_role`), a sign-in too long ago to read the client secret (`reauthentication_required`), or the CSRF check failed.' })
   @ApiResponse({ status: 409, type: ProblemDetails, description: 'The application has nowhere to send the browser back to (`no_callback_url`).' })
   @ApiBadGatewayResponse({ type: ProblemDetails, description: 'Sesame could not be reached (`sesame_unavailable`).' })
   async tryIt(@Req() request: unknown, @Res({ passthrough: true }) response: unknown, @Body() body: TryItDto, @RequestId() requestId: string | null): Promise<TryItResponse> {

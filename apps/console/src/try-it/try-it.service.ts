@@ -61,13 +61,16 @@ export class TryItService {
   async tryIt(tryer: Tryer, organizationId: string, applicationId: string): Promise<TryItResponse> {
     // It uses the application's secret, which viewers may not.
     if (tryer.role === 'viewer') throw new ProblemException(403, 'insufficient_role', 'Trying a login needs the admin or owner role');
-    const application = await this.read<Application>(tryer, `organization/${organizationId}/application/${applicationId}`);
+    const path = `organization/${organizationId}/application/${applicationId}`;
+    const application = await this.read<Application>(tryer, path);
     const redirectUri = application.callbackUrls[0] ?? (await this.whitelistCallback(tryer, organizationId, application));
     const state = randomBytes(16).toString('base64url');
     // The try ends at the application's callback; nobody exchanges its code, so the verifier is dropped.
     const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
-    if (application.type === 'web' && application.clientSecret && DIRECT_PLANS.has(tryer.plan)) {
-      const attempt = await this.authenticateDirect(tryer, application, { email: tryer.email, redirect_uri: redirectUri, state, code_challenge: challenge, code_challenge_method: 'S256' });
+    if (application.type === 'web' && DIRECT_PLANS.has(tryer.plan)) {
+      // Reading the secret is the member's own audited read, which wants a recent sign-in like any other.
+      const { clientSecret } = await this.read<Application>(tryer, `${path}?include=secret`);
+      const attempt = await this.authenticateDirect(tryer, { ...application, clientSecret }, { email: tryer.email, redirect_uri: redirectUri, state, code_challenge: challenge, code_challenge_method: 'S256' });
       return { mode: 'direct', email: tryer.email, loginAttemptId: attempt.loginAttemptId, sentence: attempt.sentence, approvalNumber: attempt.approvalNumber, hostedUrl: null, redirectUri };
     }
     const hosted = new URL(`${this.publicV1}/authorize`);

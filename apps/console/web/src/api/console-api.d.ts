@@ -1441,7 +1441,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not a member of the tenant, a viewer, or the CSRF check failed. */
+            /** @description Not a member of the tenant, a viewer (`insufficient_role`), a sign-in too long ago to read the client secret (`reauthentication_required`), or the CSRF check failed. */
             403: {
                 headers: {
                     [name: string]: unknown;

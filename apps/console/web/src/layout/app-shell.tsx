@@ -4,6 +4,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { onSessionEnded } from '../api/client';
 import { rememberReturnTo } from '../api/return-to';
 import { sessionQuery } from '../api/session';
+import { FreshSignInDialog } from '../pages/sign-in/fresh-sign-in-dialog';
 import { setTheme, storedTheme, subscribeToSystemTheme, systemTheme } from './theme';
 
 /** The frame of every page: skip link, brand, theme switch; a lost session sends the person to sign in and back. */
@@ -21,6 +22,7 @@ export function AppShell() {
         <ThemeSwitch />
       </header>
       <Outlet />
+      <FreshSignInDialog />
     </>
   );
 }

@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import type { components } from '../api/console-api';
 import type { ProblemDetails } from '../api/problem';
+import { FreshSignInDialog } from '../pages/sign-in/fresh-sign-in-dialog';
 
 type Session = components['schemas']['SessionResponse'];
 type Role = components['schemas']['MembershipResponse']['role'];
@@ -55,7 +56,7 @@ export const PAGE = { data: [], nextCursor: null };
 let tenantSequence = 0;
 
 /**
- * Renders a page at `path` (matched by `pattern`) with a fresh QueryClient (no retries), a signed-in
+ * Renders a page at `path` (with the app frame's "confirm it's you" dialog) (matched by `pattern`) with a fresh QueryClient (no retries), a signed-in
  * session whose membership has `role`, and `fetch` stubbed with `api`. Each render uses a tenant id
  * of its own: the management API client of a tenant is created once and keeps the fetch it was made with.
  */
@@ -86,7 +87,8 @@ export function renderPage(page: ReactNode, options: RenderPageOptions): Rendere
         headers: request.headers,
       };
       calls.push(call);
-      const answer = await options.api(call);
+      // The session is read again after a sign-in (the "confirm it's you" dialog): it stays the same.
+      const answer = call.path === '/api/session' ? { body: session } : await options.api(call);
       const status = answer.status ?? 200;
       if (status === 204) return new Response(null, { status });
       const contentType = status >= 400 ? 'application/problem+json' : 'application/json';
@@ -110,6 +112,7 @@ export function renderPage(page: ReactNode, options: RenderPageOptions): Rendere
             element={
               <>
                 {page}
+                <FreshSignInDialog />
                 <LocationProbe />
               </>
             }

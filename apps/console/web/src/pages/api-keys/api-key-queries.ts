@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { managementApi, unwrap } from '../../api/client';
+import { withFreshSignIn } from '../../api/fresh-sign-in';
 import type { components } from '../../api/management-api';
 import { KEYSET_PAGES } from '../../api/pages';
 
@@ -32,9 +33,11 @@ export function useCreateApiKey(tenantId: string, owner: KeyOwner) {
   return useMutation({
     mutationFn: (body: components['schemas']['CreateApiKeyDto']): Promise<CreatedApiKey> => {
       const api = managementApi(tenantId);
-      return owner.scope === 'tenant'
-        ? unwrap(api.POST('/api/v2/tenant/api_key', { body }))
-        : unwrap(api.POST('/api/v2/organization/{organizationId}/api_key', { params: { path: { organizationId: owner.organizationId } }, body }));
+      return withFreshSignIn(() =>
+        owner.scope === 'tenant'
+          ? unwrap(api.POST('/api/v2/tenant/api_key', { body }))
+          : unwrap(api.POST('/api/v2/organization/{organizationId}/api_key', { params: { path: { organizationId: owner.organizationId } }, body })),
+      );
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keysKey(tenantId, owner) }),
     // Nothing keeps the answer (and its key) once the page has taken it.
@@ -47,9 +50,11 @@ export function useRevokeApiKey(tenantId: string, owner: KeyOwner) {
   return useMutation({
     mutationFn: (keyId: string) => {
       const api = managementApi(tenantId);
-      return owner.scope === 'tenant'
-        ? unwrap(api.DELETE('/api/v2/tenant/api_key/{keyId}', { params: { path: { keyId } } }))
-        : unwrap(api.DELETE('/api/v2/organization/{organizationId}/api_key/{keyId}', { params: { path: { organizationId: owner.organizationId, keyId } } }));
+      return withFreshSignIn(() =>
+        owner.scope === 'tenant'
+          ? unwrap(api.DELETE('/api/v2/tenant/api_key/{keyId}', { params: { path: { keyId } } }))
+          : unwrap(api.DELETE('/api/v2/organization/{organizationId}/api_key/{keyId}', { params: { path: { organizationId: owner.organizationId, keyId } } })),
+      );
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keysKey(tenantId, owner) }),
   });

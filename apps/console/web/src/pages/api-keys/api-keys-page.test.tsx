@@ -16,13 +16,15 @@ const key = (overrides: Partial<ApiKey> = {}): ApiKey => ({
   name: 'CI deploys',
   prefix: 'sk_Ab12',
   organizationId: null,
+  role: 'admin',
+  createdBy: { type: 'member', id: 'm-self', name: 'ada@example.com' },
   lastUsedAt: null,
   revokedAt: null,
   createdAt: '2026-10-01T10:00:00.000Z',
   ...overrides,
 });
 
-function openTenant(role: 'viewer' | 'admin', api: (call: ApiCall) => ApiAnswer) {
+function openTenant(role: 'viewer' | 'admin' | 'owner', api: (call: ApiCall) => ApiAnswer) {
   return renderPage(<ApiKeysPage scope="tenant" />, { pattern: '/t/:tenantId/api-keys', path: '/t/:tenantId/api-keys', role, api });
 }
 
@@ -68,7 +70,7 @@ describe('ApiKeysPage', () => {
     expect(await screen.findByText(SECRET)).toBeInTheDocument();
     expect(screen.getByText(/it will not be shown again/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Copy the key CI deploys' })).toBeInTheDocument();
-    expect(page.calls.find((call) => call.method === 'POST')?.body).toEqual({ name: 'CI deploys' });
+    expect(page.calls.find((call) => call.method === 'POST')?.body).toEqual({ name: 'CI deploys', role: 'admin' });
 
     await userEvent.click(screen.getByRole('button', { name: 'I have stored the key' }));
     expect(screen.queryByText(SECRET)).not.toBeInTheDocument();
@@ -126,5 +128,65 @@ describe('ApiKeysPage', () => {
     await screen.findByText('CI deploys');
     expect(screen.queryByLabelText('Name')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /create|revoke/i })).not.toBeInTheDocument();
+  });
+
+  it('shows each key’s role and creator, and offers an admin only the roles up to theirs', async () => {
+    openTenant('admin', () => ({ body: { data: [key(), key({ id: 'k2', name: 'Deploy bot', role: 'owner', createdBy: { type: 'api_key', id: 'k0', name: 'Bootstrap' } })], nextCursor: null } }));
+    const rows = await screen.findAllByRole('row');
+    expect(within(rows[1]).getByText('admin')).toBeInTheDocument();
+    expect(within(rows[1]).getByText('ada@example.com')).toBeInTheDocument();
+    expect(within(rows[2]).getByText('owner')).toBeInTheDocument();
+    expect(within(rows[2]).getByText('Bootstrap (API key)')).toBeInTheDocument();
+    // An admin may not revoke an owner's key, nor give the owner role.
+    expect(within(rows[2]).queryByRole('button', { name: 'Revoke Deploy bot' })).not.toBeInTheDocument();
+    expect(screen.getAllByRole('radio').map((radio) => (radio as HTMLInputElement).value)).toEqual(['viewer', 'admin']);
+    expect(screen.getByRole('radio', { name: /^Admin/ })).toBeChecked();
+  });
+
+  it('offers an owner every role for tenant keys, and at most admin for organization keys', async () => {
+    openTenant('owner', () => ({ body: { data: [], nextCursor: null } }));
+    await screen.findByText('No API keys yet');
+    expect(screen.getAllByRole('radio').map((radio) => (radio as HTMLInputElement).value)).toEqual(['viewer', 'admin', 'owner']);
+    await userEvent.click(screen.getByRole('radio', { name: /^Owner/ }));
+    expect(screen.getByRole('radio', { name: /^Owner/ })).toBeChecked();
+  });
+
+  it('asks the member to confirm it is them when the API wants a recent sign-in, then revokes', async () => {
+    let signedInAgain = false;
+    const page = openTenant('admin', (call) => {
+      if (call.method === 'DELETE') return signedInAgain ? { status: 204 } : problem(403, 'reauthentication_required', 'Sign in again to do this.');
+      if (call.path === '/api/sign_in') return { body: { email: 'ada@example.com', loginAttemptId: 'a1', sentence: 'Blue otters sing', approvalNumber: '42', allowedDate: '2026-11-27T10:00:00.000Z', message: 'Check your inbox' } };
+      if (call.path === '/api/sign_in/status') return { body: { status: 'pending' } };
+      if (call.path === '/api/sign_in/code') {
+        signedInAgain = (call.body as { code: string }).code === '123456';
+        return signedInAgain ? { body: { status: 'completed' } } : problem(400, 'invalid_login_code', 'Wrong code.');
+      }
+      return { body: { data: [key()], nextCursor: null } };
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Revoke CI deploys' }));
+    await userEvent.click(within(screen.getByRole('dialog', { name: 'Revoke CI deploys?' })).getByRole('button', { name: 'Revoke key' }));
+
+    const confirm = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
+    expect(within(confirm).getByText('Blue otters sing')).toBeInTheDocument();
+    expect(page.calls.find((call) => call.path === '/api/sign_in')?.body).toEqual({ email: 'ada@example.com' });
+    await userEvent.type(within(confirm).getByLabelText(/6-digit code/), '123456');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Sign in with the code' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(page.calls.filter((call) => call.method === 'DELETE')).toHaveLength(2);
+  });
+
+  it('keeps the refusal when the member cancels the confirmation', async () => {
+    const page = openTenant('admin', (call) => {
+      if (call.method === 'DELETE') return problem(403, 'reauthentication_required', 'Sign in again to do this.');
+      if (call.path === '/api/sign_in') return { body: { email: 'ada@example.com', loginAttemptId: 'a1', sentence: 'Blue otters sing', approvalNumber: '42', allowedDate: '2026-11-27T10:00:00.000Z', message: 'Check your inbox' } };
+      if (call.path === '/api/sign_in/status') return { body: { status: 'pending' } };
+      return { body: { data: [key()], nextCursor: null } };
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Revoke CI deploys' }));
+    await userEvent.click(within(screen.getByRole('dialog', { name: 'Revoke CI deploys?' })).getByRole('button', { name: 'Revoke key' }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Confirm it’s you' })).getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByText('Sign in again to do this.')).toBeInTheDocument();
+    expect(page.calls.filter((call) => call.method === 'DELETE')).toHaveLength(1);
   });
 });

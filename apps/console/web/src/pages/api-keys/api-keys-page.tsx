@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
-import { useCan, useMembership } from '../../api/session';
+import { type Role, roleAllows, useCan, useMembership } from '../../api/session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { DateTime } from '../../components/date-time';
@@ -12,6 +12,19 @@ import { ProblemMessage } from '../../components/problem-message';
 import { EmptyState } from '../../components/states';
 import { type ApiKey, type CreatedApiKey, type KeyOwner, useApiKeys, useCreateApiKey, useRevokeApiKey } from './api-key-queries';
 
+/** What each role lets a key do, as the create form explains it. */
+const ROLE_WORDS: Record<Role, string> = {
+  viewer: 'Viewer: reads everything but secrets, changes nothing',
+  admin: 'Admin: manages organizations, users, applications and keys',
+  owner: 'Owner: everything, including members',
+};
+
+/** The roles a member may give a new key: none above their own, and organization keys are at most admins. */
+function grantableRoles(memberRole: Role, scope: KeyOwner['scope']): Role[] {
+  const roles: Role[] = scope === 'tenant' ? ['viewer', 'admin', 'owner'] : ['viewer', 'admin'];
+  return roles.filter((role) => roleAllows(memberRole, role));
+}
+
 const DESCRIPTIONS = {
   tenant: 'Tenant keys call the management API for the whole tenant: every organization, and its members.',
   organization: "Organization keys call the management API for this organization only: its users, applications and login activity.",
@@ -19,7 +32,7 @@ const DESCRIPTIONS = {
 
 /** The tenant's or an organization's API keys: list, create (the key is shown once), revoke. */
 export function ApiKeysPage({ scope }: { scope: 'tenant' | 'organization' }) {
-  const { tenantId } = useMembership();
+  const { tenantId, role: memberRole } = useMembership();
   const organizationId = useParams().organizationId;
   const owner: KeyOwner = scope === 'organization' && organizationId ? { scope, organizationId } : { scope: 'tenant' };
   const canEdit = useCan('admin');
@@ -38,7 +51,7 @@ export function ApiKeysPage({ scope }: { scope: 'tenant' | 'organization' }) {
         </>
       )}
       {created && <NewKeyShownOnce created={created} onDismiss={() => setCreated(null)} />}
-      {canEdit && !created && <CreateKeyForm tenantId={tenantId} owner={owner} onCreated={setCreated} />}
+      {canEdit && !created && <CreateKeyForm tenantId={tenantId} owner={owner} roles={grantableRoles(memberRole, owner.scope)} onCreated={setCreated} />}
       <PagedList
         query={keys}
         empty={
@@ -51,6 +64,8 @@ export function ApiKeysPage({ scope }: { scope: 'tenant' | 'organization' }) {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Prefix</th>
+                <th scope="col">Role</th>
+                <th scope="col">Created by</th>
                 <th scope="col">Last used</th>
                 <th scope="col">Created</th>
                 <th scope="col">Status</th>
@@ -64,6 +79,10 @@ export function ApiKeysPage({ scope }: { scope: 'tenant' | 'organization' }) {
                   <td>
                     <code>{key.prefix}…</code>
                   </td>
+                  <td>
+                    <span className="badge">{key.role}</span>
+                  </td>
+                  <td>{key.createdBy ? `${key.createdBy.name}${key.createdBy.type === 'api_key' ? ' (API key)' : ''}` : <span className="muted">—</span>}</td>
                   <td>
                     <DateTime value={key.lastUsedAt} />
                   </td>
@@ -81,7 +100,7 @@ export function ApiKeysPage({ scope }: { scope: 'tenant' | 'organization' }) {
                   </td>
                   {canEdit && (
                     <td>
-                      {!key.revokedAt && (
+                      {!key.revokedAt && roleAllows(memberRole, key.role) && (
                         <button type="button" className="button button-small button-danger" aria-label={`Revoke ${key.name}`} onClick={() => setRevoking(key)}>
                           Revoke
                         </button>
@@ -99,9 +118,19 @@ export function ApiKeysPage({ scope }: { scope: 'tenant' | 'organization' }) {
   );
 }
 
-function CreateKeyForm({ tenantId, owner, onCreated }: { tenantId: string; owner: KeyOwner; onCreated: (created: CreatedApiKey) => void }) {
+interface CreateKeyFormProps {
+  tenantId: string;
+  owner: KeyOwner;
+  /** The roles the member may give, lowest first. */
+  roles: Role[];
+  onCreated: (created: CreatedApiKey) => void;
+}
+
+function CreateKeyForm({ tenantId, owner, roles, onCreated }: CreateKeyFormProps) {
   const create = useCreateApiKey(tenantId, owner);
-  const form = useForm<{ name: string }>({ defaultValues: { name: '' } });
+  // Admin unless the member may give less only.
+  const defaultRole = roles.includes('admin') ? 'admin' : roles[roles.length - 1];
+  const form = useForm<{ name: string; role: Role }>({ defaultValues: { name: '', role: defaultRole } });
   const serverErrors = fieldErrorsOf(create.error);
   const nameError = form.formState.errors.name ? 'Give the key a name, such as what will use it.' : serverErrors.get('name');
   return (
@@ -111,7 +140,7 @@ function CreateKeyForm({ tenantId, owner, onCreated }: { tenantId: string; owner
       aria-labelledby="new-key-heading"
       onSubmit={form.handleSubmit((values) =>
         create.mutate(
-          { name: values.name.trim() },
+          { name: values.name.trim(), role: values.role },
           {
             onSuccess: (created) => {
               // The key lives only in the page's state: the mutation forgets it at once.
@@ -137,6 +166,15 @@ function CreateKeyForm({ tenantId, owner, onCreated }: { tenantId: string; owner
           {nameError}
         </p>
       </div>
+      <fieldset className="field">
+        <legend>Role</legend>
+        {roles.map((role) => (
+          <div key={role} className="field checkbox">
+            <input id={`key-role-${role}`} type="radio" value={role} {...form.register('role')} />
+            <label htmlFor={`key-role-${role}`}>{ROLE_WORDS[role]}</label>
+          </div>
+        ))}
+      </fieldset>
       {serverErrors.size === 0 && <ProblemMessage error={create.error} />}
       <button type="submit" className="button button-primary" disabled={create.isPending}>
         {create.isPending ? 'Creating…' : 'Create key'}

@@ -1,5 +1,6 @@
 import { queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { managementApi, unwrap } from '../../api/client';
+import { withFreshSignIn } from '../../api/fresh-sign-in';
 import type { components } from '../../api/management-api';
 import { KEYSET_PAGES } from '../../api/pages';
 
@@ -25,9 +26,28 @@ const applicationQuery = (tenantId: string, organizationId: string, applicationI
       unwrap(managementApi(tenantId).GET('/api/v2/organization/{organizationId}/application/{applicationId}', { params: { path: { organizationId, applicationId } } })),
   });
 
-/** One application, with its client secret for admins (null for viewers and native apps). */
+/** One application, without its client secret (read that with useReadClientSecret). */
 export function useApplication(tenantId: string, organizationId: string, applicationId: string) {
   return useQuery(applicationQuery(tenantId, organizationId, applicationId));
+}
+
+/**
+ * The client secret, read when the person asks for it (admins and owners; the API wants a recent
+ * sign-in and records the read in the audit log). Kept in this mutation's memory only, never in the query cache.
+ */
+export function useReadClientSecret(tenantId: string, organizationId: string, applicationId: string) {
+  return useMutation({
+    mutationFn: async (): Promise<string> => {
+      const application = await withFreshSignIn(() =>
+        unwrap(
+          managementApi(tenantId).GET('/api/v2/organization/{organizationId}/application/{applicationId}', {
+            params: { path: { organizationId, applicationId }, query: { include: 'secret' } },
+          }),
+        ),
+      );
+      return application.clientSecret ?? '';
+    },
+  });
 }
 
 export function useCreateApplication(tenantId: string, organizationId: string) {
@@ -57,12 +77,15 @@ export function useRotateSecret(tenantId: string, organizationId: string, applic
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () =>
-      unwrap(
-        managementApi(tenantId).POST('/api/v2/organization/{organizationId}/application/{applicationId}/rotate_secret', {
-          params: { path: { organizationId, applicationId } },
-          body: { revokeAccessTokens: false },
-        }),
+      withFreshSignIn(() =>
+        unwrap(
+          managementApi(tenantId).POST('/api/v2/organization/{organizationId}/application/{applicationId}/rotate_secret', {
+            params: { path: { organizationId, applicationId } },
+            body: { revokeAccessTokens: false },
+          }),
+        ),
       ),
-    onSuccess: (application) => queryClient.setQueryData(applicationQuery(tenantId, organizationId, applicationId).queryKey, application),
+    // The cache keeps the application without its new secret; the page shows the secret once from the answer.
+    onSuccess: (application) => queryClient.setQueryData(applicationQuery(tenantId, organizationId, applicationId).queryKey, { ...application, clientSecret: null }),
   });
 }

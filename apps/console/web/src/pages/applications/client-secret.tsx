@@ -1,25 +1,33 @@
 import { useState } from 'react';
+import { useCan } from '../../api/session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { DateTime } from '../../components/date-time';
-import { type Application, useRotateSecret } from './application-queries';
+import { ProblemMessage } from '../../components/problem-message';
+import { type Application, useReadClientSecret, useRotateSecret } from './application-queries';
+
+const MASK = '•'.repeat(24);
 
 /**
- * The client secret, masked until Reveal; Rotate (after a confirmation) shows the new one once.
- * Viewers get no secret from the API, so they see neither.
+ * The client secret, masked: Reveal and Copy read it from the API when pressed (which may ask the
+ * person to confirm it is them); Rotate (after a confirmation) shows the new one once.
+ * Viewers may not read it, so they see neither.
  */
 export function ClientSecret({ tenantId, application }: { tenantId: string; application: Application }) {
+  const canRead = useCan('admin');
   const [revealed, setRevealed] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [rotated, setRotated] = useState<string | null>(null);
+  const read = useReadClientSecret(tenantId, application.organizationId, application.id);
   const rotate = useRotateSecret(tenantId, application.organizationId, application.id);
-  const secret = application.clientSecret;
-  if (!secret) return <span className="muted">Only admins and owners see the client secret.</span>;
+  if (!canRead) return <span className="muted">Only admins and owners see the client secret.</span>;
 
+  const secret = () => (read.data !== undefined ? Promise.resolve(read.data) : read.mutateAsync());
+  const toggle = () => (revealed ? setRevealed(false) : read.mutate(undefined, { onSuccess: () => setRevealed(true) }));
   return (
     <div className="secret">
-      <code aria-label="Client secret">{revealed ? secret : '•'.repeat(24)}</code>
-      <button type="button" className="button button-small" onClick={() => setRevealed(!revealed)} aria-pressed={revealed}>
+      <code aria-label="Client secret">{revealed && read.data !== undefined ? read.data : MASK}</code>
+      <button type="button" className="button button-small" onClick={toggle} aria-pressed={revealed} disabled={read.isPending}>
         {revealed ? 'Hide' : 'Reveal'}
       </button>
       <CopyButton value={secret} label="Copy client secret" />
@@ -31,6 +39,7 @@ export function ClientSecret({ tenantId, application }: { tenantId: string; appl
           The previous secret works until <DateTime value={application.previousSecretExpiresAt} />.
         </span>
       )}
+      <ProblemMessage error={read.error} />
       {confirming && (
         <ConfirmDialog
           title="Rotate the client secret?"
@@ -43,6 +52,8 @@ export function ClientSecret({ tenantId, application }: { tenantId: string; appl
             rotate.mutate(undefined, {
               onSuccess: (updated) => {
                 setConfirming(false);
+                setRevealed(false);
+                read.reset();
                 setRotated(updated.clientSecret);
               },
             })
@@ -53,7 +64,7 @@ export function ClientSecret({ tenantId, application }: { tenantId: string; appl
       )}
       {rotated && (
         <div className="notice" role="status">
-          <p>The new client secret (shown once here; Reveal shows it again while you are an admin):</p>
+          <p>The new client secret (shown once here; Reveal reads it again while you are an admin):</p>
           <p className="secret">
             <code>{rotated}</code> <CopyButton value={rotated} label="Copy the new client secret" />
           </p>

@@ -31,7 +31,7 @@ const application = (overrides: Partial<Application> = {}): Application => ({
   previousSecretExpiresAt: null,
   createdAt: '2026-11-01T10:00:00.000Z',
   updatedAt: '2026-11-01T10:00:00.000Z',
-  clientSecret: SECRET,
+  clientSecret: null,
   ...overrides,
 });
 
@@ -40,18 +40,22 @@ function open(role: 'viewer' | 'admin', api: (call: ApiCall) => ApiAnswer | unde
     pattern: '/t/:tenantId/organizations/:organizationId/applications/:applicationId',
     path: '/t/:tenantId/organizations/org-1/applications/app-1',
     role,
-    api: (call) => api(call) ?? (call.path === '/api/endpoints' ? { body: ENDPOINTS } : { body: application() }),
+    // The API answers the secret only to `?include=secret`.
+    api: (call) => api(call) ?? (call.path === '/api/endpoints' ? { body: ENDPOINTS } : { body: application(call.query.get('include') === 'secret' ? { clientSecret: SECRET } : {}) }),
   });
 }
 
 describe('IntegrationPage', () => {
-  it('masks the client secret until Reveal, and fills the quick start with the client id but never the secret', async () => {
-    open('admin', () => undefined);
+  it('reads the client secret only on Reveal, and fills the quick start with the client id but never the secret', async () => {
+    const page = open('admin', () => undefined);
     const secret = await screen.findByLabelText('Client secret', { selector: 'code' });
     expect(secret.textContent).toMatch(/^•+$/);
-    expect(document.body.textContent).not.toContain(SECRET);
+    expect(page.calls.some((call) => call.query.get('include') === 'secret')).toBe(false);
     await userEvent.click(screen.getByRole('button', { name: 'Reveal' }));
     expect(secret).toHaveTextContent(SECRET);
+    expect(page.calls.filter((call) => call.query.get('include') === 'secret')).toHaveLength(1);
+    await userEvent.click(screen.getByRole('button', { name: 'Hide' }));
+    expect(document.body.textContent).not.toContain(SECRET);
     const snippet = await screen.findByRole('tabpanel');
     expect(snippet).toHaveTextContent("clientId: 'client-abc'");
     expect(snippet).toHaveTextContent("baseUrl: 'https://id.example.com/api'");
@@ -71,10 +75,11 @@ describe('IntegrationPage', () => {
   });
 
   it('shows a viewer neither the secret nor any control that changes something', async () => {
-    open('viewer', (call) => (call.path.includes('/application/') ? { body: application({ clientSecret: null }) } : undefined));
+    const page = open('viewer', () => undefined);
     expect(await screen.findByText('Only admins and owners see the client secret.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Reveal|Rotate|Save|Add a callback URL|Remove|Send me a login link/ })).not.toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Callback URL 1' })).toBeDisabled();
+    expect(page.calls.some((call) => call.query.get('include') === 'secret')).toBe(false);
   });
 
   it('Try it follows the attempt live until it completes', async () => {

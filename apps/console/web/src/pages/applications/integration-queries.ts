@@ -1,15 +1,17 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { consoleApi, managementApi, unwrap } from '../../api/client';
+import { withFreshSignIn } from '../../api/fresh-sign-in';
 
 /** Sesame's public URLs (issuer, discovery, JWKS, authorize, verify, userinfo): they do not change while the console runs. */
 export function useSesameEndpoints() {
   return useQuery({ queryKey: ['endpoints'], queryFn: () => unwrap(consoleApi.GET('/console/api/endpoints')), staleTime: Infinity });
 }
 
-/** A real login for the application, to the member's own address. */
+/** A real login for the application, to the member's own address (it reads the client secret, so it may ask for a recent sign-in). */
 export function useTryIt(tenantId: string, organizationId: string, applicationId: string) {
   return useMutation({
-    mutationFn: () => unwrap(consoleApi.POST('/console/api/try_it', { params: { header: { 'Sesame-Tenant': tenantId } }, body: { organizationId, applicationId } })),
+    mutationFn: () =>
+      withFreshSignIn(() => unwrap(consoleApi.POST('/console/api/try_it', { params: { header: { 'Sesame-Tenant': tenantId } }, body: { organizationId, applicationId } }))),
   });
 }
 

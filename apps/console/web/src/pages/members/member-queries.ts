@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { managementApi, unwrap } from '../../api/client';
+import { withFreshSignIn } from '../../api/fresh-sign-in';
 import type { components } from '../../api/management-api';
 import { KEYSET_PAGES } from '../../api/pages';
 import { sessionQuery } from '../../api/session';
@@ -21,7 +22,7 @@ export function useMembers(tenantId: string) {
 export function useInviteMember(tenantId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: InviteMemberInput) => unwrap(managementApi(tenantId).POST('/api/v2/tenant/member', { body })),
+    mutationFn: (body: InviteMemberInput) => withFreshSignIn(() => unwrap(managementApi(tenantId).POST('/api/v2/tenant/member', { body }))),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: membersKey(tenantId) }),
   });
 }
@@ -37,7 +38,7 @@ export function useChangeMemberRole(tenantId: string, selfMemberId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ memberId, role }: { memberId: string; role: Role }) =>
-      unwrap(managementApi(tenantId).POST('/api/v2/tenant/member/{memberId}', { params: { path: { memberId } }, body: { role } })),
+      withFreshSignIn(() => unwrap(managementApi(tenantId).POST('/api/v2/tenant/member/{memberId}', { params: { path: { memberId } }, body: { role } }))),
     onSuccess: (_member, { memberId }) => refreshAfter(queryClient, tenantId, memberId, selfMemberId),
   });
 }
@@ -45,7 +46,7 @@ export function useChangeMemberRole(tenantId: string, selfMemberId: string) {
 export function useRemoveMember(tenantId: string, selfMemberId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (memberId: string) => unwrap(managementApi(tenantId).DELETE('/api/v2/tenant/member/{memberId}', { params: { path: { memberId } } })),
+    mutationFn: (memberId: string) => withFreshSignIn(() => unwrap(managementApi(tenantId).DELETE('/api/v2/tenant/member/{memberId}', { params: { path: { memberId } } }))),
     onSuccess: (_answer, memberId) => refreshAfter(queryClient, tenantId, memberId, selfMemberId),
   });
 }

@@ -1,5 +1,6 @@
 import { queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { managementApi, unwrap } from '../../api/client';
+import { withFreshSignIn } from '../../api/fresh-sign-in';
 import type { components } from '../../api/management-api';
 import { KEYSET_PAGES } from '../../api/pages';
 
@@ -48,7 +49,7 @@ export function useUpdateOrganization(tenantId: string, organizationId: string) 
 export function useDeleteOrganization(tenantId: string, organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => unwrap(managementApi(tenantId).DELETE('/api/v2/organization/{id}', { params: { path: { id: organizationId } } })),
+    mutationFn: () => withFreshSignIn(() => unwrap(managementApi(tenantId).DELETE('/api/v2/organization/{id}', { params: { path: { id: organizationId } } }))),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationsKey(tenantId) }),
   });
 }

@@ -50,7 +50,7 @@ export function CheckInbox({ started, onRestart }: { started: SignInStarted; onR
   );
 }
 
-function ApprovalNumber({ approvalNumber }: { approvalNumber: string }) {
+export function ApprovalNumber({ approvalNumber }: { approvalNumber: string }) {
   return (
     <div className="approval-number">
       <p id="approval-number-label">Opening the link on another device, such as your phone? Choose “Sign in on the device where you asked” there and type this number:</p>
@@ -61,12 +61,13 @@ function ApprovalNumber({ approvalNumber }: { approvalNumber: string }) {
   );
 }
 
-function CodeForm({ loginAttemptId }: { loginAttemptId: string }) {
+/** The e-mail's code; `onSignedIn` runs once it signed this browser in. */
+export function CodeForm({ loginAttemptId, onSignedIn }: { loginAttemptId: string; onSignedIn?: () => void }) {
   const signIn = useSignInWithCode(loginAttemptId);
   const form = useForm<{ code: string }>({ defaultValues: { code: '' } });
   const fieldError = form.formState.errors.code?.message;
   return (
-    <form noValidate onSubmit={form.handleSubmit(({ code }) => signIn.mutate(code))}>
+    <form noValidate onSubmit={form.handleSubmit(({ code }) => signIn.mutate(code, { onSuccess: onSignedIn }))}>
       <div className="field">
         <label htmlFor="code">Or type the 6-digit code from the e-mail</label>
         <input
