@@ -38,6 +38,7 @@ module.exports = {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      setupFiles: ['<rootDir>/test/support/setup-logging.ts'],
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { ManualClock } from '@sesame/common';
+import { LookupBatcher, ManualClock } from '@sesame/common';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { AccessTokensService } from '../../apps/auth-api/src/tokens/access-tokens.service';
 import { RunningApp, startAuthApi, startStack, Stack } from '../support/apps';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { basicAuth } from '../support/login';
@@ -19,10 +20,18 @@ interface PoolQueries {
   query(config: { name?: string; values?: unknown[] }): Promise<unknown>;
 }
 
+/** The service's private batcher, which this test watches to know when every request has queued. */
+interface WithTokenLookups {
+  tokenLookups: LookupBatcher<string, unknown>;
+}
+
 /**
  * Concurrent uncached userinfo requests share their database lookups (LookupBatcher): whatever
  * batch a request lands in, it must get its own token's answer. The requests go to a second auth
  * API without the userinfo cache, so that every one of them reaches the batcher.
+ *
+ * Batching is made certain, not left to how fast the server answers: the first token query is held
+ * until every request has asked the batcher, so all the others wait and go out together after it.
  */
 describe('userinfo under concurrent requests', () => {
   const smtp = new SmtpSink();
@@ -56,8 +65,34 @@ describe('userinfo under concurrent requests', () => {
   const block = (sub: string) =>
     request(stack.management.url).post(`/api/v2/organization/${web.organizationId}/user/${sub}`).set('Authorization', `Bearer ${web.apiKey}`).send({ blocked: true }).expect(200);
 
-  /** queryPrepared's queries go through the pool's query() as configs with a name. */
-  const spyOnPool = (app: RunningApp) => jest.spyOn((app.app.get(DataSource).driver as unknown as { master: PoolQueries }).master, 'query');
+  /**
+   * Holds the app's first find-tokens query until the batcher has been asked `expected` times, and
+   * records every find-tokens query's number of tokens. queryPrepared's queries go through the
+   * pool's query() as configs with a name.
+   */
+  const holdFirstBatchUntilQueued = (app: RunningApp, expected: number): number[] => {
+    const batcher = (app.app.get(AccessTokensService) as unknown as WithTokenLookups).tokenLookups;
+    const pool = (app.app.get(DataSource).driver as unknown as { master: PoolQueries }).master;
+    let asked = 0;
+    let allQueued!: () => void;
+    const queued = new Promise<void>((resolve) => (allQueued = resolve));
+    const load = batcher.load.bind(batcher);
+    jest.spyOn(batcher, 'load').mockImplementation((key) => {
+      // load() queues the key before it returns, so the last call means every request is waiting.
+      const answer = load(key);
+      if (++asked === expected) allQueued();
+      return answer;
+    });
+    const query = pool.query.bind(pool);
+    const batchSizes: number[] = [];
+    jest.spyOn(pool, 'query').mockImplementation(async (config) => {
+      if (config.name !== 'find-tokens') return query(config);
+      batchSizes.push((config.values![0] as Buffer[]).length);
+      if (batchSizes.length === 1) await queued;
+      return query(config);
+    });
+    return batchSizes;
+  };
 
   it('each request gets its own answer: valid, revoked, expired, blocked and unknown tokens mixed', async () => {
     const expired = [await signIn(), await signIn(), await signIn()];
@@ -73,13 +108,13 @@ describe('userinfo under concurrent requests', () => {
     const cases: Expected[] = [...valid, ...refused.map((token) => ({ token }))];
     // Each token 8 times, interleaved, so that batches mix tokens of every kind and may carry one twice.
     const requests = Array.from({ length: 8 }, () => cases).flat();
-    const poolQueries = spyOnPool(batched);
+    const batchSizes = holdFirstBatchUntilQueued(batched, requests.length);
     const responses = await Promise.all(requests.map(({ token }) => userInfo(batched.url, token)));
 
     const answers = responses.map((response) => (response.status === 200 ? { status: 200, user: { sub: response.body.sub, email: response.body.email } } : { status: response.status }));
     expect(answers).toEqual(requests.map(({ user }) => (user ? { status: 200, user } : { status: 401 })));
-    // The requests really were batched, or this test would prove nothing.
-    const batchSizes = poolQueries.mock.calls.filter(([config]) => config.name === 'find-tokens').map(([config]) => (config.values![0] as Buffer[]).length);
-    expect(Math.max(...batchSizes)).toBeGreaterThan(1);
+    // The first request's token went out alone; every token (the first one again, for its other
+    // requests) waited for that query and went out in the next.
+    expect(batchSizes).toEqual([1, cases.length]);
   });
 });

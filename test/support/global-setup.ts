@@ -1,12 +1,14 @@
 import { Client } from 'pg';
 import { runMigrations } from '@sesame/entities';
 import { ADMIN_DATABASE_URL, databaseUrlFor, runId, TEST_PLATFORM_API_KEY, TEST_SECRETS_KEY } from './test-env';
+import { quietDefaultLogger } from './test-logging';
 
 /**
  * Each run gets its own database (migrated from scratch, as production is) and its own Redis
  * key prefix, so runs never see each other's data. Workers inherit these variables.
  */
 export default async function globalSetup(): Promise<void> {
+  quietDefaultLogger();
   const id = runId();
   const database = `sesame_test_${id}`;
   const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
