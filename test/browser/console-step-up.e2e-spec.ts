@@ -55,7 +55,7 @@ describe('the console asks for a fresh sign-in, in a browser', () => {
 
     await page.goto(`${stack.consoleUrl}/t/${app.tenantId}/api-keys`);
     await page.getByRole('heading', { name: 'New API key' }).waitFor();
-    const roles = await page.getByRole('radio').evaluateAll((radios) => radios.map((radio) => (radio as HTMLInputElement).value));
+    const roles = await page.getByRole('radio').evaluateAll((radios) => radios.map((radio) => (radio as unknown as { value: string }).value));
     expect(roles).toEqual(['viewer', 'admin']);
     await browser.screenshot(page, '01-admin-key-roles');
 
@@ -65,7 +65,7 @@ describe('the console asks for a fresh sign-in, in a browser', () => {
     await page.getByRole('button', { name: 'Rotate secret' }).click();
 
     const confirm = page.getByRole('dialog', { name: 'Confirm it’s you' });
-    await confirm.waitFor();
+    await confirm.getByTestId('approval-number').waitFor();
     await browser.screenshot(page, '02-confirm-it-is-you');
     await confirm.getByLabel(/6-digit code/).fill(codeIn(await signInMail(smtp, admin)));
     await confirm.getByRole('button', { name: 'Sign in with the code' }).click();

@@ -118,6 +118,7 @@ describe('the console, in a browser', () => {
     made.clientSecret = await clipboard(page);
     expect(made.clientSecret).not.toBe(made.clientId);
     await page.getByRole('button', { name: 'Reveal' }).click();
+    await page.getByRole('button', { name: 'Hide' }).waitFor();
     expect(await page.getByLabel('Client secret', { exact: true }).textContent()).toBe(made.clientSecret);
     await look(page, '07-integration');
     await page.getByRole('button', { name: 'Hide' }).click();

@@ -6,6 +6,12 @@ import { MemberPrincipal, SignedInPerson } from '../api-key/principal';
 
 const MAX_CACHE_ENTRIES = 10_000;
 
+interface Membership {
+  id: string;
+  role: Role;
+  plan: Plan;
+}
+
 interface PersonRow {
   user_id: string;
   email: string;
@@ -29,7 +35,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export class MemberVerifier {
   private readonly logger = new Logger(MemberVerifier.name);
   private readonly people = new TtlCache<string, SignedInPerson | null>(MAX_CACHE_ENTRIES);
-  private readonly members = new TtlCache<string, MemberPrincipal | null>(MAX_CACHE_ENTRIES);
+  /** Memberships by tenant and address; the sign-in time belongs to the token, so it is not cached here. */
+  private readonly members = new TtlCache<string, Membership | null>(MAX_CACHE_ENTRIES);
   private readonly cacheMs: number;
   private readonly idleMs: number;
   private readonly maxAgeMs: number;
@@ -83,18 +90,22 @@ export class MemberVerifier {
 
   /** The person as a member of the tenant, or null when they are not one (or the tenant does not exist). */
   async member(person: SignedInPerson, tenantId: string): Promise<MemberPrincipal | null> {
-    const key = `${tenantId}|${person.email}`;
+    const membership = await this.membership(tenantId, person.email);
+    return membership && { kind: 'member', tenantId, plan: membership.plan, memberId: membership.id, email: person.email, role: membership.role, signedInAt: person.signedInAt };
+  }
+
+  private async membership(tenantId: string, email: string): Promise<Membership | null> {
+    const key = `${tenantId}|${email}`;
     const now = this.clock.now().getTime();
     const cached = this.members.get(key, now);
     if (cached !== undefined) return cached;
-    const rows: { id: string; role: Role; plan: Plan }[] = await this.dataSource.query(
+    const rows: Membership[] = await this.dataSource.query(
       `SELECT m.id, m.role, t.plan FROM tenant_member m JOIN tenant t ON t.id = m.tenant_id WHERE m.tenant_id = $1 AND m.email = $2 AND NOT t.system`,
-      [tenantId, person.email],
+      [tenantId, email],
     );
-    const row = rows[0];
-    const member: MemberPrincipal | null = row ? { kind: 'member', tenantId, plan: row.plan, memberId: row.id, email: person.email, role: row.role, signedInAt: person.signedInAt } : null;
-    if (this.cacheMs > 0) this.members.set(key, member, now + this.cacheMs);
-    return member;
+    const membership = rows[0] ?? null;
+    if (this.cacheMs > 0) this.members.set(key, membership, now + this.cacheMs);
+    return membership;
   }
 
   /** Drops a member from this instance's cache at once (removed, or given another role); other instances follow within the cache time. */

@@ -35,10 +35,14 @@ export function useSignIn() {
   });
 }
 
+/** The key of a code being sent for a sign-in, to tell whether one is on its way. */
+export const signInCodeKey = (loginAttemptId: string) => ['sign-in-code', loginAttemptId];
+
 /** Signs this browser in with the e-mail's code; then the session says so. */
 export function useSignInWithCode(loginAttemptId: string) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: signInCodeKey(loginAttemptId),
     mutationFn: (code: string) => unwrap(consoleApi.POST('/console/api/sign_in/code', { body: { loginAttemptId, code } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey }),
   });

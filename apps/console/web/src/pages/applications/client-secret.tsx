@@ -23,7 +23,10 @@ export function ClientSecret({ tenantId, application }: { tenantId: string; appl
   if (!canRead) return <span className="muted">Only admins and owners see the client secret.</span>;
 
   const secret = () => (read.data !== undefined ? Promise.resolve(read.data) : read.mutateAsync());
-  const toggle = () => (revealed ? setRevealed(false) : read.mutate(undefined, { onSuccess: () => setRevealed(true) }));
+  const toggle = () => {
+    if (revealed || read.data !== undefined) return setRevealed(!revealed);
+    read.mutate(undefined, { onSuccess: () => setRevealed(true) });
+  };
   return (
     <div className="secret">
       <code aria-label="Client secret">{revealed && read.data !== undefined ? read.data : MASK}</code>

@@ -1,6 +1,7 @@
+import { useIsMutating } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { handleFreshSignIn } from '../../api/fresh-sign-in';
-import { type SignInStarted, useSession, useSignIn, useSignInStatus } from '../../api/session';
+import { signInCodeKey, type SignInStarted, useSession, useSignIn, useSignInStatus } from '../../api/session';
 import { ApprovalNumber, CodeForm } from './check-inbox';
 import { ProblemMessage } from '../../components/problem-message';
 
@@ -71,9 +72,12 @@ function ConfirmIdentity({ request }: { request: Request }) {
 
 function WaitForSignIn({ started, onConfirmed }: { started: SignInStarted; onConfirmed: () => void }) {
   const status = useSignInStatus(started.loginAttemptId);
+  // A code typed here also completes the sign-in, and the held status request may answer before the
+  // code's answer has set the new session cookie: then the code's success is what confirms.
+  const sendingCode = useIsMutating({ mutationKey: signInCodeKey(started.loginAttemptId) }) > 0;
   useEffect(() => {
-    if (status.data === 'completed') onConfirmed();
-  }, [status.data, onConfirmed]);
+    if (status.data === 'completed' && !sendingCode) onConfirmed();
+  }, [status.data, sendingCode, onConfirmed]);
   return (
     <>
       <p>The e-mail shows this sentence:</p>

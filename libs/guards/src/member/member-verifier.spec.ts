@@ -1,0 +1,37 @@
+import { ManualClock, SesameConfig, sha256 } from '@sesame/common';
+import { DataSource } from 'typeorm';
+import { MemberVerifier } from './member-verifier';
+
+const OLD_TOKEN = 'a'.repeat(43);
+const NEW_TOKEN = 'b'.repeat(43);
+
+describe('MemberVerifier', () => {
+  const clock = new ManualClock(new Date('2030-01-01T10:00:00.000Z'));
+  const issued = new Map<string, Date>();
+
+  /** The database as the verifier reads it: tokens by hash, one membership; writes are accepted. */
+  const dataSource = {
+    query: async (sql: string, params: unknown[]) => {
+      if (sql.includes('FROM access_token')) {
+        const token = [OLD_TOKEN, NEW_TOKEN].find((candidate) => sha256(candidate).equals(params[0] as Buffer));
+        const at = token ? issued.get(token) : undefined;
+        return at ? [{ user_id: 'u1', email: 'ada@example.com', issued_at: at, expires_at: new Date(at.getTime() + 86_400_000) }] : [];
+      }
+      if (sql.includes('FROM tenant_member')) return [{ id: 'm1', role: 'owner', plan: 'pro' }];
+      return [];
+    },
+  } as unknown as DataSource;
+  const config = { apiKeys: { cacheSeconds: 5 }, members: { sessionIdleSeconds: 43_200, sessionMaxSeconds: 604_800 } } as SesameConfig;
+
+  it('gives the member the sign-in time of the token in hand, also while the membership is cached', async () => {
+    const verifier = new MemberVerifier(dataSource, config, clock);
+    issued.set(OLD_TOKEN, new Date(clock.now().getTime() - 3_600_000));
+    const stale = await verifier.member((await verifier.person(OLD_TOKEN))!, 't1');
+    expect(stale?.signedInAt).toEqual(issued.get(OLD_TOKEN));
+
+    // Signed in again a moment later: the membership is still cached, the sign-in is the new one.
+    issued.set(NEW_TOKEN, clock.now());
+    const fresh = await verifier.member((await verifier.person(NEW_TOKEN))!, 't1');
+    expect(fresh).toMatchObject({ memberId: 'm1', role: 'owner', signedInAt: clock.now() });
+  });
+});
