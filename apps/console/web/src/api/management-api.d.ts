@@ -28,10 +28,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the tenant's own keys (revoked ones included) */
+        /** List the tenant's own keys (revoked ones included), with each key's role and creator */
         get: operations["TenantApiKeysController_list_v2"];
         put?: never;
-        /** Create a tenant key; the key is shown only in this response */
+        /** Create a tenant key, with a role no higher than the creator’s; the key is shown only in this response */
         post: operations["TenantApiKeysController_create_v2"];
         delete?: never;
         options?: never;
@@ -49,7 +49,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a tenant key */
+        /** Revoke a tenant key (one whose role is no higher than the caller’s) */
         delete: operations["TenantApiKeysController_revoke_v2"];
         options?: never;
         head?: never;
@@ -63,10 +63,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's keys (revoked ones included) */
+        /** List the organization's keys (revoked ones included), with each key's role and creator */
         get: operations["OrganizationApiKeysController_list_v2"];
         put?: never;
-        /** Create an organization key; the key is shown only in this response */
+        /** Create an organization key (admin or viewer, no higher than the creator’s role); the key is shown only in this response */
         post: operations["OrganizationApiKeysController_create_v2"];
         delete?: never;
         options?: never;
@@ -138,10 +138,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the tenant's members (tenant key, any member) */
+        /** List the tenant's members (tenant keys, any member) */
         get: operations["MembersController_list_v2"];
         put?: never;
-        /** Invite a member: they are e-mailed a link to the console (tenant key, owners) */
+        /** Invite a member: they are e-mailed a link to the console (owner keys, owners) */
         post: operations["MembersController_invite_v2"];
         delete?: never;
         options?: never;
@@ -158,9 +158,9 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change a member's role (tenant key, owners) */
+        /** Change a member's role (owner keys, owners); a demoted member's keys are capped at the new role */
         post: operations["MembersController_update_v2"];
-        /** Remove a member (tenant key, owners); their console access ends within API_KEY_CACHE_SECONDS */
+        /** Remove a member (owner keys, owners); the keys they created are revoked with them, and their console access ends at once (within API_KEY_CACHE_SECONDS on other instances while Redis is away) */
         delete: operations["MembersController_remove_v2"];
         options?: never;
         head?: never;
@@ -192,7 +192,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The tenant's audit log, newest first (tenant key, owners and admins)
+         * The tenant's audit log, newest first (admin and owner keys and members)
          * @description Every change made through the management API, by a key or a member. Filters combine.
          */
         get: operations["AuditController_list_v2"];
@@ -247,10 +247,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the tenant's organizations (tenant key, members) */
+        /** List the tenant's organizations (tenant keys, members) */
         get: operations["OrganizationsController_list_v2"];
         put?: never;
-        /** Create an organization (tenant key, admins) */
+        /** Create an organization (tenant keys, members: admin or owner) */
         post: operations["OrganizationsController_create_v2"];
         delete?: never;
         options?: never;
@@ -265,7 +265,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read an organization (tenant key, or that organization’s key) */
+        /** Read an organization (tenant keys, members, or that organization’s keys) */
         get: operations["OrganizationsController_get_v2"];
         put?: never;
         /** Update an organization: name, whitelist domains, autologin, link lifetime */
@@ -324,7 +324,7 @@ export interface paths {
         /** List the organization's applications (without secrets) */
         get: operations["ApplicationsController_list_v2"];
         put?: never;
-        /** Register an application; web apps get a client secret */
+        /** Register an application; a web app’s client secret is answered here, once */
         post: operations["ApplicationsController_create_v2"];
         delete?: never;
         options?: never;
@@ -339,10 +339,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the integration data of an application, client secret included (but for members with the viewer role) */
+        /**
+         * Read the integration data of an application
+         * @description Without `include=secret` the answer has no client secret (`clientSecret: null`). With it, admins, owners and admin keys get the secret, the read is written to the audit log (`application.secret_read`, with who and from where), and a member needs a recent sign-in.
+         */
         get: operations["ApplicationsController_get_v2"];
         put?: never;
-        /** Update an application: name, callback URLs, id_token encryption */
+        /** Update an application: name, callback URLs, id_token encryption (the answer has no secret) */
         post: operations["ApplicationsController_update_v2"];
         /** Delete an application and its tokens */
         delete: operations["ApplicationsController_delete_v2"];
@@ -361,8 +364,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Replace a web app's client secret
-         * @description The replaced secret keeps authenticating for `overlapSeconds` (default CLIENT_SECRET_ROTATION_OVERLAP_SECONDS, 86400; 0 stops it at once), so running deployments can switch over; a client still using it gets id_tokens encrypted with it. `revokeAccessTokens` also revokes every access token of the application. Other auth-api instances see the change within CLIENT_CACHE_SECONDS (5 s by default). Native applications have no secret: 400 `no_client_secret`.
+         * Replace a web app's client secret (the new one is answered here, once)
+         * @description The replaced secret keeps authenticating for `overlapSeconds` (default CLIENT_SECRET_ROTATION_OVERLAP_SECONDS, 86400; 0 stops it at once), so running deployments can switch over; a client still using it gets id_tokens encrypted with it. `revokeAccessTokens` also revokes every access token of the application. Every auth-api instance drops its cached copy at once (within CLIENT_CACHE_SECONDS, 5 s by default, while Redis is away). Native applications have no secret: 400 `no_client_secret`.
          */
         post: operations["ApplicationsController_rotateSecret_v2"];
         delete?: never;
@@ -395,6 +398,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ApiKeyCreatorResponse: {
+            /** @enum {string} */
+            type: "member" | "api_key";
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The member’s address or the key’s name.
+             * @example ada@example.com
+             */
+            name: string;
+        };
         ApiKeyResponse: {
             /** Format: uuid */
             id: string;
@@ -410,6 +424,13 @@ export interface components {
              * @description Set for an organization key; null for a tenant key.
              */
             organizationId: string | null;
+            /**
+             * @description What the key may do: a viewer reads everything but secrets, an admin also changes things, an owner also manages members.
+             * @enum {string}
+             */
+            role: "viewer" | "admin" | "owner";
+            /** @description Who created the key; null for the first key of a tenant (the platform key made it) and for keys whose creator is gone. */
+            createdBy: components["schemas"]["ApiKeyCreatorResponse"] | null;
             /** Format: date-time */
             lastUsedAt: string | null;
             /** Format: date-time */
@@ -467,6 +488,11 @@ export interface components {
         CreateApiKeyDto: {
             /** @example CI deploys */
             name: string;
+            /**
+             * @description What the key may do: no higher than its creator’s role (an organization key: admin or viewer). Without it: admin, or the creator’s role where that is lower.
+             * @enum {string}
+             */
+            role?: "viewer" | "admin" | "owner";
         };
         CreatedApiKeyResponse: {
             /** Format: uuid */
@@ -483,6 +509,13 @@ export interface components {
              * @description Set for an organization key; null for a tenant key.
              */
             organizationId: string | null;
+            /**
+             * @description What the key may do: a viewer reads everything but secrets, an admin also changes things, an owner also manages members.
+             * @enum {string}
+             */
+            role: "viewer" | "admin" | "owner";
+            /** @description Who created the key; null for the first key of a tenant (the platform key made it) and for keys whose creator is gone. */
+            createdBy: components["schemas"]["ApiKeyCreatorResponse"] | null;
             /** Format: date-time */
             lastUsedAt: string | null;
             /** Format: date-time */
@@ -992,7 +1025,7 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            /** @description The client secret of a web app; null for native apps, which have none, and for members with the viewer role, who never see secrets. */
+            /** @description The client secret of a web app: answered when the application is created, when its secret is rotated, and by a read with `include=secret`; null otherwise, and for native apps, which have none. */
             clientSecret: string | null;
         };
         UpdateApplicationDto: {
@@ -1285,7 +1318,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1365,7 +1398,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1460,7 +1493,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1520,7 +1553,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                organizationId: string;
+                /** @description The organization. */
+                organizationId: unknown;
             };
             cookie?: never;
         };
@@ -1552,7 +1586,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1607,7 +1641,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                organizationId: string;
+                /** @description The organization. */
+                organizationId: unknown;
             };
             cookie?: never;
         };
@@ -1643,7 +1678,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1716,8 +1751,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                organizationId: string;
                 keyId: string;
+                /** @description The organization. */
+                organizationId: unknown;
             };
             cookie?: never;
         };
@@ -1748,7 +1784,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1833,7 +1869,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1914,7 +1950,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1995,7 +2031,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2075,7 +2111,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2184,7 +2220,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2297,7 +2333,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2477,7 +2513,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2558,7 +2594,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2638,7 +2674,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2734,7 +2770,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2825,7 +2861,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2933,7 +2969,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3013,7 +3049,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3077,7 +3113,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The organization. */
+                id: unknown;
             };
             cookie?: never;
         };
@@ -3109,7 +3146,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3164,7 +3201,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The organization. */
+                id: unknown;
             };
             cookie?: never;
         };
@@ -3200,7 +3238,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3273,7 +3311,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The organization. */
+                id: unknown;
             };
             cookie?: never;
         };
@@ -3304,7 +3343,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3366,7 +3405,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                organizationId: string;
+                /** @description The organization. */
+                organizationId: unknown;
             };
             cookie?: never;
         };
@@ -3398,7 +3438,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3453,7 +3493,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                organizationId: string;
+                /** @description The organization. */
+                organizationId: unknown;
             };
             cookie?: never;
         };
@@ -3489,7 +3530,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3571,8 +3612,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                organizationId: string;
                 userId: string;
+                /** @description The organization. */
+                organizationId: unknown;
             };
             cookie?: never;
         };
@@ -3604,7 +3646,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3659,8 +3701,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                organizationId: string;
                 userId: string;
+                /** @description The organization. */
+                organizationId: unknown;
             };
             cookie?: never;
         };
@@ -3696,7 +3739,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3769,8 +3812,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                organizationId: string;
                 userId: string;
+                /** @description The organization. */
+                organizationId: unknown;
             };
             cookie?: never;
         };
@@ -3801,7 +3845,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3861,7 +3905,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                organizationId: string;
+                /** @description The organization. */
+                organizationId: unknown;
             };
             cookie?: never;
         };
@@ -3893,7 +3938,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3948,7 +3993,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                organizationId: string;
+                /** @description The organization. */
+                organizationId: unknown;
             };
             cookie?: never;
         };
@@ -3984,7 +4030,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4054,11 +4100,15 @@ export interface operations {
     };
     ApplicationsController_get_v2: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `secret`: answer the client secret too (admins, owners and admin keys; audited as `application.secret_read`). */
+                include?: "secret";
+            };
             header?: never;
             path: {
-                organizationId: string;
                 applicationId: string;
+                /** @description The organization. */
+                organizationId: unknown;
             };
             cookie?: never;
         };
@@ -4090,7 +4140,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4145,8 +4195,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                organizationId: string;
                 applicationId: string;
+                /** @description The organization. */
+                organizationId: unknown;
             };
             cookie?: never;
         };
@@ -4182,7 +4233,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4255,8 +4306,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                organizationId: string;
                 applicationId: string;
+                /** @description The organization. */
+                organizationId: unknown;
             };
             cookie?: never;
         };
@@ -4287,7 +4339,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4342,8 +4394,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                organizationId: string;
                 applicationId: string;
+                /** @description The organization. */
+                organizationId: unknown;
             };
             cookie?: never;
         };
@@ -4379,7 +4432,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4467,7 +4520,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                organizationId: string;
+                /** @description The organization. */
+                organizationId: unknown;
             };
             cookie?: never;
         };
@@ -4499,7 +4553,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), or the member is not one of the tenant (`not_a_member`), has too weak a role (`insufficient_role`) or may not call it at all (`member_not_allowed`). */
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
             403: {
                 headers: {
                     [name: string]: unknown;
