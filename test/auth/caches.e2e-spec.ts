@@ -1,13 +1,14 @@
-import { ManualClock } from '@sesame/common';
+import { CacheInvalidationBus, ManualClock } from '@sesame/common';
 import request from 'supertest';
-import { startStack, Stack } from '../support/apps';
+import { startManagementApi, startStack, Stack } from '../support/apps';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { basicAuth, loginByLink, uniqueEmail } from '../support/login';
 import { SmtpSink } from '../support/smtp-sink';
 
 const REDIRECT_URI = 'http://localhost:4000/callback';
+const CACHE_ENV = { ACCESS_TOKEN_CACHE_SECONDS: '5', CLIENT_CACHE_SECONDS: '5', MAIL_SWEEP_INTERVAL_SECONDS: '3600' };
 
-/** The short-lived caches on the hot paths, with their production defaults (5 s), on a manual clock. */
+/** The short-lived caches on the hot paths, with their production defaults (5 s), on a manual clock; the cache time is the fallback when an invalidation is lost. */
 describe('userinfo and client caches', () => {
   const smtp = new SmtpSink();
   const clock = new ManualClock();
@@ -18,7 +19,7 @@ describe('userinfo and client caches', () => {
     await smtp.start();
     stack = await startStack(smtp.url, {
       clock,
-      env: { ACCESS_TOKEN_CACHE_SECONDS: '5', CLIENT_CACHE_SECONDS: '5', MAIL_SWEEP_INTERVAL_SECONDS: '3600' },
+      env: CACHE_ENV,
     });
     const tenant = await createTenant(stack.management.url, 'pro');
     const organization = await createOrganization(stack.management.url, tenant, { whitelistDomains: ['http://localhost:4000'] });
@@ -64,20 +65,41 @@ describe('userinfo and client caches', () => {
     await userInfo(accessToken).expect(401);
   });
 
-  it('a secret rotated without overlap works for at most the cache time, then is invalid_client', async () => {
-    const status = (secret: string) =>
-      request(stack.auth.url).get('/api/v1/login_attempt/00000000-0000-4000-8000-000000000000').set('Authorization', basicAuth({ clientId: app.clientId, clientSecret: secret }));
-    await status(app.clientSecret!).expect(404); // looked up, and cached
-    const rotated = await request(stack.management.url)
+  const status = (secret: string) =>
+    request(stack.auth.url).get('/api/v1/login_attempt/00000000-0000-4000-8000-000000000000').set('Authorization', basicAuth({ clientId: app.clientId, clientSecret: secret }));
+  const rotate = (managementUrl: string) =>
+    request(managementUrl)
       .post(`/api/v2/organization/${app.organizationId}/application/${app.applicationId}/rotate_secret`)
       .set('Authorization', `Bearer ${app.apiKey}`)
       .send({ overlapSeconds: 0 })
       .expect(200);
-    clock.advance(4.9);
-    await status(app.clientSecret!).expect(404); // cached: the old secret still authenticates
-    clock.advance(0.2);
+
+  it('a secret rotated without overlap is refused at once: the invalidation reaches the cache', async () => {
+    await status(app.clientSecret!).expect(404); // looked up, and cached
+    const reached = new Promise<void>((resolve) =>
+      stack.auth.app.get(CacheInvalidationBus).subscribe((message) => message.kind === 'application' && message.applicationId === app.applicationId && resolve()),
+    );
+    const rotated = await rotate(stack.management.url);
+    await reached;
     await status(app.clientSecret!).expect(401);
     await status(rotated.body.clientSecret).expect(404);
     app = { ...app, clientSecret: rotated.body.clientSecret };
+  });
+
+  it('when the invalidation is lost (as while Redis is away), a rotated secret works for at most the cache time', async () => {
+    // A management API publishing under another REDIS_PREFIX: its message never reaches this auth API.
+    const elsewhere = await startManagementApi({ clock, env: { ...CACHE_ENV, REDIS_PREFIX: `${stack.auth.config.redis.prefix}-elsewhere` } });
+    try {
+      await status(app.clientSecret!).expect(404); // looked up, and cached
+      const rotated = await rotate(elsewhere.url);
+      clock.advance(4.9);
+      await status(app.clientSecret!).expect(404); // cached: the old secret still authenticates
+      clock.advance(0.2);
+      await status(app.clientSecret!).expect(401);
+      await status(rotated.body.clientSecret).expect(404);
+      app = { ...app, clientSecret: rotated.body.clientSecret };
+    } finally {
+      await elsewhere.close();
+    }
   });
 });

@@ -67,9 +67,10 @@ describe('code exchange, id_token and userinfo', () => {
       sub: payload.sub,
       email,
       email_verified: true,
-      name: null,
       organization_id: app.organizationId,
       updated_at: expect.any(Number),
     });
+    expect(user.body).not.toHaveProperty('name'); // no name yet: left out (OpenID Connect Core §5.3.2)
+    expect(payload).not.toHaveProperty('name');
   });
 });

@@ -17,7 +17,7 @@ function fakeFetch(answers: Partial<Record<string, { status: number; body?: unkn
     const answer = answers[path] ??
       {
         '/v1/verify': { status: 200, body: { access_token: 'native-token', id_token: 'x', expires_in: 3600, expires_at: new Date(Date.now() + 3_600_000).toISOString(), token_type: 'Bearer' } },
-        '/v1/userinfo': { status: 200, body: { sub: 'u1', email: 'ada@example.com', email_verified: true, name: null, organization_id: 'o1', updated_at: 1_700_000_000 } },
+        '/v1/userinfo': { status: 200, body: { sub: 'u1', email: 'ada@example.com', email_verified: true, organization_id: 'o1', updated_at: 1_700_000_000 } },
         '/v1/revoke': { status: 200 },
       }[path] ?? { status: 404 };
     const headers = new Map(Object.entries(answer.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));

@@ -208,7 +208,7 @@ export class SesameNativeClient {
       return null;
     }
     if (answer.status >= 400) throw providerError(answer.status, answer.body);
-    const info = answer.body as { sub: string; email: string; email_verified: boolean; name: string | null; organization_id: string; updated_at: number };
+    const info = answer.body as { sub: string; email: string; email_verified: boolean; name?: string; organization_id: string; updated_at: number };
     return { id: info.sub, email: info.email, emailVerified: info.email_verified, name: info.name ?? null, organizationId: info.organization_id, updatedAt: new Date(info.updated_at * 1000) };
   }
 

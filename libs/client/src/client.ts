@@ -343,7 +343,7 @@ export class SesameClient {
     const answer = await this.http.sendRaw('/v1/userinfo', { method: 'GET', headers: { authorization: `Bearer ${token}` } });
     if (answer.status === 401) return null;
     if (answer.status >= 400) throw providerError(answer);
-    const info = answer.body as { sub: string; email: string; email_verified: boolean; name: string | null; organization_id: string; updated_at: number };
+    const info = answer.body as { sub: string; email: string; email_verified: boolean; name?: string; organization_id: string; updated_at: number };
     return {
       id: info.sub,
       email: info.email,

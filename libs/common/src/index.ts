@@ -41,5 +41,6 @@ export * from './metrics/sesame-metrics';
 export * from './metrics/http-metrics';
 export * from './metrics/metrics.module';
 export * from './cache/ttl-cache';
+export * from './cache/cache-invalidation';
 export * from './async/with-timeout';
 export * from './batching/lookup-batcher';

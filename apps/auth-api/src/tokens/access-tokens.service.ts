@@ -108,7 +108,8 @@ export class AccessTokensService {
       sub: row.user_id,
       email: row.email,
       email_verified: row.email_verified,
-      name: row.name,
+      // OpenID Connect Core §5.3.2: a claim without a value is left out, never null.
+      ...(row.name === null ? {} : { name: row.name }),
       organization_id: row.organization_id,
       updated_at: Math.floor(row.updated_at.getTime() / 1000),
     };

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, forbidden, lowerRole, notFound, Page, PageQuery, Role, roleIncludes, toPage, validationFailed } from '@sesame/common';
+import { CacheInvalidationBus, Clock, forbidden, lowerRole, notFound, Page, PageQuery, Role, roleIncludes, toPage, validationFailed } from '@sesame/common';
 import { ApiKey } from '@sesame/entities';
 import { ApiKeyVerifier, generateApiKey, TenantScopedPrincipal } from '@sesame/guards';
 import { EntityManager } from 'typeorm';
@@ -29,6 +29,7 @@ export class ApiKeysService {
     private readonly keys: ApiKeyRepository,
     private readonly verifier: ApiKeyVerifier,
     private readonly clock: Clock,
+    private readonly invalidations: CacheInvalidationBus,
   ) {}
 
   /**
@@ -50,14 +51,15 @@ export class ApiKeysService {
   }
 
   /**
-   * Revokes a key, if the caller's role is at least the key's: at once on this instance, within
-   * API_KEY_CACHE_SECONDS on the others. Revoking twice is harmless.
+   * Revokes a key, if the caller's role is at least the key's: at once on every instance (on the
+   * others within API_KEY_CACHE_SECONDS while Redis is away). Revoking twice is harmless.
    */
   async revoke(owner: ApiKeyOwner, revoker: Role, id: string): Promise<void> {
     const key = await this.findOrFail(owner, id);
     if (!roleIncludes(revoker, key.role)) throw forbidden('insufficient_role', `Revoking this key needs the ${key.role} role`);
     await this.keys.revoke(key, this.clock.now());
     this.verifier.forget(key.hash);
+    await this.invalidations.publish({ kind: 'api-key', apiKeyId: key.id });
   }
 
   private async findOrFail(owner: ApiKeyOwner, id: string): Promise<ApiKey> {

@@ -71,7 +71,7 @@ export class ApplicationsController {
     description:
       'The replaced secret keeps authenticating for `overlapSeconds` (default CLIENT_SECRET_ROTATION_OVERLAP_SECONDS, 86400; 0 stops it at once), ' +
       'so running deployments can switch over; a client still using it gets id_tokens encrypted with it. `revokeAccessTokens` also revokes every access token of the application. ' +
-      'Other auth-api instances see the change within CLIENT_CACHE_SECONDS (5 s by default). Native applications have no secret: 400 `no_client_secret`.',
+      'Every auth-api instance drops its cached copy at once (within CLIENT_CACHE_SECONDS, 5 s by default, while Redis is away). Native applications have no secret: 400 `no_client_secret`.',
   })
   @ApiBody({ type: RotateSecretDto, required: false })
   @ApiOkResponse({ type: ApplicationResponse })

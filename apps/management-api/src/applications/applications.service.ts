@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { badRequest, ClientSecretVerifier, Clock, normalizeAll, notFound, Page, PageQuery, SecretBox, SESAME_CONFIG, SesameConfig, toPage, validateCallbackUrl, validationFailed } from '@sesame/common';
+import { badRequest, CacheInvalidationBus, ClientSecretVerifier, Clock, normalizeAll, notFound, Page, PageQuery, SecretBox, SESAME_CONFIG, SesameConfig, toPage, validateCallbackUrl, validationFailed } from '@sesame/common';
 import { Application } from '@sesame/entities';
 import { ApplicationRepository } from './application.repository';
 import { generateClientId, generateClientSecret } from './client-credentials';
@@ -13,6 +13,7 @@ export class ApplicationsService {
     private readonly box: SecretBox,
     private readonly verifiers: ClientSecretVerifier,
     private readonly clock: Clock,
+    private readonly invalidations: CacheInvalidationBus,
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
   ) {}
 
@@ -53,14 +54,19 @@ export class ApplicationsService {
     if (input.name !== undefined) application.name = input.name;
     if (input.callbackUrls !== undefined) application.callbackUrls = normalizeAll('callbackUrls', input.callbackUrls, (url) => validateCallbackUrl(url, application.type));
     if (input.idTokenEncryptedResponseAlg !== undefined) application.idTokenEncryptedResponseAlg = idTokenEncryption(application.type === 'web', input.idTokenEncryptedResponseAlg);
-    return withoutSecret(await this.applications.save(application));
+    const saved = await this.applications.save(application);
+    // auth-api instances cache whether the application's id_tokens are encrypted.
+    if (input.idTokenEncryptedResponseAlg !== undefined) await this.changed(id);
+    return withoutSecret(saved);
   }
 
   /**
    * Replaces a web app's secret. The replaced one keeps working for `overlapSeconds` (default
    * CLIENT_SECRET_ROTATION_OVERLAP_SECONDS), so running deployments can switch over; 0 stops it
    * at once. Optionally every access token of the application is revoked in the same transaction.
-   * Other auth-api instances see the change within CLIENT_CACHE_SECONDS (and ACCESS_TOKEN_CACHE_SECONDS).
+   * Every auth-api instance drops the application from its cache once the change has committed
+   * (within CLIENT_CACHE_SECONDS while Redis is away); cached userinfo answers of revoked tokens
+   * last up to ACCESS_TOKEN_CACHE_SECONDS.
    */
   async rotateSecret(organizationId: string, id: string, options: RotateSecretDto): Promise<ApplicationResponse> {
     const application = await this.findOrFail(organizationId, id);
@@ -76,12 +82,20 @@ export class ApplicationsService {
     application.clientSecretHash = null;
     application.clientSecretVerifier = secret.verifier;
     application.clientSecretEncrypted = secret.encrypted;
-    return this.withSecret(await this.applications.saveRotation(application, options.revokeAccessTokens ? now : null));
+    const saved = await this.applications.saveRotation(application, options.revokeAccessTokens ? now : null);
+    await this.changed(id);
+    return this.withSecret(saved);
   }
 
   async delete(organizationId: string, id: string): Promise<void> {
     await this.findOrFail(organizationId, id);
     await this.applications.delete(organizationId, id);
+    await this.changed(id);
+  }
+
+  /** After the change has committed, so that no instance reads the old row again once it has dropped it. */
+  private changed(applicationId: string): Promise<void> {
+    return this.invalidations.publish({ kind: 'application', applicationId });
   }
 
   /**

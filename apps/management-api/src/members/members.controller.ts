@@ -57,7 +57,7 @@ export class MembersController {
   @Access({ role: 'owner', freshSignIn: true })
   @Audited('member.remove', fromParam('memberId'))
   @ApiOperation({
-    summary: 'Remove a member (owner keys, owners); the keys they created are revoked with them, and their console access ends within API_KEY_CACHE_SECONDS',
+    summary: 'Remove a member (owner keys, owners); the keys they created are revoked with them, and their console access ends at once (within API_KEY_CACHE_SECONDS on other instances while Redis is away)',
   })
   @ApiNoContentResponse({ description: 'Removed.' })
   @ApiConflictResponse(LAST_OWNER)

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, conflict, notFound, Page, PageQuery, ProblemException, Role, roleIncludes, toPage, validEmail } from '@sesame/common';
+import { CacheInvalidationBus, Clock, conflict, notFound, Page, PageQuery, ProblemException, Role, roleIncludes, toPage, validEmail } from '@sesame/common';
 import { TenantMember } from '@sesame/entities';
 import { ApiKeyVerifier, MemberVerifier, SignedInPerson } from '@sesame/guards';
 import { MailProducer, QueueUnavailableError } from '@sesame/queue';
@@ -30,6 +30,7 @@ export class MembersService {
     private readonly keyVerifier: ApiKeyVerifier,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    private readonly invalidations: CacheInvalidationBus,
   ) {}
 
   async list(tenantId: string, page: PageQuery): Promise<Page<MemberResponse>> {
@@ -70,7 +71,7 @@ export class MembersService {
       for (const key of capped) await this.recordKeyChange(manager, context, tenantId, 'api_key.update', key, { role: key.role, reason: 'creator_demoted' });
       return { member: await this.members.setRole(manager, found, role), capped };
     });
-    this.forget(tenantId, member.email, capped);
+    await this.forget(tenantId, member, capped);
     return MemberResponse.from(member);
   }
 
@@ -83,17 +84,19 @@ export class MembersService {
       await this.members.delete(manager, tenantId, id);
       return { member: found, revoked };
     });
-    this.forget(tenantId, member.email, revoked);
+    await this.forget(tenantId, member, revoked);
   }
 
   private recordKeyChange(manager: EntityManager, context: AuditContext, tenantId: string, action: string, key: CascadedKey, changes: Record<string, unknown>): Promise<void> {
     return this.audit.recordIn(manager, context, { tenantId, action, targetType: 'api_key', targetId: key.id, changes });
   }
 
-  /** This instance drops what it cached of the member and their keys at once; the others within API_KEY_CACHE_SECONDS. */
-  private forget(tenantId: string, email: string, keys: CascadedKey[]): void {
-    this.verifier.forgetMember(tenantId, email);
+  /** Every instance drops what it cached of the member and their keys at once (this one even while Redis is away; the others then within API_KEY_CACHE_SECONDS). */
+  private async forget(tenantId: string, member: TenantMember, keys: CascadedKey[]): Promise<void> {
+    this.verifier.forgetMember(tenantId, member.email);
     for (const key of keys) this.keyVerifier.forget(key.hash);
+    await this.invalidations.publish({ kind: 'member', memberId: member.id });
+    for (const key of keys) await this.invalidations.publish({ kind: 'api-key', apiKeyId: key.id });
   }
 
   /** The tenants a signed-in person belongs to. */

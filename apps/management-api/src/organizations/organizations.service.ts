@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { normalizeAll, normalizeWhitelistDomain, Page, PageQuery, toPage } from '@sesame/common';
+import { CacheInvalidationBus, normalizeAll, normalizeWhitelistDomain, Page, PageQuery, toPage } from '@sesame/common';
 import { Organization } from '@sesame/entities';
 import { ApiKeyVerifier } from '@sesame/guards';
 import { CreateOrganizationDto, OrganizationResponse, UpdateOrganizationDto } from './dto/organization.dto';
@@ -11,6 +11,7 @@ export class OrganizationsService {
   constructor(
     private readonly organizations: OrganizationRepository,
     private readonly apiKeys: ApiKeyVerifier,
+    private readonly invalidations: CacheInvalidationBus,
   ) {}
 
   async list(tenantId: string, page: PageQuery): Promise<Page<OrganizationResponse>> {
@@ -38,7 +39,8 @@ export class OrganizationsService {
 
   async delete(organization: Organization): Promise<void> {
     await this.organizations.delete(organization.tenantId, organization.id);
-    // Its keys went with it (ON DELETE CASCADE): they stop working at once on this instance too.
+    // Its keys and applications went with it (ON DELETE CASCADE): they stop working at once, here even while Redis is away.
     this.apiKeys.forgetOrganization(organization.id);
+    await this.invalidations.publish({ kind: 'organization', organizationId: organization.id });
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { forbidden, notFound, Page, PageQuery, SESAME_CONFIG, SesameConfig, toPage, validEmail } from '@sesame/common';
+import { CacheInvalidationBus, forbidden, notFound, Page, PageQuery, SESAME_CONFIG, SesameConfig, toPage, validEmail } from '@sesame/common';
 import { Tenant } from '@sesame/entities';
 import { Principal } from '@sesame/guards';
 import { ApiKeysService, FIRST_KEY_CREATOR } from '../api-keys/api-keys.service';
@@ -14,6 +14,7 @@ export class TenantsService {
     private readonly tenants: TenantRepository,
     private readonly apiKeys: ApiKeysService,
     private readonly members: MembersService,
+    private readonly invalidations: CacheInvalidationBus,
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
   ) {}
 
@@ -53,9 +54,13 @@ export class TenantsService {
     if (input.plan !== undefined && input.plan !== tenant.plan && principal.kind !== 'platform') {
       throw forbidden('plan_change_forbidden', 'Only the platform key can change a plan');
     }
+    const planChanged = input.plan !== undefined && input.plan !== tenant.plan;
     if (input.name !== undefined) tenant.name = input.name;
     if (input.plan !== undefined) tenant.plan = input.plan;
-    return this.toResponse(await this.tenants.save(tenant));
+    const saved = await this.tenants.save(tenant);
+    // The plan is cached with the tenant's clients, keys and members on every instance.
+    if (planChanged) await this.invalidations.publish({ kind: 'tenant', tenantId: id });
+    return this.toResponse(saved);
   }
 
   private async findOrFail(id: string): Promise<Tenant> {

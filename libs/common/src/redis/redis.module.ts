@@ -2,8 +2,10 @@ import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nest
 import Redis from 'ioredis';
 import { SESAME_CONFIG } from '../config/config.module';
 import { SesameConfig } from '../config/sesame-config';
+import { CacheInvalidationBus } from '../cache/cache-invalidation';
+import { REDIS } from './redis-token';
 
-export const REDIS = Symbol('REDIS');
+export { REDIS } from './redis-token';
 
 /**
  * Connection options shared by every Redis client of the apps: commands fail fast when Redis is
@@ -32,7 +34,7 @@ class RedisCloser implements OnApplicationShutdown {
   }
 }
 
-/** One shared ioredis client per app (for the throttler, caches and health checks). */
+/** One shared ioredis client per app (for the throttler, caches and health checks), and the cache invalidation bus on it. */
 @Global()
 @Module({
   providers: [
@@ -46,7 +48,8 @@ class RedisCloser implements OnApplicationShutdown {
       },
     },
     RedisCloser,
+    CacheInvalidationBus,
   ],
-  exports: [REDIS],
+  exports: [REDIS, CacheInvalidationBus],
 })
 export class RedisModule {}

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Plan, Role, SESAME_CONFIG, SesameConfig, TtlCache, digestsEqual, sha256 } from '@sesame/common';
+import { CacheInvalidation, CacheInvalidationBus, Clock, Plan, Role, SESAME_CONFIG, SesameConfig, TtlCache, digestsEqual, sha256 } from '@sesame/common';
 import { DataSource } from 'typeorm';
 import { looksLikeApiKey } from './api-key-format';
 import { ApiKeyPrincipal, Principal } from './principal';
@@ -10,8 +10,9 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * Finds the principal of an API key by the key's SHA-256. Lookups are cached in process for
- * API_KEY_CACHE_SECONDS (default 5), so a revoked key stops working on every instance within
- * that time, and at once on the instance that revoked it.
+ * API_KEY_CACHE_SECONDS (default 5). A revoked key, a deleted organization or a plan change is
+ * dropped from every instance's cache at once by the invalidation bus (and from this instance's
+ * even while Redis is away); the cache time bounds it on the others only while Redis is away.
  */
 @Injectable()
 export class ApiKeyVerifier {
@@ -25,9 +26,11 @@ export class ApiKeyVerifier {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(SESAME_CONFIG) config: SesameConfig,
     private readonly clock: Clock,
+    invalidations: CacheInvalidationBus,
   ) {
     this.platformKeyHash = config.secrets.platformApiKey ? sha256(config.secrets.platformApiKey) : null;
     this.cacheMs = config.apiKeys.cacheSeconds * 1000;
+    invalidations.subscribe((message) => this.forgetChanged(message));
   }
 
   async verify(presented: string): Promise<Principal | null> {
@@ -43,7 +46,7 @@ export class ApiKeyVerifier {
     return principal;
   }
 
-  /** Drops a key from this instance's cache at once (other instances follow within the cache time). */
+  /** Drops a key from this instance's cache at once (publish an `api-key` invalidation for the others). */
   forget(hash: Buffer): void {
     this.cache.delete(hash.toString('base64'));
   }
@@ -51,6 +54,12 @@ export class ApiKeyVerifier {
   /** Drops every cached key of an organization from this instance's cache (the organization was deleted). */
   forgetOrganization(organizationId: string): void {
     this.cache.deleteWhere((principal) => principal?.kind === 'organization' && principal.organizationId === organizationId);
+  }
+
+  private forgetChanged(message: CacheInvalidation): void {
+    if (message.kind === 'api-key') this.cache.deleteWhere((principal) => principal?.apiKeyId === message.apiKeyId);
+    if (message.kind === 'tenant') this.cache.deleteWhere((principal) => principal?.tenantId === message.tenantId);
+    if (message.kind === 'organization') this.forgetOrganization(message.organizationId);
   }
 
   private async lookup(hash: Buffer, cacheKey: string, now: number): Promise<ApiKeyPrincipal | null> {

@@ -31,7 +31,7 @@ const principal = (client: RegisteredClient, method: string, secret: string | nu
   const { secret: _secret, idTokenEncrypted, ...identity } = client;
   return { ...identity, idTokenKey: idTokenEncrypted && secret !== null ? sha256(secret) : null, method };
 };
-const verifierAt = (now: Date) => new ClientVerifier(undefined as never, { now: () => now } as never, verifiers, { auth: { clientCacheSeconds: 0 } } as never);
+const verifierAt = (now: Date) => new ClientVerifier(undefined as never, { now: () => now } as never, verifiers, { auth: { clientCacheSeconds: 0 } } as never, { subscribe: () => undefined } as never);
 const CLIENTS = [web, android, weird, signedOnly];
 
 describe('parseBasic', () => {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ApplicationType, ClientSecretVerifier, Clock, digestsEqual, Plan, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
+import { ApplicationType, CacheInvalidation, CacheInvalidationBus, ClientSecretVerifier, Clock, digestsEqual, Plan, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
 import { DataSource } from 'typeorm';
 
 /** What a web app's client secret is checked against. */
@@ -44,8 +44,9 @@ const MAX_CACHED_CLIENTS = 10_000;
 
 /**
  * Finds applications by client_id and checks client secrets in constant time. Lookups are reused
- * for CLIENT_CACHE_SECONDS (default 5): a rotated secret, a deleted application or a plan change
- * reaches the other instances within that time.
+ * for CLIENT_CACHE_SECONDS (default 5). A rotated secret, a deleted application or a plan change
+ * is dropped from every instance's cache at once by the invalidation bus; the cache time bounds it
+ * only while Redis is away.
  */
 @Injectable()
 export class ClientVerifier {
@@ -57,8 +58,10 @@ export class ClientVerifier {
     private readonly clock: Clock,
     private readonly verifiers: ClientSecretVerifier,
     @Inject(SESAME_CONFIG) config: SesameConfig,
+    invalidations: CacheInvalidationBus,
   ) {
     this.cacheMs = config.auth.clientCacheSeconds * 1000;
+    invalidations.subscribe((message) => this.forget(message));
   }
 
   async find(clientId: string): Promise<RegisteredClient | null> {
@@ -69,6 +72,13 @@ export class ClientVerifier {
     const client = await this.lookup(clientId);
     if (this.cacheMs > 0) this.cache.set(clientId, client, now + this.cacheMs);
     return client;
+  }
+
+  /** Cached unknown client_ids are kept: client_ids are random, so none is looked up before its application exists. */
+  private forget(message: CacheInvalidation): void {
+    if (message.kind === 'application') this.cache.deleteWhere((client) => client?.applicationId === message.applicationId);
+    if (message.kind === 'tenant') this.cache.deleteWhere((client) => client?.tenantId === message.tenantId);
+    if (message.kind === 'organization') this.cache.deleteWhere((client) => client?.organizationId === message.organizationId);
   }
 
   private async lookup(clientId: string): Promise<RegisteredClient | null> {

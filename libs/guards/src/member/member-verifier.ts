@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, isSecretShaped, Role, Plan, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
+import { CacheInvalidation, CacheInvalidationBus, Clock, isSecretShaped, Role, Plan, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
 import { DataSource } from 'typeorm';
 import { MemberPrincipal, SignedInPerson } from '../api-key/principal';
 
@@ -27,9 +27,9 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * application only, unexpired, unrevoked, of an unblocked user with a verified address, used within
  * MEMBER_SESSION_IDLE_SECONDS and issued within MEMBER_SESSION_MAX_SECONDS) gives the person, and
  * the person's address with a tenant gives the member. Both lookups are cached in
- * process for API_KEY_CACHE_SECONDS, like API keys: a token revoked at the auth API, or a member
- * removed or given another role on another instance, takes effect within that time (at once for
- * member changes made through this instance).
+ * process for API_KEY_CACHE_SECONDS, like API keys: a token revoked at the auth API takes effect
+ * within that time; a member removed or given another role, or a plan change, at once on every
+ * instance through the invalidation bus (within that time on the others while Redis is away).
  */
 @Injectable()
 export class MemberVerifier {
@@ -46,10 +46,12 @@ export class MemberVerifier {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(SESAME_CONFIG) config: SesameConfig,
     private readonly clock: Clock,
+    invalidations: CacheInvalidationBus,
   ) {
     this.cacheMs = config.apiKeys.cacheSeconds * 1000;
     this.idleMs = config.members.sessionIdleSeconds * 1000;
     this.maxAgeMs = config.members.sessionMaxSeconds * 1000;
+    invalidations.subscribe((message) => this.forgetChanged(message));
   }
 
   /** True for a bearer value that may be a console access token (anything else need not be looked up). */
@@ -108,9 +110,14 @@ export class MemberVerifier {
     return membership;
   }
 
-  /** Drops a member from this instance's cache at once (removed, or given another role); other instances follow within the cache time. */
+  /** Drops a member from this instance's cache at once (removed, or given another role); publish a `member` invalidation for the others. */
   forgetMember(tenantId: string, email: string): void {
     this.members.delete(`${tenantId}|${email}`);
+  }
+
+  private forgetChanged(message: CacheInvalidation): void {
+    if (message.kind === 'member') this.members.deleteWhere((member) => member?.memberId === message.memberId);
+    if (message.kind === 'tenant') this.members.deleteWhere((member) => member?.tenantId === message.tenantId);
   }
 
   /**

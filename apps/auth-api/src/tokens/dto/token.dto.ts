@@ -92,8 +92,8 @@ export class UserInfoResponse {
   @ApiProperty()
   email_verified: boolean;
 
-  @ApiProperty({ type: String, nullable: true })
-  name: string | null;
+  @ApiPropertyOptional({ type: String, description: 'Left out while the user has no name (OpenID Connect Core §5.3.2).' })
+  name?: string;
 
   @ApiProperty({ format: 'uuid' })
   organization_id: string;

@@ -160,7 +160,7 @@ export interface paths {
         put?: never;
         /** Change a member's role (owner keys, owners); a demoted member's keys are capped at the new role */
         post: operations["MembersController_update_v2"];
-        /** Remove a member (owner keys, owners); the keys they created are revoked with them, and their console access ends within API_KEY_CACHE_SECONDS */
+        /** Remove a member (owner keys, owners); the keys they created are revoked with them, and their console access ends at once (within API_KEY_CACHE_SECONDS on other instances while Redis is away) */
         delete: operations["MembersController_remove_v2"];
         options?: never;
         head?: never;
@@ -365,7 +365,7 @@ export interface paths {
         put?: never;
         /**
          * Replace a web app's client secret (the new one is answered here, once)
-         * @description The replaced secret keeps authenticating for `overlapSeconds` (default CLIENT_SECRET_ROTATION_OVERLAP_SECONDS, 86400; 0 stops it at once), so running deployments can switch over; a client still using it gets id_tokens encrypted with it. `revokeAccessTokens` also revokes every access token of the application. Other auth-api instances see the change within CLIENT_CACHE_SECONDS (5 s by default). Native applications have no secret: 400 `no_client_secret`.
+         * @description The replaced secret keeps authenticating for `overlapSeconds` (default CLIENT_SECRET_ROTATION_OVERLAP_SECONDS, 86400; 0 stops it at once), so running deployments can switch over; a client still using it gets id_tokens encrypted with it. `revokeAccessTokens` also revokes every access token of the application. Every auth-api instance drops its cached copy at once (within CLIENT_CACHE_SECONDS, 5 s by default, while Redis is away). Native applications have no secret: 400 `no_client_secret`.
          */
         post: operations["ApplicationsController_rotateSecret_v2"];
         delete?: never;
