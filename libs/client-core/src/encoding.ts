@@ -38,3 +38,12 @@ export function formEncode(form: Record<string, string | undefined>): string {
 export function formComponent(value: string): string {
   return encodeURIComponent(value).replace(/%20/g, '+');
 }
+
+/** One form-encoded name or value, decoded (+ as space); a malformed escape is kept as it is. */
+export function formDecode(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
+  }
+}

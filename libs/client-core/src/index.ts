@@ -5,7 +5,7 @@
  */
 export { SesameApi, userOf } from './api';
 export type { ClientCredentials, SesameUser, TokenResponse, UserInfoResponse } from './api';
-export { asciiBytes, base64url, formComponent, formEncode } from './encoding';
+export { asciiBytes, base64url, formComponent, formDecode, formEncode } from './encoding';
 export { InvalidStateError, ProviderError, RateLimitedError, SesameError } from './errors';
 export { DEFAULT_TIMEOUT_MS, providerError, SesameHttp } from './http';
 export type { HttpAnswer, HttpOptions } from './http';

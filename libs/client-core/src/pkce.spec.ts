@@ -1,5 +1,5 @@
-import { createHash, randomBytes, randomFillSync } from 'node:crypto';
-import { asciiBytes, base64url, formEncode } from './encoding';
+import { createHash, randomFillSync } from 'node:crypto';
+import { base64url } from './encoding';
 import { createPkcePair, randomToken } from './pkce';
 import { CryptoProvider } from './platform';
 
@@ -25,23 +25,5 @@ describe('PKCE', () => {
   it('makes states from the random bytes it is given', () => {
     expect(randomToken({ ...nodeCrypto, getRandomValues: (array) => array.fill(7) })).toBe(base64url(new Uint8Array(32).fill(7)));
     expect(randomToken(nodeCrypto, 16)).toMatch(/^[A-Za-z0-9_-]{22}$/);
-  });
-});
-
-describe('encoding (no Node built-ins)', () => {
-  it('base64url matches Node’s for every length', () => {
-    for (let length = 0; length < 40; length++) {
-      const bytes = randomBytes(length);
-      expect(base64url(new Uint8Array(bytes))).toBe(bytes.toString('base64url'));
-    }
-  });
-
-  it('refuses non-ASCII text', () => {
-    expect(asciiBytes('aZ')).toEqual(new Uint8Array([97, 90]));
-    expect(() => asciiBytes('é')).toThrow('not ASCII');
-  });
-
-  it('form-encodes, leaving out undefined values', () => {
-    expect(formEncode({ code: 'a b+c', redirect_uri: 'https://x/cb?y=1', skipped: undefined, amp: '&=' })).toBe('code=a+b%2Bc&redirect_uri=https%3A%2F%2Fx%2Fcb%3Fy%3D1&amp=%26%3D');
   });
 });

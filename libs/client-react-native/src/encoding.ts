@@ -1,5 +1,7 @@
 // Query strings without URL or URLSearchParams (React Native's URL is incomplete).
 
+import { formDecode } from '@sesame/client-core';
+
 /** The query parameters of a URL (first value of each name), fragment ignored. */
 export function queryOf(url: string): Record<string, string> {
   const withoutFragment = url.split('#')[0];
@@ -9,8 +11,8 @@ export function queryOf(url: string): Record<string, string> {
   for (const pair of withoutFragment.slice(question + 1).split('&')) {
     if (pair === '') continue;
     const equals = pair.indexOf('=');
-    const name = decode(equals < 0 ? pair : pair.slice(0, equals));
-    const value = equals < 0 ? '' : decode(pair.slice(equals + 1));
+    const name = formDecode(equals < 0 ? pair : pair.slice(0, equals));
+    const value = equals < 0 ? '' : formDecode(pair.slice(equals + 1));
     if (!(name in params)) params[name] = value;
   }
   return params;
@@ -19,12 +21,4 @@ export function queryOf(url: string): Record<string, string> {
 /** The URL without query and fragment. */
 export function withoutQuery(url: string): string {
   return url.split('#')[0].split('?')[0];
-}
-
-function decode(value: string): string {
-  try {
-    return decodeURIComponent(value.replace(/\+/g, ' '));
-  } catch {
-    return value;
-  }
 }
