@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { base64url } from '@sesame/client-core';
 import { createSesameNativeClient, SesameNativeClientOptions } from './client';
-import { base64url, formEncode, queryOf } from './encoding';
-import { InvalidStateError, ProviderError } from './errors';
+import { queryOf } from './encoding';
+import { InvalidStateError, ProviderError, RateLimitedError } from './errors';
 import { MemoryStorage } from './storage';
 
 const BASE_URL = 'https://auth.example.com/api';
@@ -33,17 +34,9 @@ function client(options: Partial<SesameNativeClientOptions> = {}) {
   return { sesame, storage, fetch: (options.fetch as ReturnType<typeof fakeFetch>) ?? fetch };
 }
 
-describe('encoding (no Node built-ins)', () => {
-  it('base64url matches Node’s for every length', () => {
-    for (let length = 0; length < 40; length++) {
-      const bytes = randomBytes(length);
-      expect(base64url(new Uint8Array(bytes))).toBe(bytes.toString('base64url'));
-    }
-  });
-
-  it('parses and builds query strings', () => {
+describe('queryOf (no URL)', () => {
+  it('parses query strings, first value of each name', () => {
     expect(queryOf('com.example.notes:/callback?code=a%2Bb&state=x+y&state=ignored#frag')).toEqual({ code: 'a+b', state: 'x y' });
-    expect(formEncode({ a: 'x y', b: undefined, c: '&=' })).toBe('a=x+y&c=%26%3D');
   });
 });
 
@@ -113,23 +106,54 @@ describe('handleRedirect', () => {
     await expect(sesame.handleRedirect('https://evil.example/callback?code=c&state=s')).rejects.toMatchObject({ code: 'invalid_request' });
   });
 
-  it('retries a 429 with exponential backoff', async () => {
-    let limited = 2;
-    const base = fakeFetch();
-    const fetch = Object.assign(
-      async (url: string, init: Parameters<typeof base>[1]) => {
-        if (url.endsWith('/v1/verify') && limited-- > 0) return { status: 429, headers: { get: (name: string) => (name === 'retry-after' ? '1' : null) }, text: async () => '' };
-        return base(url, init);
-      },
-      { calls: base.calls },
-    );
+  it('retries a 429 with exponential backoff, never sooner than Retry-After', async () => {
+    const fetch = limitedOnVerify(2, '1');
     const sleep = jest.fn(async (_ms: number) => undefined);
     const { sesame } = client({ fetch, sleep });
     const { state } = queryOf(await sesame.startLogin());
     await sesame.handleRedirect(`${REDIRECT_URI}?code=c&state=${state}`);
     expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([1000, 1000]);
   });
+
+  it('spreads retries of a 429 without Retry-After over the upper half of each backoff (jitter)', async () => {
+    const random = jest.spyOn(Math, 'random').mockReturnValue(0);
+    try {
+      const sleep = jest.fn(async (_ms: number) => undefined);
+      const { sesame } = client({ fetch: limitedOnVerify(3, null), sleep });
+      const { state } = queryOf(await sesame.startLogin());
+      await sesame.handleRedirect(`${REDIRECT_URI}?code=c&state=${state}`);
+      expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([250, 500, 1000]);
+    } finally {
+      random.mockRestore();
+    }
+  });
+
+  it('throws a RateLimitedError with allowedDate and Retry-After, and does not retry a wait Sesame dated', async () => {
+    const fetch = limitedOnVerify(1, '42', { code: 'rate_limited', allowedDate: '2030-01-01T00:01:00.000Z' });
+    const sleep = jest.fn(async (_ms: number) => undefined);
+    const { sesame } = client({ fetch, sleep });
+    const { state } = queryOf(await sesame.startLogin());
+    const failure = sesame.handleRedirect(`${REDIRECT_URI}?code=c&state=${state}`);
+    await expect(failure).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(failure).rejects.toMatchObject({ code: 'rate_limited', allowedDate: new Date('2030-01-01T00:01:00.000Z'), retryAfter: 42 });
+    expect(sleep).not.toHaveBeenCalled();
+  });
 });
+
+/** The default fake fetch, but /v1/verify answers 429 the first `times` times. */
+function limitedOnVerify(times: number, retryAfter: string | null, body?: unknown) {
+  let limited = times;
+  const base = fakeFetch();
+  return Object.assign(
+    async (url: string, init: Parameters<typeof base>[1]) => {
+      if (url.endsWith('/v1/verify') && limited-- > 0) {
+        return { status: 429, headers: { get: (name: string) => (name === 'retry-after' ? retryAfter : null) }, text: async () => (body === undefined ? '' : JSON.stringify(body)) };
+      }
+      return base(url, init);
+    },
+    { calls: base.calls },
+  );
+}
 
 describe('session', () => {
   it('forgets an expired token', async () => {

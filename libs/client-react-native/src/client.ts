@@ -1,17 +1,9 @@
-import { asciiBytes, base64url, formEncode, queryOf, withoutQuery } from './encoding';
-import { InvalidStateError, ProviderError, RateLimitedError, SesameError } from './errors';
-import { CryptoProvider, FetchFunction, globalFetch, sleep as timerSleep, webCrypto } from './platform';
+import { createPkcePair, CryptoProvider, DEFAULT_RETRY, FetchFunction, formEncode, globalFetch, randomToken, RetryOptions, SesameApi, SesameHttp, SesameUser, webCrypto } from '@sesame/client-core';
+import { queryOf, withoutQuery } from './encoding';
+import { InvalidStateError, ProviderError, SesameError } from './errors';
 import { SecureStorage } from './storage';
 
-/** The signed-in user, from Sesame's /v1/userinfo. */
-export interface SesameUser {
-  id: string;
-  email: string;
-  emailVerified: boolean;
-  name: string | null;
-  organizationId: string;
-  updatedAt: Date;
-}
+export type { SesameUser };
 
 /** The stored session. */
 export interface Session {
@@ -50,9 +42,11 @@ export interface SesameNativeClientOptions {
   fetch?: FetchFunction;
   /** Random bytes and SHA-256 (default: globalThis.crypto). */
   crypto?: Partial<CryptoProvider>;
-  /** Retries of requests answered with 429 (exponential backoff from baseDelayMs, at least Retry-After, at most maxDelayMs). */
-  retry?: { retries?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** Retries of requests answered with 429 (exponential backoff from baseDelayMs with jitter, at least Retry-After, at most maxDelayMs). */
+  retry?: Partial<RetryOptions>;
   sleep?: (ms: number) => Promise<void>;
+  /** Milliseconds a request to Sesame may take before it fails with SesameError `timeout` (default 30000). */
+  timeoutMs?: number;
 }
 
 interface PendingLogin {
@@ -70,13 +64,11 @@ const MAX_PENDING = 3;
  */
 export class SesameNativeClient {
   private readonly baseUrl: string;
-  private readonly fetch: FetchFunction;
+  private readonly api: SesameApi;
   private readonly crypto: CryptoProvider;
   private readonly sessionKey: string;
   private readonly pendingKey: string;
   private readonly loginTimeout: number;
-  private readonly retry: { retries: number; baseDelayMs: number; maxDelayMs: number };
-  private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(private readonly options: SesameNativeClientOptions) {
     if (!/^https?:\/\/[^/?#]+/.test(options.baseUrl)) throw new TypeError('baseUrl must be an absolute http(s) URL, e.g. https://auth.example.com/api');
@@ -85,7 +77,8 @@ export class SesameNativeClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     const fetch = options.fetch ?? globalFetch();
     if (!fetch) throw new TypeError('No fetch in this environment: pass options.fetch');
-    this.fetch = fetch;
+    const http = new SesameHttp({ baseUrl: this.baseUrl, fetch, retry: { ...DEFAULT_RETRY, ...options.retry }, sleep: options.sleep, timeoutMs: options.timeoutMs });
+    this.api = new SesameApi(http, { headers: {}, form: { client_id: options.clientId } });
     const defaults = webCrypto();
     this.crypto = {
       getRandomValues: options.crypto?.getRandomValues ?? defaults.getRandomValues,
@@ -95,8 +88,6 @@ export class SesameNativeClient {
     this.sessionKey = `${prefix}.session`;
     this.pendingKey = `${prefix}.pending`;
     this.loginTimeout = options.loginTimeoutSeconds ?? 3600;
-    this.retry = { retries: 3, baseDelayMs: 500, maxDelayMs: 10_000, ...options.retry };
-    this.sleep = options.sleep ?? timerSleep;
   }
 
   /**
@@ -117,9 +108,8 @@ export class SesameNativeClient {
    * page's URL for the app to open in the browser.
    */
   async startLogin(options: LoginOptions = {}): Promise<string> {
-    const state = base64url(this.crypto.getRandomValues(new Uint8Array(32)));
-    const verifier = base64url(this.crypto.getRandomValues(new Uint8Array(32)));
-    const challenge = base64url(await this.crypto.sha256(asciiBytes(verifier)));
+    const state = randomToken(this.crypto);
+    const { verifier, challenge } = await createPkcePair(this.crypto);
     const pending = (await this.pendingLogins()).slice(0, MAX_PENDING - 1);
     await this.options.storage.setItem(this.pendingKey, JSON.stringify([{ state, verifier, createdAt: nowSeconds() }, ...pending]));
     return `${this.baseUrl}/v1/authorize?${formEncode({
@@ -157,11 +147,7 @@ export class SesameNativeClient {
     if (!started) throw new InvalidStateError('unknown_state');
     if (!query.code) throw new SesameError('invalid_request', 'The redirect has neither code nor error');
 
-    const tokens = (await this.send('/v1/verify', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: formEncode({ grant_type: 'authorization_code', code: query.code, redirect_uri: this.options.redirectUri, code_verifier: started.verifier, client_id: this.options.clientId }),
-    })) as { access_token: string; expires_at: string };
+    const tokens = await this.api.exchangeCode({ code: query.code, redirectUri: this.options.redirectUri, verifier: started.verifier });
     const session: Session = { accessToken: tokens.access_token, expiresAt: new Date(tokens.expires_at) };
     await this.options.storage.setItem(this.sessionKey, JSON.stringify({ accessToken: session.accessToken, expiresAt: tokens.expires_at }));
     const user = await this.getUser();
@@ -202,14 +188,9 @@ export class SesameNativeClient {
   async getUser(): Promise<SesameUser | null> {
     const token = await this.getAccessToken();
     if (!token) return null;
-    const answer = await this.request('/v1/userinfo', { method: 'GET', headers: { authorization: `Bearer ${token}` } });
-    if (answer.status === 401) {
-      await this.options.storage.removeItem(this.sessionKey);
-      return null;
-    }
-    if (answer.status >= 400) throw providerError(answer.status, answer.body);
-    const info = answer.body as { sub: string; email: string; email_verified: boolean; name?: string; organization_id: string; updated_at: number };
-    return { id: info.sub, email: info.email, emailVerified: info.email_verified, name: info.name ?? null, organizationId: info.organization_id, updatedAt: new Date(info.updated_at * 1000) };
+    const user = await this.api.user(token);
+    if (!user) await this.options.storage.removeItem(this.sessionKey);
+    return user;
   }
 
   /** Signs out: removes the stored token, then revokes it at Sesame. Throws if Sesame could not revoke it (the token is removed all the same). */
@@ -217,11 +198,7 @@ export class SesameNativeClient {
     const token = await this.getAccessToken();
     await this.options.storage.removeItem(this.sessionKey);
     if (!token) return { revoked: false };
-    await this.send('/v1/revoke', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: formEncode({ token, token_type_hint: 'access_token', client_id: this.options.clientId }),
-    });
+    await this.api.revoke(token);
     return { revoked: true };
   }
 
@@ -246,57 +223,11 @@ export class SesameNativeClient {
     if (logins.length === 0) await this.options.storage.removeItem(this.pendingKey);
     else await this.options.storage.setItem(this.pendingKey, JSON.stringify(logins));
   }
-
-  /** Sends and resolves with the JSON body of a 2xx answer; throws typed errors otherwise. */
-  private async send(path: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<unknown> {
-    const answer = await this.request(path, init);
-    if (answer.status >= 400) throw providerError(answer.status, answer.body);
-    return answer.body;
-  }
-
-  /** Sends, retrying 429s with exponential backoff (never less than Retry-After). */
-  private async request(path: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; body: unknown }> {
-    for (let attempt = 0; ; attempt++) {
-      let status: number;
-      let retryAfterHeader: string | null;
-      let text: string;
-      try {
-        const response = await this.fetch(`${this.baseUrl}${path}`, { ...init, headers: { accept: 'application/json', ...init.headers } });
-        status = response.status;
-        retryAfterHeader = response.headers.get('retry-after');
-        text = await response.text();
-      } catch (error) {
-        throw new SesameError('unreachable', `Sesame could not be reached: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      const body = parseJson(text);
-      if (status !== 429) return { status, body };
-      const retryAfter = retryAfterHeader !== null && /^\d+$/.test(retryAfterHeader.trim()) ? Number(retryAfterHeader.trim()) : null;
-      const wait = Math.max(this.retry.baseDelayMs * 2 ** attempt, (retryAfter ?? 0) * 1000);
-      if (attempt >= this.retry.retries || wait > this.retry.maxDelayMs) throw new RateLimitedError(retryAfter);
-      await this.sleep(wait);
-    }
-  }
 }
 
 /** Creates a client; see SesameNativeClientOptions. */
 export function createSesameNativeClient(options: SesameNativeClientOptions): SesameNativeClient {
   return new SesameNativeClient(options);
-}
-
-function providerError(status: number, body: unknown): ProviderError {
-  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const error = typeof fields.error === 'string' ? fields.error : typeof fields.code === 'string' ? fields.code : `http_${status}`;
-  const description = typeof fields.error_description === 'string' ? fields.error_description : typeof fields.detail === 'string' ? fields.detail : null;
-  return new ProviderError(error, description, status);
-}
-
-function parseJson(text: string): unknown {
-  if (text === '') return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 function nowSeconds(): number {

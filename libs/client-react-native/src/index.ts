@@ -8,4 +8,4 @@ export { MemoryStorage } from './storage';
 export type { SecureStorage } from './storage';
 export { SesameError, RateLimitedError, InvalidStateError, ProviderError } from './errors';
 export type { InvalidStateReason } from './errors';
-export type { CryptoProvider, FetchFunction } from './platform';
+export type { CryptoProvider, FetchFunction, RetryOptions } from '@sesame/client-core';

@@ -1,10 +1,11 @@
 import { URL } from 'node:url';
 import { appendSetCookie, parseCookies, RequestLike, ResponseLike, serializeCookie } from './cookies';
 import { InvalidStateError, ProviderError, SesameError } from './errors';
-import { basicAuthorization, DEFAULT_RETRY, FetchFunction, providerError, RetryOptions, SesameHttp } from './http';
+import { createPkcePair, DEFAULT_RETRY, FetchFunction, RetryOptions, SesameApi, SesameHttp } from '@sesame/client-core';
+import { basicAuthorization } from './credentials';
 import { decodeLoginCookie, encodeLoginCookie, MAX_PENDING_LOGINS, PendingLogin } from './login-cookie';
 import { clientAddress, currentUrl, resolveReturnTo, withoutCallbackParameters } from './request-url';
-import { createPkcePair, createSignedState, verifySignedState } from './state';
+import { createSignedState, nodeCrypto, verifySignedState } from './state';
 import {
   AuthenticateDirectConfig,
   CallbackContext,
@@ -56,6 +57,8 @@ export interface SesameClientOptions {
   fetch?: FetchFunction;
   /** Retries of requests answered with 429 (exponential backoff). */
   retry?: Partial<RetryOptions>;
+  /** Milliseconds a request to Sesame may take before it fails with SesameError `timeout` (default 30000). */
+  timeoutMs?: number;
   /** Waits between retries (default: a timer; tests pass their own). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -70,6 +73,7 @@ type Next = (error?: unknown) => void;
 export class SesameClient {
   private readonly baseUrl: string;
   private readonly http: SesameHttp;
+  private readonly api: SesameApi;
   private readonly authorization: string;
   private readonly callbackPath: string;
   private readonly sessionCookie: string;
@@ -86,8 +90,16 @@ export class SesameClient {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     const fetchFunction = options.fetch ?? (globalThis.fetch as unknown as FetchFunction | undefined);
     if (!fetchFunction) throw new TypeError('No fetch: use Node 18 or newer, or pass options.fetch');
-    this.http = new SesameHttp({ baseUrl: this.baseUrl, fetch: fetchFunction, retry: { ...DEFAULT_RETRY, ...options.retry }, sleep: options.sleep });
+    this.http = new SesameHttp({
+      baseUrl: this.baseUrl,
+      fetch: fetchFunction,
+      retry: { ...DEFAULT_RETRY, ...options.retry },
+      sleep: options.sleep,
+      timeoutMs: options.timeoutMs,
+      redirect: 'manual',
+    });
     this.authorization = basicAuthorization(options.clientId, options.clientSecret);
+    this.api = new SesameApi(this.http, { headers: { authorization: this.authorization }, form: {} });
     this.callbackPath = options.callbackPath ?? '/callback';
     if (!this.callbackPath.startsWith('/') || this.callbackPath.startsWith('//')) throw new TypeError('callbackPath must be a path starting with a single /');
     this.sessionCookie = options.cookies?.session ?? 'sesame_session';
@@ -113,7 +125,7 @@ export class SesameClient {
     const { url: target } = resolveReturnTo(req, config.returnTo, this.trustProxy);
     const redirectUri = new URL(this.callbackPath, target.origin).href;
     const state = config.state ?? createSignedState(this.options.clientSecret);
-    const { verifier, challenge } = createPkcePair();
+    const { verifier, challenge } = await createPkcePair(nodeCrypto);
 
     const answer = await this.http.postJson(
       '/v1/authenticate_direct',
@@ -234,14 +246,8 @@ export class SesameClient {
     // that started the login exchanges with the redirect_uri and verifier it kept.
     const own = autologin ? undefined : started;
     const redirectUri = own?.redirectUri ?? withoutCallbackParameters(url);
-    const tokens = (
-      await this.http.postForm(
-        '/v1/verify',
-        { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: own?.verifier, autologin: autologin ? 'true' : undefined },
-        { authorization: this.authorization },
-      )
-    ).body as { access_token: string; expires_in: number; expires_at: string };
-    const user = await this.userForToken(tokens.access_token);
+    const tokens = await this.api.exchangeCode({ code, redirectUri, verifier: own?.verifier }, { autologin: autologin ? 'true' : undefined });
+    const user = await this.api.user(tokens.access_token);
     if (!user) throw new SesameError('invalid_token', 'Sesame did not accept the access token it just issued');
 
     appendSetCookie(res, this.cookie(this.sessionCookie, tokens.access_token, tokens.expires_in));
@@ -257,7 +263,7 @@ export class SesameClient {
   /** The signed-in user of a request (from its session cookie, through /v1/userinfo), or null. */
   async getUser(req: RequestLike): Promise<SesameUser | null> {
     const token = this.getAccessToken(req);
-    return token ? this.userForToken(token) : null;
+    return token ? this.api.user(token) : null;
   }
 
   /** The access token in the request's session cookie, for apps that call Sesame themselves. */
@@ -274,7 +280,7 @@ export class SesameClient {
     const token = this.getAccessToken(req);
     appendSetCookie(res, this.cookie(this.sessionCookie, '', 0));
     if (!token) return { revoked: false };
-    await this.http.postForm('/v1/revoke', { token, token_type_hint: 'access_token' }, { authorization: this.authorization });
+    await this.api.revoke(token);
     return { revoked: true };
   }
 
@@ -286,7 +292,7 @@ export class SesameClient {
     const property = options.property ?? 'user';
     return (req, res, next) => {
       const token = this.getAccessToken(req);
-      const lookup = token ? this.userForToken(token) : Promise.resolve(null);
+      const lookup = token ? this.api.user(token) : Promise.resolve(null);
       lookup.then(
         (user) => {
           if (token && !user) appendSetCookie(res, this.cookie(this.sessionCookie, '', 0));
@@ -325,33 +331,12 @@ export class SesameClient {
   /** Exchanges a code of a login this browser started (code typed, or approval collected), sets the session and forgets the login. */
   private async completeLogin(res: ResponseLike, pending: PendingLogin[], login: PendingLogin, code: string, state: string): Promise<CompletedLogin> {
     if (state !== login.state) throw new InvalidStateError('unknown_state');
-    const tokens = (
-      await this.http.postForm(
-        '/v1/verify',
-        { grant_type: 'authorization_code', code, redirect_uri: login.redirectUri, code_verifier: login.verifier },
-        { authorization: this.authorization },
-      )
-    ).body as { access_token: string; expires_in: number; expires_at: string };
-    const user = await this.userForToken(tokens.access_token);
+    const tokens = await this.api.exchangeCode({ code, redirectUri: login.redirectUri, verifier: login.verifier });
+    const user = await this.api.user(tokens.access_token);
     if (!user) throw new SesameError('invalid_token', 'Sesame did not accept the access token it just issued');
     appendSetCookie(res, this.cookie(this.sessionCookie, tokens.access_token, tokens.expires_in));
     this.writeLoginCookie(res, pending.filter((candidate) => candidate !== login));
     return { user, returnTo: login.returnTo, expiresAt: new Date(tokens.expires_at) };
-  }
-
-  private async userForToken(token: string): Promise<SesameUser | null> {
-    const answer = await this.http.sendRaw('/v1/userinfo', { method: 'GET', headers: { authorization: `Bearer ${token}` } });
-    if (answer.status === 401) return null;
-    if (answer.status >= 400) throw providerError(answer);
-    const info = answer.body as { sub: string; email: string; email_verified: boolean; name?: string; organization_id: string; updated_at: number };
-    return {
-      id: info.sub,
-      email: info.email,
-      emailVerified: info.email_verified,
-      name: info.name ?? null,
-      organizationId: info.organization_id,
-      updatedAt: new Date(info.updated_at * 1000),
-    };
   }
 
   /** The continuation of an autologin walk, only if it is Sesame's own /v1/autologin (never an open redirect). */

@@ -20,5 +20,5 @@ export type {
 export type { RequestLike, ResponseLike } from './cookies';
 export { SesameError, RateLimitedError, InvalidStateError, ProviderError } from './errors';
 export type { InvalidStateReason } from './errors';
-export type { FetchFunction, FetchResponse, RetryOptions } from './http';
+export type { FetchFunction, FetchResponse, RetryOptions } from '@sesame/client-core';
 export { createSignedState, verifySignedState } from './state';

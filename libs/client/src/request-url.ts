@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { URL } from 'node:url';
+import { formDecode } from '@sesame/client-core';
 import { RequestLike } from './cookies';
 import { SesameError } from './errors';
 
@@ -81,20 +82,11 @@ export function withoutCallbackParameters(url: URL): string {
   const kept = url.search
     .slice(1)
     .split('&')
-    .filter((pair) => pair !== '' && !(CALLBACK_PARAMETERS as readonly string[]).includes(decodeName(pair)));
+    .filter((pair) => pair !== '' && !(CALLBACK_PARAMETERS as readonly string[]).includes(formDecode(pair.split('=')[0])));
   const clean = new URL(url.href);
   clean.hash = '';
   clean.search = kept.length > 0 ? `?${kept.join('&')}` : '';
   return clean.href;
-}
-
-function decodeName(pair: string): string {
-  const name = pair.split('=')[0];
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
-  } catch {
-    return name;
-  }
 }
 
 function firstValue(value: string | string[] | undefined): string | undefined {

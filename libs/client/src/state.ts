@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomFillSync, timingSafeEqual } from 'node:crypto';
+import type { CryptoProvider } from '@sesame/client-core';
 
 /**
  * Signed states, `nonce.timestamp.signature` (see docs/autologin.md, "Checking state on every
@@ -39,8 +40,8 @@ export function safeEqual(a: string, b: string): boolean {
   return timingSafeEqual(left, right) && a.length === b.length;
 }
 
-/** A PKCE pair (RFC 7636, S256): a 43-character verifier from 32 random bytes and its challenge. */
-export function createPkcePair(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
+/** Random bytes and SHA-256 from node:crypto, for the shared PKCE helpers. */
+export const nodeCrypto: CryptoProvider = {
+  getRandomValues: (array) => randomFillSync(array),
+  sha256: async (data) => new Uint8Array(createHash('sha256').update(data).digest()),
+};

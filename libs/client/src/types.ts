@@ -1,16 +1,7 @@
+import type { SesameUser } from '@sesame/client-core';
 import { RequestLike, ResponseLike } from './cookies';
 
-/** The signed-in user, from Sesame's /v1/userinfo. */
-export interface SesameUser {
-  /** The user's id (the `sub` claim). */
-  id: string;
-  email: string;
-  emailVerified: boolean;
-  name: string | null;
-  organizationId: string;
-  /** When the user's record last changed. */
-  updatedAt: Date;
-}
+export type { SesameUser };
 
 /** Strings of the login e-mail; `{organization}` and `{minutes}` are replaced by Sesame. Plain text, one line each. */
 export interface EmailTranslations {

@@ -1,6 +1,6 @@
 // Test doubles for the unit tests (not part of the package: excluded from its build).
 import { RequestLike, ResponseLike } from '../cookies';
-import { FetchFunction, FetchResponse } from '../http';
+import { FetchFunction, FetchResponse } from '@sesame/client-core';
 
 export const BASE_URL = 'https://auth.example.com/api';
 export const CLIENT_ID = 'client-id_123';
