@@ -8,6 +8,7 @@ const MAX_CACHE_ENTRIES = 10_000;
 
 interface Membership {
   id: string;
+  tenantId: string;
   role: Role;
   plan: Plan;
 }
@@ -102,7 +103,7 @@ export class MemberVerifier {
     const cached = this.members.get(key, now);
     if (cached !== undefined) return cached;
     const rows: Membership[] = await this.dataSource.query(
-      `SELECT m.id, m.role, t.plan FROM tenant_member m JOIN tenant t ON t.id = m.tenant_id WHERE m.tenant_id = $1 AND m.email = $2 AND NOT t.system`,
+      `SELECT m.id, m.tenant_id AS "tenantId", m.role, t.plan FROM tenant_member m JOIN tenant t ON t.id = m.tenant_id WHERE m.tenant_id = $1 AND m.email = $2 AND NOT t.system`,
       [tenantId, email],
     );
     const membership = rows[0] ?? null;
@@ -116,7 +117,7 @@ export class MemberVerifier {
   }
 
   private forgetChanged(message: CacheInvalidation): void {
-    if (message.kind === 'member') this.members.deleteWhere((member) => member?.memberId === message.memberId);
+    if (message.kind === 'member') this.members.deleteWhere((member) => member?.id === message.memberId);
     if (message.kind === 'tenant') this.members.deleteWhere((member) => member?.tenantId === message.tenantId);
   }
 
