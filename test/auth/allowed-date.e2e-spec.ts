@@ -182,7 +182,8 @@ describe('allowedDate and the per-address backoff', () => {
       for (const response of [forBlocked, forUnblocked]) {
         expect(response.status).toBe(200);
         expect(response.headers['content-type']).toBe(forUnblocked.headers['content-type']);
-        expect(Object.keys(response.body).sort()).toEqual(['allowedDate', 'loginAttemptId', 'sentence', 'token']);
+        expect(Object.keys(response.body).sort()).toEqual(['allowedDate', 'approvalNumber', 'loginAttemptId', 'sentence', 'token']);
+        expect(response.body.approvalNumber).toMatch(/^[1-9][0-9]$/);
         expect(response.body.token).toMatch(/^[0-9a-f]{64}$/);
         expect(response.body.sentence).toMatch(/^[A-Z][a-z]+ [a-z]+ [a-z]+ [a-z]+$/);
         expect(response.body.allowedDate).toBe(at(15));

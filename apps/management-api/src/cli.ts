@@ -3,7 +3,7 @@ import { INestApplicationContext, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { ClockModule, loadConfig, Plan, PLANS, SesameConfig, SesameConfigModule } from '@sesame/common';
+import { ClockModule, loadConfig, Plan, PLANS, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
 import { DatabaseModule, runMigrations } from '@sesame/entities';
 import { ApplicationsModule } from './applications/applications.module';
 import { ApplicationsService } from './applications/applications.service';
@@ -69,9 +69,13 @@ async function upgradeLegacyVerifiers(config: SesameConfig): Promise<number> {
   return upgraded;
 }
 
-/** Runs `work` with the feature module and what it needs (configuration, clock, database), then closes everything. */
+/**
+ * Runs `work` with the feature module and what it needs (configuration, clock, database, and Redis,
+ * on which a change such as a plan tells the running instances to drop their cached copies), then
+ * closes everything.
+ */
 async function withContext(config: SesameConfig, feature: Type<unknown>, work: (app: INestApplicationContext) => Promise<void>): Promise<number> {
-  @Module({ imports: [SesameConfigModule.forRoot(config), ClockModule, DatabaseModule, feature] })
+  @Module({ imports: [SesameConfigModule.forRoot(config), ClockModule, DatabaseModule, RedisModule, feature] })
   class CliModule {}
   const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });
   try {
