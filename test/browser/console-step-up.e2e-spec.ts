@@ -55,7 +55,7 @@ describe('the console asks for a fresh sign-in, in a browser', () => {
 
     await page.goto(`${stack.consoleUrl}/t/${app.tenantId}/api-keys`);
     await page.getByRole('heading', { name: 'New API key' }).waitFor();
-    const roles = await page.getByRole('radio').evaluateAll((radios) => radios.map((radio) => (radio as HTMLInputElement).value));
+    const roles = await page.getByRole('radio').evaluateAll((radios) => radios.map((radio) => radio.getAttribute('value')));
     expect(roles).toEqual(['viewer', 'admin']);
     await browser.screenshot(page, '01-admin-key-roles');
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { PageQuery } from '@sesame/common';
-import { AccessToken, Application, keysetPage } from '@sesame/entities';
+import { AccessToken, Application, keysetQueryBuilder } from '@sesame/entities';
 import { IsNull, Not, Repository } from 'typeorm';
 
 /** Applications, always looked up within one organization. */
@@ -15,7 +15,7 @@ export class ApplicationRepository {
 
   list(organizationId: string, page: PageQuery): Promise<Application[]> {
     const query = this.applications.createQueryBuilder('application').where('application.organizationId = :organizationId', { organizationId });
-    return keysetPage(query, page).getMany();
+    return keysetQueryBuilder(query, page).getMany();
   }
 
   insert(application: Omit<Application, 'id' | 'createdAt' | 'updatedAt'>): Promise<Application> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { keysetPage, LoginAttempt, LoginAttemptStatus } from '@sesame/entities';
+import { keysetQueryBuilder, LoginAttempt, LoginAttemptStatus } from '@sesame/entities';
 import { Repository } from 'typeorm';
 
 export interface LoginActivityFilter {
@@ -40,7 +40,7 @@ export class LoginActivityRepository {
     if (filter.status !== null) query.andWhere(`${REPORTED_STATUS} = :status`, { status: filter.status });
     if (filter.from !== null) query.andWhere('attempt.createdAt >= :from', { from: filter.from });
     if (filter.to !== null) query.andWhere('attempt.createdAt < :to', { to: filter.to });
-    const { entities, raw } = await keysetPage(query, page, 'newest').getRawAndEntities<{ application_name: string; reported_status: LoginAttemptStatus }>();
+    const { entities, raw } = await keysetQueryBuilder(query, page, 'newest').getRawAndEntities<{ application_name: string; reported_status: LoginAttemptStatus }>();
     return entities.map((attempt, i) => ({ attempt, applicationName: raw[i].application_name, status: raw[i].reported_status }));
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { PageQuery } from '@sesame/common';
-import { keysetPage, Organization, prepared, queryPrepared } from '@sesame/entities';
+import { keysetQueryBuilder, Organization, prepared, queryPrepared } from '@sesame/entities';
 import { DataSource, Repository } from 'typeorm';
 
 /** Every management request about an organization or its contents starts here, so it is a prepared statement. */
@@ -27,7 +27,7 @@ export class OrganizationRepository {
 
   list(tenantId: string, page: PageQuery): Promise<Organization[]> {
     const query = this.organizations.createQueryBuilder('organization').where('organization.tenantId = :tenantId', { tenantId });
-    return keysetPage(query, page).getMany();
+    return keysetQueryBuilder(query, page).getMany();
   }
 
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { PageQuery } from '@sesame/common';
-import { keysetPage, User } from '@sesame/entities';
+import { keysetQueryBuilder, User } from '@sesame/entities';
 import { Repository } from 'typeorm';
 
 /** Users, always looked up within one organization. */
@@ -16,7 +16,7 @@ export class UserRepository {
   list(organizationId: string, page: PageQuery, email: string | null): Promise<User[]> {
     const query = this.users.createQueryBuilder('user').where('user.organizationId = :organizationId', { organizationId });
     if (email !== null) query.andWhere('user.email = :email', { email });
-    return keysetPage(query, page).getMany();
+    return keysetQueryBuilder(query, page).getMany();
   }
 
 

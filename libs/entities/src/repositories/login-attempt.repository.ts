@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApprovalNumbers, LoginCodes, SecretBox, sha256 } from '@sesame/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { deleteRows } from '../batch-delete';
+import { deleteRows } from './batch-delete';
 import { LoginAttemptStatus, LoginFlow, Translations } from '../entities/login-attempt.entity';
 
 /**

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { ApprovalNumbers, approvalNumbersProvider, loginCodesProvider, secretBoxProvider } from '@sesame/common';
+import { AccessTokenRepository } from './access-token.repository';
+import { AuditEventRepository } from './audit-event.repository';
+import { AuthorizationCodeRepository } from './authorization-code.repository';
+import { EmailThrottleRepository } from './email-throttle.repository';
+import { LoginAttemptRepository } from './login-attempt.repository';
+import { SigningKeyRepository } from './signing-key.repository';
+import { Transactions } from './transactions';
+
+/** Every table's repository (all the SQL the apps run) and the transactions that span them. */
+const REPOSITORIES = [AccessTokenRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository, SigningKeyRepository, Transactions];
+
+@Module({
+  providers: [...REPOSITORIES, secretBoxProvider, loginCodesProvider, approvalNumbersProvider],
+  exports: [...REPOSITORIES, ApprovalNumbers],
+})
+export class RepositoriesModule {}
