@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { badRequest, ClientSecretVerifier, Clock, normalizeAll, notFound, Page, PageQuery, SecretBox, SESAME_CONFIG, SesameConfig, toPage, validateCallbackUrl, validationFailed } from '@sesame/common';
-import { Application } from '@sesame/entities';
-import { ApplicationRepository } from './application.repository';
+import { AccessTokenRepository, Application, ApplicationRepository, Transactions } from '@sesame/entities';
 import { generateClientId, generateClientSecret } from './client-credentials';
 import { ApplicationResponse, ApplicationSummary, CreateApplicationDto, IdTokenEncryptionAlgorithm, RotateSecretDto, UpdateApplicationDto } from './dto/application.dto';
 
@@ -10,6 +9,8 @@ import { ApplicationResponse, ApplicationSummary, CreateApplicationDto, IdTokenE
 export class ApplicationsService {
   constructor(
     private readonly applications: ApplicationRepository,
+    private readonly accessTokens: AccessTokenRepository,
+    private readonly transactions: Transactions,
     private readonly box: SecretBox,
     private readonly verifiers: ClientSecretVerifier,
     private readonly clock: Clock,
@@ -53,7 +54,7 @@ export class ApplicationsService {
     if (input.name !== undefined) application.name = input.name;
     if (input.callbackUrls !== undefined) application.callbackUrls = normalizeAll('callbackUrls', input.callbackUrls, (url) => validateCallbackUrl(url, application.type));
     if (input.idTokenEncryptedResponseAlg !== undefined) application.idTokenEncryptedResponseAlg = idTokenEncryption(application.type === 'web', input.idTokenEncryptedResponseAlg);
-    return withoutSecret(await this.applications.save(application));
+    return withoutSecret(await this.applications.updateSettings(application));
   }
 
   /**
@@ -76,7 +77,12 @@ export class ApplicationsService {
     application.clientSecretHash = null;
     application.clientSecretVerifier = secret.verifier;
     application.clientSecretEncrypted = secret.encrypted;
-    return this.withSecret(await this.applications.saveRotation(application, options.revokeAccessTokens ? now : null));
+    const saved = await this.transactions.run(async (manager) => {
+      const updated = await this.applications.updateSecrets(manager, application);
+      if (options.revokeAccessTokens) await this.accessTokens.revokeAllOfApplication(manager, application.id, now);
+      return updated;
+    });
+    return this.withSecret(saved);
   }
 
   async delete(organizationId: string, id: string): Promise<void> {
@@ -89,7 +95,13 @@ export class ApplicationsService {
    * before verifiers), from the sealed secret, and erases the hash. Run by `npm run cli -- migrate`.
    */
   upgradeLegacyVerifiers(): Promise<number> {
-    return this.applications.replaceLegacyHashes((application) => this.verifiers.of(this.box.decrypt(application.clientSecretEncrypted!, application.clientId)));
+    return this.transactions.run(async (manager) => {
+      const legacy = await this.applications.lockLegacyHashes(manager);
+      for (const application of legacy) {
+        await this.applications.replaceLegacyHash(manager, application.id, this.verifiers.of(this.box.decrypt(application.clientSecretEncrypted!, application.clientId)));
+      }
+      return legacy.length;
+    });
   }
 
   private async findOrFail(organizationId: string, id: string): Promise<Application> {

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { normalizeAll, normalizeWhitelistDomain, SESAME_CONFIG, SesameConfig } from '@sesame/common';
-import { Application, Organization, Tenant } from '@sesame/entities';
+import { Application, ApplicationRepository, Organization, Tenant } from '@sesame/entities';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApplicationRepository } from '../applications/application.repository';
 import { ApplicationsService } from '../applications/applications.service';
 import { OrganizationRepository } from '../organizations/organization.repository';
 import { TenantRepository } from '../tenants/tenant.repository';
@@ -72,7 +71,7 @@ export class SystemTenantService {
   }
 
   private async ensureApplication(manager: EntityManager, organization: Organization, callbackUrl: string): Promise<Application> {
-    const existing = await manager.getRepository(Application).findOneBy({ organizationId: organization.id });
+    const existing = await this.applicationRows.findFirstOf(manager, organization.id);
     if (!existing) {
       const created = await this.applications.create(organization.id, { name: 'Sesame Console', type: 'web', callbackUrls: [callbackUrl] });
       return (await this.applicationRows.find(organization.id, created.id))!;

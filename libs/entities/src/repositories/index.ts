@@ -1,4 +1,5 @@
 export * from './access-token.repository';
+export * from './application.repository';
 export * from './audit-event.repository';
 export * from './authorization-code.repository';
 export * from './email-throttle.repository';
@@ -6,6 +7,7 @@ export * from './login-attempt.repository';
 export * from './repositories.module';
 export * from './signing-key.repository';
 export * from './transactions';
+export * from './user.repository';
 export * from './prepared-query';
 export * from './keyset-page';
 export * from './batch-delete';
