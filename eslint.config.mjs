@@ -68,13 +68,11 @@ const NOT_YET_IN_REPOSITORIES = [
   'apps/mail-worker/src/mail/member-invitation.mailer.ts',
   'apps/management-api/src/api-keys/api-key.repository.ts',
   'apps/management-api/src/members/tenant-member.repository.ts',
-  'apps/management-api/src/organizations/organization.repository.ts',
   'apps/management-api/src/system-tenant/system-tenant.service.ts',
   'apps/management-api/src/tenants/tenant.repository.ts',
   'libs/guards/src/api-key/api-key-verifier.ts',
   'libs/guards/src/client/client-verifier.ts',
   'libs/guards/src/member/member-verifier.ts',
-  'libs/usage/src/usage-counter.ts',
 ];
 
 /**

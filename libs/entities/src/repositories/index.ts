@@ -4,6 +4,7 @@ export * from './audit-event.repository';
 export * from './authorization-code.repository';
 export * from './email-throttle.repository';
 export * from './login-attempt.repository';
+export * from './organization.repository';
 export * from './repositories.module';
 export * from './signing-key.repository';
 export * from './transactions';

@@ -6,12 +6,13 @@ import { AuditEventRepository } from './audit-event.repository';
 import { AuthorizationCodeRepository } from './authorization-code.repository';
 import { EmailThrottleRepository } from './email-throttle.repository';
 import { LoginAttemptRepository } from './login-attempt.repository';
+import { OrganizationRepository } from './organization.repository';
 import { SigningKeyRepository } from './signing-key.repository';
 import { Transactions } from './transactions';
 import { UserRepository } from './user.repository';
 
 /** Every table's repository (all the SQL the apps run) and the transactions that span them. */
-const REPOSITORIES = [AccessTokenRepository, ApplicationRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository, SigningKeyRepository, Transactions, UserRepository];
+const REPOSITORIES = [AccessTokenRepository, ApplicationRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository, OrganizationRepository, SigningKeyRepository, Transactions, UserRepository];
 
 @Module({
   providers: [...REPOSITORIES, secretBoxProvider, loginCodesProvider, approvalNumbersProvider],
