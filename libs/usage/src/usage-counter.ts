@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, REDIS, SESAME_CONFIG, SesameConfig, TtlCache } from '@sesame/common';
+import { OrganizationRepository } from '@sesame/entities';
 import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import { BucketSize, bucketOf, field, UsageMetric } from './usage-buckets';
 
 const MAX_CACHED_ORGANIZATIONS = 10_000;
@@ -24,7 +23,7 @@ export class UsageCounter {
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(SESAME_CONFIG) config: SesameConfig,
     private readonly clock: Clock,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly organizations: OrganizationRepository,
   ) {
     this.prefix = config.redis.prefix;
   }
@@ -54,9 +53,9 @@ export class UsageCounter {
     const cached = this.tenants.get(organizationId, 0);
     if (cached) return cached;
     try {
-      const rows: { tenant_id: string }[] = await this.dataSource.query('SELECT tenant_id FROM organization WHERE id = $1', [organizationId]);
-      if (rows[0]) this.tenants.set(organizationId, rows[0].tenant_id, Infinity);
-      return rows[0]?.tenant_id ?? null;
+      const tenantId = await this.organizations.findTenantId(organizationId);
+      if (tenantId) this.tenants.set(organizationId, tenantId, Infinity);
+      return tenantId;
     } catch (error) {
       this.logger.warn(`Could not find the tenant of an organization to count usage: ${(error as Error).message}`);
       return null;

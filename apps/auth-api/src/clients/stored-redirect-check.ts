@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { allowedRedirect, ProblemException, RedirectTarget } from '@sesame/common';
 import { EntityManager } from 'typeorm';
-import { ClientContextRepository } from './client-context.repository';
+import { ApplicationRepository } from '@sesame/entities';
 
 /**
  * A redirect_uri is checked when a login starts and stored with it; before the browser is sent
@@ -12,11 +12,11 @@ import { ClientContextRepository } from './client-context.repository';
  */
 @Injectable()
 export class StoredRedirectCheck {
-  constructor(private readonly contexts: ClientContextRepository) {}
+  constructor(private readonly contexts: ApplicationRepository) {}
 
   /** The redirect_uri values, of those given, that the application may still be sent to, in order (in the caller's transaction). */
   async stillAllowed(manager: EntityManager, applicationId: string, redirectUris: readonly string[]): Promise<string[]> {
-    const context = await this.contexts.findByApplicationId(applicationId, manager);
+    const context = await this.contexts.findContextById(applicationId, manager);
     if (!context) return [];
     const target: RedirectTarget = { ...context.application, whitelistDomains: context.organization.whitelistDomains };
     return redirectUris.filter((uri) => allowedRedirect(target, uri) !== null);

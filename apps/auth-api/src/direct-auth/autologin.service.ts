@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { ApplicationType, AUTOLOGIN_CONTINUE_PARAMETER, Clock, isSecretShaped, randomSecret, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
-import { LoginAttemptRepository, LoginFlow } from '@sesame/entities';
-import { DataSource, EntityManager } from 'typeorm';
+import { AUTOLOGIN_CONTINUE_PARAMETER, Clock, isSecretShaped, randomSecret, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
+import { ApplicationRepository, LoginAttemptRepository, LoginFlow, Transactions } from '@sesame/entities';
+import { EntityManager } from 'typeorm';
 import { StoredRedirectCheck } from '../clients/stored-redirect-check';
 import { AuthorizationCodeService } from '../tokens/authorization-code.service';
 import { autologinTargets } from './autologin-walk';
@@ -45,8 +44,9 @@ export class AutologinService {
   private readonly cookieAttributes: string;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly attempts: LoginAttemptRepository,
+    private readonly applications: ApplicationRepository,
     private readonly codes: AuthorizationCodeService,
     private readonly redirects: StoredRedirectCheck,
     private readonly clock: Clock,
@@ -60,14 +60,9 @@ export class AutologinService {
 
   /** The first stop of the walk, or null when the login needs none (autologin off, native app, single domain). */
   async begin(manager: EntityManager, login: CompletedLogin, now: Date): Promise<WalkStart | null> {
-    const rows: { autologin: boolean; whitelist_domains: string[]; type: ApplicationType; callback_urls: string[] }[] = await manager.query(
-      `SELECT o.autologin, o.whitelist_domains, a.type, a.callback_urls
-         FROM application a JOIN organization o ON o.id = a.organization_id WHERE a.id = $1`,
-      [login.applicationId],
-    );
-    const settings = rows[0];
+    const settings = await this.applications.findAutologinSettings(manager, login.applicationId);
     if (!settings?.autologin || settings.type !== 'web') return null;
-    const targets = autologinTargets(login.redirectUri, { type: 'web', whitelistDomains: settings.whitelist_domains, callbackUrls: settings.callback_urls });
+    const targets = autologinTargets(login.redirectUri, { type: 'web', whitelistDomains: settings.whitelistDomains, callbackUrls: settings.callbackUrls });
     if (targets.length === 0) return null;
     const browser = randomSecret();
     await this.attempts.setWalkBrowser(manager, login.attemptId, sha256(browser));
@@ -78,7 +73,7 @@ export class AutologinService {
   async continue(token: unknown, browser: string | undefined): Promise<string> {
     if (!isSecretShaped(token) || !isSecretShaped(browser)) throw unknownWalk();
     const now = this.clock.now();
-    return this.dataSource.transaction(async (manager) => {
+    return this.transactions.run(async (manager) => {
       const walk = await this.attempts.claimWalk(manager, sha256(token), sha256(browser), new Date(now.getTime() - WALK_SECONDS * 1000));
       if (!walk) throw unknownWalk();
       const login: CompletedLogin = {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { loginCodesProvider } from '@sesame/common';
-import { LoginRepositoriesModule } from '@sesame/entities';
+import { RepositoriesModule } from '@sesame/entities';
 import { MailQueueModule } from '@sesame/queue';
 import { UsageCountersModule } from '@sesame/usage';
 import { ClientsModule } from '../clients/clients.module';
@@ -19,7 +19,7 @@ import { LoginLinkService } from './login-link.service';
 
 /** Direct authentication: authenticate_direct, login attempt status, the e-mailed link's pages and autologin. */
 @Module({
-  imports: [LoginRepositoriesModule, ClientsModule, TokensModule, MailQueueModule, UsageCountersModule],
+  imports: [RepositoriesModule, ClientsModule, TokensModule, MailQueueModule, UsageCountersModule],
   controllers: [DirectAuthController, LoginLinkController, AutologinController],
   providers: [DirectAuthService, LoginAttemptService, LoginLinkService, LoginCompletionService, LoginCodeService, LoginApprovalService, LoginAttemptEvents, AutologinService, loginCodesProvider],
   exports: [LoginAttemptService, LoginCodeService, LoginApprovalService, LoginAttemptEvents],

@@ -1,6 +1,6 @@
 import { ApprovalNumbers, ProblemException } from '@sesame/common';
 import { ClientPrincipal } from '@sesame/guards';
-import { ClientContext, ClientContextRepository } from '../clients/client-context.repository';
+import { ApplicationRepository, ClientContext } from '@sesame/entities';
 import { DirectAuthService } from './direct-auth.service';
 import { AuthenticateDirectDto } from './dto/authenticate-direct.dto';
 import { LoginAttemptService, LoginRequest } from './login-attempt.service';
@@ -27,12 +27,12 @@ const input = (overrides: Partial<AuthenticateDirectDto> = {}): AuthenticateDire
   Object.assign(new AuthenticateDirectDto(), { email: 'Ada@Example.COM ', redirect_uri: 'https://APP.example.com/cb', state: 'st', ...overrides });
 
 describe('DirectAuthService', () => {
-  let contexts: { findByApplicationId: jest.Mock };
+  let contexts: { findContextById: jest.Mock };
   let attempts: { start: jest.Mock };
   let service: DirectAuthService;
 
   beforeEach(() => {
-    contexts = { findByApplicationId: jest.fn(async () => context()) };
+    contexts = { findContextById: jest.fn(async () => context()) };
     attempts = {
       start: jest.fn(async (request: LoginRequest) => ({
         loginAttemptId: 'attempt-1',
@@ -42,7 +42,7 @@ describe('DirectAuthService', () => {
         allowedDate: new Date('2030-01-01T00:00:15Z'),
       })),
     };
-    service = new DirectAuthService(contexts as unknown as ClientContextRepository, attempts as unknown as LoginAttemptService, new ApprovalNumbers(Buffer.alloc(32)));
+    service = new DirectAuthService(contexts as unknown as ApplicationRepository, attempts as unknown as LoginAttemptService, new ApprovalNumbers(Buffer.alloc(32)));
   });
 
   async function refusal(client: ClientPrincipal, body: AuthenticateDirectDto = input()): Promise<ProblemException> {
@@ -59,7 +59,7 @@ describe('DirectAuthService', () => {
       const error = await refusal(principal({ type, plan, idTokenKey: null, method: 'none' }));
       expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: 'unauthorized_client' });
     }
-    expect(contexts.findByApplicationId).not.toHaveBeenCalled();
+    expect(contexts.findContextById).not.toHaveBeenCalled();
     expect(attempts.start).not.toHaveBeenCalled();
   });
 
@@ -70,7 +70,7 @@ describe('DirectAuthService', () => {
   });
 
   it('an application deleted meanwhile is unauthorized_client', async () => {
-    contexts.findByApplicationId.mockResolvedValueOnce(null);
+    contexts.findContextById.mockResolvedValueOnce(null);
     const error = await refusal(principal());
     expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: 'unauthorized_client' });
   });
@@ -92,7 +92,7 @@ describe('DirectAuthService', () => {
   );
 
   it('with callback URLs registered, only those are accepted', async () => {
-    contexts.findByApplicationId.mockResolvedValue(context(['https://app.example.com/auth/callback']));
+    contexts.findContextById.mockResolvedValue(context(['https://app.example.com/auth/callback']));
     expect((await refusal(principal(), input({ redirect_uri: 'https://app.example.com/cb' }))).code).toBe('invalid_request');
     await service.authenticate(principal(), input({ redirect_uri: 'https://app.example.com/auth/callback' }), null);
     expect(attempts.start).toHaveBeenCalledTimes(1);

@@ -1,9 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { ApprovalNumbers, Clock, isSecretShaped, normalizeApprovalNumber, ProblemException, SesameMetrics, sha256 } from '@sesame/common';
-import { effectiveStatus, LoginAttemptRepository } from '@sesame/entities';
+import { effectiveStatus, LoginAttemptRepository, Transactions } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
-import { DataSource } from 'typeorm';
 import { unknownLink } from './link-errors';
 import { LoginAttemptEvents } from './login-attempt-events';
 import { Completion, LoginCompletionService } from './login-completion.service';
@@ -44,7 +42,7 @@ export type ApprovalOutcome = 'approved' | 'wrong_number' | 'approval_ended' | E
 @Injectable()
 export class LoginApprovalService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly attempts: LoginAttemptRepository,
     private readonly numbers: ApprovalNumbers,
@@ -84,7 +82,7 @@ export class LoginApprovalService {
       throw new ProblemException(400, 'approval_number_required', 'Type the two-digit number shown on the screen where you asked to sign in.');
     }
     const now = this.clock.now();
-    const result = await this.dataSource.transaction(async (manager): Promise<{ outcome: ApprovalOutcome; id: string }> => {
+    const result = await this.transactions.run(async (manager): Promise<{ outcome: ApprovalOutcome; id: string }> => {
       const attempt = await this.attempts.lockForApproval(manager, sha256(token));
       if (!attempt) throw unknownLink();
       const state = linkState(effectiveStatus(attempt, now));
@@ -110,7 +108,7 @@ export class LoginApprovalService {
    */
   async collect(loginAttemptId: string, by: { applicationId: string } | { browserHash: Buffer }): Promise<Completion | null> {
     const now = this.clock.now();
-    const completion = await this.dataSource.transaction(async (manager) => {
+    const completion = await this.transactions.run(async (manager) => {
       const claimed = await this.attempts.collectApproved(loginAttemptId, by, new Date(now.getTime() - COLLECT_SECONDS * 1000), manager);
       return claimed ? this.completion.complete(manager, claimed, now, { walk: 'browserHash' in by }) : null;
     });

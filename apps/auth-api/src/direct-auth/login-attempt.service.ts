@@ -1,9 +1,8 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, notFound, ProblemException, randomSecret, SesameMetrics } from '@sesame/common';
-import { EmailThrottleRepository, EmailThrottleState, effectiveStatus, LoginAttemptRepository, LoginAttemptStatus, LoginFlow, Translations } from '@sesame/entities';
+import { effectiveStatus, EmailThrottleRepository, EmailThrottleState, LoginAttemptRepository, LoginAttemptStatus, LoginFlow, Transactions, Translations, UserRepository } from '@sesame/entities';
 import { MailProducer, QueueUnavailableError } from '@sesame/queue';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { nextThrottle } from './email-backoff';
 import { LoginApprovalService } from './login-approval.service';
 import { LoginAttemptEvents } from './login-attempt-events';
@@ -72,7 +71,8 @@ export class LoginAttemptService {
   private readonly logger = new Logger(LoginAttemptService.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
+    private readonly users: UserRepository,
     private readonly clock: Clock,
     private readonly attempts: LoginAttemptRepository,
     private readonly throttles: EmailThrottleRepository,
@@ -91,7 +91,7 @@ export class LoginAttemptService {
   async start(request: LoginRequest): Promise<StartedAttempt> {
     const now = this.clock.now();
     const token = randomSecret();
-    const { attempt, previous } = await this.dataSource.transaction((manager) => this.record(manager, request, token, now)).catch((error: unknown) => {
+    const { attempt, previous } = await this.transactions.run((manager) => this.record(manager, request, token, now)).catch((error: unknown) => {
       if (error instanceof ProblemException && error.code === 'too_early') this.metrics?.loginsFailed.inc({ reason: 'too_early' });
       throw error;
     });
@@ -171,11 +171,8 @@ export class LoginAttemptService {
     if (previous && previous.allowedDate > now) throw tooEarly(previous.allowedDate, now);
     const next = nextThrottle(previous, now);
     await this.throttles.save(manager, request.organizationId, request.email, next);
-    const blocked: { blocked: boolean }[] = await manager.query('SELECT blocked FROM "user" WHERE organization_id = $1 AND email = $2', [
-      request.organizationId,
-      request.email,
-    ]);
-    const attempt = await this.insertAttempt(manager, request, token, now, blocked[0]?.blocked ?? false);
+    const blocked = await this.users.isBlocked(manager, request.organizationId, request.email);
+    const attempt = await this.insertAttempt(manager, request, token, now, blocked);
     return { attempt: { ...attempt, allowedDate: next.allowedDate }, previous };
   }
 
@@ -216,7 +213,7 @@ export class LoginAttemptService {
   /** Undoes an attempt whose e-mail could not be queued: it expires, and the address's backoff is as before. */
   private async withdraw(loginAttemptId: string, request: LoginRequest, previous: EmailThrottleState | null): Promise<void> {
     this.logger.warn(`Mail queue unavailable; withdrew login attempt ${loginAttemptId}`);
-    await this.dataSource.transaction(async (manager) => {
+    await this.transactions.run(async (manager) => {
       await this.attempts.withdraw(manager, loginAttemptId);
       await this.throttles.restore(manager, request.organizationId, request.email, previous);
     });

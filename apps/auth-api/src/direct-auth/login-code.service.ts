@@ -1,9 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, LoginCodes, LoginFailureReason, normalizeLoginCode, notFound, ProblemException, SESAME_CONFIG, SesameConfig, SesameMetrics } from '@sesame/common';
-import { CODE_FAILURE_LIMIT, EmailThrottleRepository, effectiveStatus, LoginAttemptRepository } from '@sesame/entities';
+import { CODE_FAILURE_LIMIT, effectiveStatus, EmailThrottleRepository, LoginAttemptRepository, Transactions } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
-import { DataSource } from 'typeorm';
 import { LoginAttemptEvents } from './login-attempt-events';
 import { Completion, LoginCompletionService } from './login-completion.service';
 import { Requester, requestedBy } from './requester';
@@ -25,7 +23,7 @@ type Refusal = { failure: LoginFailureReason; error: ProblemException };
 @Injectable()
 export class LoginCodeService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly attempts: LoginAttemptRepository,
     private readonly throttles: EmailThrottleRepository,
@@ -53,7 +51,7 @@ export class LoginCodeService {
     const code = normalizeLoginCode(typed);
     if (code === null) throw new ProblemException(400, 'invalid_request', 'code must be the 6 digits of the e-mail');
     const now = this.clock.now();
-    const outcome = await this.dataSource.transaction(async (manager): Promise<Completion | Refusal> => {
+    const outcome = await this.transactions.run(async (manager): Promise<Completion | Refusal> => {
       const attempt = await this.attempts.lockForCode(manager, loginAttemptId, applicationId);
       if (!attempt || !requestedBy(attempt, by)) throw notFound('login attempt');
       const status = effectiveStatus(attempt, now);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { withQuery } from '@sesame/common';
-import { ClaimedAttempt, EmailThrottleRepository } from '@sesame/entities';
+import { ClaimedAttempt, EmailThrottleRepository, UserRepository } from '@sesame/entities';
 import { EntityManager } from 'typeorm';
 import { StoredRedirectCheck } from '../clients/stored-redirect-check';
 import { AuthorizationCodeService } from '../tokens/authorization-code.service';
@@ -21,6 +21,7 @@ export type Completion =
 export class LoginCompletionService {
   constructor(
     private readonly throttles: EmailThrottleRepository,
+    private readonly users: UserRepository,
     private readonly codes: AuthorizationCodeService,
     private readonly autologin: AutologinService,
     private readonly redirects: StoredRedirectCheck,
@@ -29,20 +30,13 @@ export class LoginCompletionService {
   /** In the transaction that claimed the attempt. A walk only starts where a browser follows it (`walk`). */
   async complete(manager: EntityManager, attempt: ClaimedAttempt, now: Date, options: { walk: boolean }): Promise<Completion> {
     await this.redirects.require(manager, attempt.applicationId, attempt.redirectUri);
-    const users: { id: string }[] = await manager.query(
-      `INSERT INTO "user" (organization_id, email, email_verified, last_login_at) VALUES ($1, $2, true, $3)
-       ON CONFLICT (organization_id, email) DO UPDATE SET email_verified = true, last_login_at = $3, updated_at = $3
-         WHERE NOT "user".blocked
-       RETURNING id`,
-      [attempt.organizationId, attempt.email, now],
-    );
-    const user = users[0];
-    if (!user) return { kind: 'blocked', url: withQuery(attempt.redirectUri, { error: 'access_denied', error_description: 'This account is blocked', state: attempt.state }) };
+    const userId = await this.users.upsertSignedIn(manager, attempt.organizationId, attempt.email, now);
+    if (!userId) return { kind: 'blocked', url: withQuery(attempt.redirectUri, { error: 'access_denied', error_description: 'This account is blocked', state: attempt.state }) };
     await this.throttles.clear(manager, attempt.organizationId, attempt.email);
     const login: CompletedLogin = {
       attemptId: attempt.id,
       applicationId: attempt.applicationId,
-      userId: user.id,
+      userId,
       redirectUri: attempt.redirectUri,
       state: attempt.state,
       codeChallenge: attempt.codeChallenge,

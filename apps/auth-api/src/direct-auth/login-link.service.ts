@@ -1,9 +1,8 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, digestsEqual, isSecretShaped, LoginFailureReason, ProblemException, SesameMetrics, sha256, withQuery } from '@sesame/common';
-import { AttemptSummary, ClaimedAttempt, effectiveStatus, LoginAttemptRepository } from '@sesame/entities';
+import { AttemptSummary, ClaimedAttempt, effectiveStatus, LoginAttemptRepository, Transactions } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { StoredRedirectCheck } from '../clients/stored-redirect-check';
 import { unknownLink } from './link-errors';
 import { LoginAttemptEvents } from './login-attempt-events';
@@ -43,7 +42,7 @@ interface LinkOutcome extends LinkRedirect {
 @Injectable()
 export class LoginLinkService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly attempts: LoginAttemptRepository,
     private readonly completion: LoginCompletionService,
@@ -85,7 +84,7 @@ export class LoginLinkService {
     }
     const hash = sha256(token);
     const now = this.clock.now();
-    const outcome = await this.dataSource.transaction(async (manager) => {
+    const outcome = await this.transactions.run(async (manager) => {
       // Of concurrent requests exactly one claims the attempt.
       const attempt = await this.attempts.claimByTokenHash(manager, hash, now);
       return attempt ? this.complete(manager, attempt, now) : this.refuse(manager, hash);

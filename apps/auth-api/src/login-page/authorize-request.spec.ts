@@ -1,5 +1,5 @@
 import { ProblemException } from '@sesame/common';
-import { ClientContext } from '../clients/client-context.repository';
+import { ClientContext } from '@sesame/entities';
 import { PageRedirect } from '../pages/page-outcomes';
 import { checkAuthorizeRequest, hiddenParameters } from './authorize-request';
 

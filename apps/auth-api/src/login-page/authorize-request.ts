@@ -1,5 +1,5 @@
 import { allowedRedirect, ProblemException, withQuery } from '@sesame/common';
-import { ClientContext } from '../clients/client-context.repository';
+import { ClientContext } from '@sesame/entities';
 import { PageRedirect } from '../pages/page-outcomes';
 
 /** The parameters of a hosted login request that passed every check. */

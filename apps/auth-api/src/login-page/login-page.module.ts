@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { LoginRepositoriesModule } from '@sesame/entities';
+import { RepositoriesModule } from '@sesame/entities';
 import { ClientsModule } from '../clients/clients.module';
 import { DirectAuthModule } from '../direct-auth/direct-auth.module';
 import { LoginPageController } from './login-page.controller';
@@ -7,7 +7,7 @@ import { LoginPageService } from './login-page.service';
 
 /** The hosted login page, /v1/authorize. */
 @Module({
-  imports: [ClientsModule, DirectAuthModule, LoginRepositoriesModule],
+  imports: [ClientsModule, DirectAuthModule, RepositoriesModule],
   controllers: [LoginPageController],
   providers: [LoginPageService],
 })

@@ -1,4 +1,4 @@
-import { ClientContext } from '../clients/client-context.repository';
+import { ClientContext } from '@sesame/entities';
 import { clockTime } from '../pages/html';
 import { checkInbox, signInForm } from './login-page.pages';
 

@@ -1,4 +1,4 @@
-import { ClientContext } from '../clients/client-context.repository';
+import { ClientContext } from '@sesame/entities';
 import { clockTime, html } from '../pages/html';
 import { renderPage, RenderedPage } from '../pages/layout';
 import { fill, Locale, PAGE_STRINGS } from '../pages/locales';

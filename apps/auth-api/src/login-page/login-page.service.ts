@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApprovalNumbers, normalizeEmail, ProblemException, randomSecret, readCookie, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
 import { isUUID } from 'class-validator';
-import { ClientContext, ClientContextRepository } from '../clients/client-context.repository';
+import { ApplicationRepository, ClientContext } from '@sesame/entities';
 import { LoginAttemptService } from '../direct-auth/login-attempt.service';
 import { ATTEMPT_COOKIE } from '../direct-auth/login-approval.service';
 import { LoginCodeService } from '../direct-auth/login-code.service';
@@ -51,7 +51,7 @@ export class LoginPageService {
   private readonly attemptCookieAttributes: string;
 
   constructor(
-    private readonly contexts: ClientContextRepository,
+    private readonly contexts: ApplicationRepository,
     private readonly attempts: LoginAttemptService,
     private readonly codes: LoginCodeService,
     private readonly numbers: ApprovalNumbers,
@@ -210,7 +210,7 @@ export class LoginPageService {
 
   private async check(params: Record<string, unknown>): Promise<{ context: ClientContext; request: AuthorizeRequest }> {
     const clientId = typeof params.client_id === 'string' ? params.client_id : '';
-    const context = clientId ? await this.contexts.findByClientId(clientId) : null;
+    const context = clientId ? await this.contexts.findContextByClientId(clientId) : null;
     if (!context) throw new ProblemException(400, 'invalid_client', 'Unknown client_id');
     return { context, request: checkAuthorizeRequest(params, context) };
   }

@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, isSecretShaped, LookupBatcher, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
 import { ClientPrincipal } from '@sesame/guards';
-import { prepared, queryPrepared } from '@sesame/entities';
-import { DataSource } from 'typeorm';
+import { AccessTokenRepository, UserInfoTokenRow } from '@sesame/entities';
 import { IntrospectionResponse, UserInfoResponse } from './dto/token.dto';
 import { FailedLookupLimiter } from './failed-lookup-limiter';
 import { IdTokenService } from './id-token.service';
@@ -11,32 +9,9 @@ import { invalidToken } from './oauth-errors';
 
 const INVALID = 'The access token is invalid, expired or revoked';
 
-interface TokenRow {
-  hash: Buffer;
-  user_id: string;
-  email: string;
-  email_verified: boolean;
-  name: string | null;
-  organization_id: string;
-  updated_at: Date;
-  expires_at: Date;
-  revoked: boolean;
-  blocked: boolean;
-}
+type TokenRow = UserInfoTokenRow;
 
 const MAX_CACHED_TOKENS = 100_000;
-
-/**
- * userinfo's one lookup, for a batch of tokens: each by its hash (primary key) joined to its user
- * (primary key). Whether a token is active is decided per request (isActive), with that request's time.
- */
-const FIND_TOKENS = prepared(
-  'find-tokens',
-  `SELECT t.hash, u.id AS user_id, u.email, u.email_verified, u.name, u.organization_id, u.updated_at, t.expires_at,
-          t.revoked_at IS NOT NULL AS revoked, u.blocked
-     FROM access_token t JOIN "user" u ON u.id = t.user_id
-    WHERE t.hash = ANY($1::bytea[])`,
-);
 
 /**
  * One token batch out at a time per instance. A lookup still goes out at once when none is out, so
@@ -71,7 +46,7 @@ export class AccessTokensService {
   private readonly tokenLookups: LookupBatcher<string, TokenRow>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tokens: AccessTokenRepository,
     private readonly clock: Clock,
     private readonly idTokens: IdTokenService,
     private readonly failedLookups: FailedLookupLimiter,
@@ -119,7 +94,7 @@ export class AccessTokensService {
 
   private async findTokens(keys: string[]): Promise<Map<string, TokenRow>> {
     const hashes = keys.map((key) => Buffer.from(key, 'base64'));
-    const rows = await queryPrepared<TokenRow>(this.dataSource, FIND_TOKENS, [hashes]);
+    const rows = await this.tokens.findForUserInfo(hashes);
     return new Map(rows.map((row) => [row.hash.toString('base64'), row]));
   }
 
@@ -134,22 +109,14 @@ export class AccessTokensService {
 
   /** Revokes an application's token by its hash (RFC 7009, or a replayed code's token), here and in this instance's cache. */
   async revokeByHash(applicationId: string, hash: Buffer, now: Date): Promise<void> {
-    await this.dataSource.query('UPDATE access_token SET revoked_at = $3 WHERE hash = $1 AND application_id = $2 AND revoked_at IS NULL', [hash, applicationId, now]);
+    await this.tokens.revoke(applicationId, hash, now);
     this.userInfoCache.delete(hash.toString('base64'));
   }
 
   /** RFC 7662: only tokens of the calling client's organization are reported active. */
   async introspect(client: ClientPrincipal, token: string): Promise<IntrospectionResponse> {
     if (!isSecretShaped(token)) return { active: false };
-    const rows: { client_id: string; user_id: string; email: string; expires_at: Date; created_at: Date }[] = await this.dataSource.query(
-      `SELECT a.client_id, t.user_id, u.email, t.expires_at, t.created_at
-         FROM access_token t
-         JOIN "user" u ON u.id = t.user_id
-         JOIN application a ON a.id = t.application_id
-        WHERE t.hash = $1 AND t.organization_id = $2 AND t.revoked_at IS NULL AND t.expires_at > $3 AND NOT u.blocked`,
-      [sha256(token), client.organizationId, this.clock.now()],
-    );
-    const row = rows[0];
+    const row = await this.tokens.findActiveForIntrospection(sha256(token), client.organizationId, this.clock.now());
     if (!row) return { active: false };
     return {
       active: true,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomSecret, SESAME_CONFIG, SesameConfig, sha256 } from '@sesame/common';
-import { LoginFlow } from '@sesame/entities';
+import { AuthorizationCodeRepository, LoginFlow } from '@sesame/entities';
 import { EntityManager } from 'typeorm';
 
 /** Where a code comes from: a login (by how it started), or a stop of an autologin walk. */
@@ -28,28 +28,27 @@ export interface CodeGrant {
  */
 @Injectable()
 export class AuthorizationCodeService {
-  constructor(@Inject(SESAME_CONFIG) private readonly config: SesameConfig) {}
+  constructor(
+    private readonly codes: AuthorizationCodeRepository,
+    @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
+  ) {}
 
   async issue(manager: EntityManager, grant: CodeGrant, now: Date): Promise<string> {
     if (grant.origin === 'hosted' && grant.codeChallenge === null) throw new Error('A hosted-page login must be bound to a PKCE challenge');
     if (grant.origin === 'autologin' && grant.codeChallenge !== null) throw new Error('Autologin stops have no PKCE challenge');
     const code = randomSecret();
-    await manager.query(
-      `INSERT INTO authorization_code (hash, application_id, user_id, redirect_uri, code_challenge, auth_time, nonce, autologin, expires_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [
-        sha256(code),
-        grant.applicationId,
-        grant.userId,
-        grant.redirectUri,
-        grant.codeChallenge,
-        grant.authTime,
-        grant.nonce,
-        grant.origin === 'autologin',
-        new Date(now.getTime() + this.config.auth.codeTtlSeconds * 1000),
-        now,
-      ],
-    );
+    await this.codes.insert(manager, {
+      hash: sha256(code),
+      applicationId: grant.applicationId,
+      userId: grant.userId,
+      redirectUri: grant.redirectUri,
+      codeChallenge: grant.codeChallenge,
+      authTime: grant.authTime,
+      nonce: grant.nonce,
+      autologin: grant.origin === 'autologin',
+      expiresAt: new Date(now.getTime() + this.config.auth.codeTtlSeconds * 1000),
+      createdAt: now,
+    });
     return code;
   }
 }

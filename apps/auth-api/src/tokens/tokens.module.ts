@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RepositoriesModule } from '@sesame/entities';
 import { ClientsModule } from '../clients/clients.module';
 import { AccessTokensService } from './access-tokens.service';
 import { AuthorizationCodeService } from './authorization-code.service';
@@ -11,7 +12,7 @@ import { TokensController } from './tokens.controller';
 
 /** Codes, the token exchange, userinfo, revocation, introspection, metadata and signing keys. */
 @Module({
-  imports: [ClientsModule, SigningKeysModule],
+  imports: [RepositoriesModule, ClientsModule, SigningKeysModule],
   controllers: [TokensController, DiscoveryController],
   providers: [AuthorizationCodeService, TokenExchangeService, AccessTokensService, IdTokenService, FailedLookupLimiter],
   exports: [AuthorizationCodeService],

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { LoginRepositoriesModule } from '@sesame/entities';
+import { RepositoriesModule } from '@sesame/entities';
 import { MailQueueModule } from '@sesame/queue';
 import { UsageCountersModule } from '@sesame/usage';
 import { LoginLinkMailer } from './login-link.mailer';
@@ -10,7 +10,7 @@ import { MemberInvitationProcessor } from './member-invitation.processor';
 import { SmtpTransport } from './smtp-transport';
 
 @Module({
-  imports: [LoginRepositoriesModule, MailQueueModule, UsageCountersModule],
+  imports: [RepositoriesModule, MailQueueModule, UsageCountersModule],
   providers: [LoginLinkMailer, LoginLinkProcessor, MemberInvitationMailer, MemberInvitationProcessor, MailSweeper, SmtpTransport],
   exports: [MailSweeper, SmtpTransport],
 })

@@ -1,10 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ManualClock, parseEnvironment } from '@sesame/common';
-import { EmailThrottleRepository, LoginAttemptRepository } from '@sesame/entities';
+import { AccessTokenRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository } from '@sesame/entities';
 import type { Queue } from 'bull';
-import { AccessTokenRepository } from './access-token.repository';
-import { AuditEventRepository } from './audit-event.repository';
-import { AuthorizationCodeRepository } from './authorization-code.repository';
 import { MaintenanceLease, MaintenanceLock } from './maintenance-lock';
 import { MaintenancePause } from './maintenance-pause';
 import { MaintenanceService } from './maintenance.service';

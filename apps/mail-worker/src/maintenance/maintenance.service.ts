@@ -1,12 +1,9 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Clock, SESAME_CONFIG, SesameConfig, SesameMetrics } from '@sesame/common';
-import { EmailThrottleRepository, LoginAttemptRepository } from '@sesame/entities';
+import { AccessTokenRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository } from '@sesame/entities';
 import { MAIL_QUEUE } from '@sesame/queue';
 import type { Queue } from 'bull';
-import { AccessTokenRepository } from './access-token.repository';
-import { AuditEventRepository } from './audit-event.repository';
-import { AuthorizationCodeRepository } from './authorization-code.repository';
 import { LEASE_MS, MaintenanceLease, MaintenanceLock } from './maintenance-lock';
 import { MaintenancePause } from './maintenance-pause';
 

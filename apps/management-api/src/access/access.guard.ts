@@ -1,9 +1,9 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { badRequest, Clock, forbidden, notFound, ProblemException, roleIncludes, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { OrganizationRepository } from '@sesame/entities';
 import { IS_PERSON_ROUTE, IS_PUBLIC, TenantScopedPrincipal } from '@sesame/guards';
 import { isUUID } from 'class-validator';
-import { OrganizationRepository } from '../organizations/organization.repository';
 import { ACCESS, AccessRule, includesSecret, RequestWithAccess } from './access.decorator';
 
 /**

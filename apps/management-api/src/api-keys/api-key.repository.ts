@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { PageQuery, Role } from '@sesame/common';
-import { ApiKey, keysetPage } from '@sesame/entities';
+import { ApiKey, keysetQueryBuilder } from '@sesame/entities';
 import { EntityManager, IsNull, Repository } from 'typeorm';
 
 /** The owner of a set of keys: a tenant's own keys (organizationId null) or one organization's. */
@@ -44,7 +44,7 @@ export class ApiKeyRepository {
       .where('key.tenantId = :tenantId', { tenantId: owner.tenantId });
     if (owner.organizationId) query.andWhere('key.organizationId = :organizationId', { organizationId: owner.organizationId });
     else query.andWhere('key.organizationId IS NULL');
-    return keysetPage(query, page).getMany();
+    return keysetQueryBuilder(query, page).getMany();
   }
 
   find(owner: ApiKeyOwner, id: string): Promise<ApiKey | null> {

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { badRequest, CacheInvalidationBus, ClientSecretVerifier, Clock, normalizeAll, notFound, Page, PageQuery, SecretBox, SESAME_CONFIG, SesameConfig, toPage, validateCallbackUrl, validationFailed } from '@sesame/common';
-import { Application } from '@sesame/entities';
-import { ApplicationRepository } from './application.repository';
+import { AccessTokenRepository, Application, ApplicationRepository, Transactions } from '@sesame/entities';
 import { generateClientId, generateClientSecret } from './client-credentials';
 import { ApplicationResponse, ApplicationSummary, CreateApplicationDto, IdTokenEncryptionAlgorithm, RotateSecretDto, UpdateApplicationDto } from './dto/application.dto';
 
@@ -10,6 +9,8 @@ import { ApplicationResponse, ApplicationSummary, CreateApplicationDto, IdTokenE
 export class ApplicationsService {
   constructor(
     private readonly applications: ApplicationRepository,
+    private readonly accessTokens: AccessTokenRepository,
+    private readonly transactions: Transactions,
     private readonly box: SecretBox,
     private readonly verifiers: ClientSecretVerifier,
     private readonly clock: Clock,
@@ -54,7 +55,7 @@ export class ApplicationsService {
     if (input.name !== undefined) application.name = input.name;
     if (input.callbackUrls !== undefined) application.callbackUrls = normalizeAll('callbackUrls', input.callbackUrls, (url) => validateCallbackUrl(url, application.type));
     if (input.idTokenEncryptedResponseAlg !== undefined) application.idTokenEncryptedResponseAlg = idTokenEncryption(application.type === 'web', input.idTokenEncryptedResponseAlg);
-    const saved = await this.applications.save(application);
+    const saved = await this.applications.updateSettings(application);
     // auth-api instances cache whether the application's id_tokens are encrypted.
     if (input.idTokenEncryptedResponseAlg !== undefined) await this.changed(id);
     return withoutSecret(saved);
@@ -82,7 +83,11 @@ export class ApplicationsService {
     application.clientSecretHash = null;
     application.clientSecretVerifier = secret.verifier;
     application.clientSecretEncrypted = secret.encrypted;
-    const saved = await this.applications.saveRotation(application, options.revokeAccessTokens ? now : null);
+    const saved = await this.transactions.run(async (manager) => {
+      const updated = await this.applications.updateSecrets(manager, application);
+      if (options.revokeAccessTokens) await this.accessTokens.revokeAllOfApplication(manager, application.id, now);
+      return updated;
+    });
     await this.changed(id);
     return this.withSecret(saved);
   }
@@ -103,7 +108,13 @@ export class ApplicationsService {
    * before verifiers), from the sealed secret, and erases the hash. Run by `npm run cli -- migrate`.
    */
   upgradeLegacyVerifiers(): Promise<number> {
-    return this.applications.replaceLegacyHashes((application) => this.verifiers.of(this.box.decrypt(application.clientSecretEncrypted!, application.clientId)));
+    return this.transactions.run(async (manager) => {
+      const legacy = await this.applications.lockLegacyHashes(manager);
+      for (const application of legacy) {
+        await this.applications.replaceLegacyHash(manager, application.id, this.verifiers.of(this.box.decrypt(application.clientSecretEncrypted!, application.clientId)));
+      }
+      return legacy.length;
+    });
   }
 
   private async findOrFail(organizationId: string, id: string): Promise<Application> {

@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock, Page, toPage } from '@sesame/common';
+import { AuditEventRepository } from '@sesame/entities';
 import { EntityManager } from 'typeorm';
 import { actorOf } from '../access/actor';
 import { AuditContext } from './audit-context';
-import { AuditEventRepository } from './audit-event.repository';
 import { AuditEventQuery, AuditEventResponse } from './dto/audit-event.dto';
 
 /** Field names that could hold a secret: never recorded, whatever a request sends. */
@@ -51,7 +51,7 @@ export class AuditService {
   }
 
   async list(tenantId: string, query: AuditEventQuery): Promise<Page<AuditEventResponse>> {
-    return toPage(await this.events.list(tenantId, query), query.limit, AuditEventResponse.from);
+    return toPage(await this.events.list(tenantId, query, query), query.limit, AuditEventResponse.from);
   }
 }
 

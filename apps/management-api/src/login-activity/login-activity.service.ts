@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, Page, toPage, validEmail } from '@sesame/common';
-import { LoginAttempt } from '@sesame/entities';
+import { LoginActivityItem, LoginAttemptRepository } from '@sesame/entities';
 import { LoginActivityQuery, LoginActivityResponse, MailState } from './login-activity.dto';
-import { LoginActivityRepository, LoginActivityRow } from './login-activity.repository';
 
 /** Login activity of one organization; the caller has already checked the organization is in reach. */
 @Injectable()
 export class LoginActivityService {
   constructor(
-    private readonly activity: LoginActivityRepository,
+    private readonly attempts: LoginAttemptRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -20,23 +19,17 @@ export class LoginActivityService {
       from: query.from === undefined ? null : new Date(query.from),
       to: query.to === undefined ? null : new Date(query.to),
     };
-    const rows = await this.activity.list(organizationId, filter, query, this.clock.now());
-    return toPage(
-      rows.map((row) => ({ ...row, id: row.attempt.id, createdAt: row.attempt.createdAt })),
-      query.limit,
-      toResponse,
-    );
+    return toPage(await this.attempts.listActivity(organizationId, filter, query, this.clock.now()), query.limit, toResponse);
   }
 }
 
-function toResponse(row: LoginActivityRow): LoginActivityResponse {
-  const { attempt } = row;
+function toResponse(attempt: LoginActivityItem): LoginActivityResponse {
   return {
     id: attempt.id,
     applicationId: attempt.applicationId,
-    applicationName: row.applicationName,
+    applicationName: attempt.applicationName,
     email: attempt.email,
-    status: row.status,
+    status: attempt.status,
     mail: mailState(attempt),
     createdAt: attempt.createdAt.toISOString(),
     expiresAt: attempt.expiresAt.toISOString(),
@@ -47,7 +40,7 @@ function toResponse(row: LoginActivityRow): LoginActivityResponse {
   };
 }
 
-function mailState(attempt: LoginAttempt): MailState {
+function mailState(attempt: LoginActivityItem): MailState {
   if (attempt.mailSuppressed) return 'suppressed';
   if (attempt.mailSentAt) return 'sent';
   if (attempt.mailFailedAt) return 'failed';

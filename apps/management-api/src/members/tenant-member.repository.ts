@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Role, PageQuery, Plan } from '@sesame/common';
-import { keysetPage, TenantMember } from '@sesame/entities';
+import { keysetQueryBuilder, TenantMember } from '@sesame/entities';
 import { EntityManager, Repository } from 'typeorm';
 
 /** A tenant a person belongs to, as the console lists them. */
@@ -19,7 +19,7 @@ export class TenantMemberRepository {
   constructor(@InjectRepository(TenantMember) private readonly members: Repository<TenantMember>) {}
 
   list(tenantId: string, page: PageQuery): Promise<TenantMember[]> {
-    return keysetPage(this.members.createQueryBuilder('member').where('member.tenantId = :tenantId', { tenantId }), page).getMany();
+    return keysetQueryBuilder(this.members.createQueryBuilder('member').where('member.tenantId = :tenantId', { tenantId }), page).getMany();
   }
 
   find(tenantId: string, id: string, manager: EntityManager | null = null): Promise<TenantMember | null> {

@@ -1,15 +1,13 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Organization } from '@sesame/entities';
+import { RepositoriesModule } from '@sesame/entities';
 import { ApiKeyAuthModule } from '@sesame/guards';
-import { OrganizationRepository } from './organization.repository';
 import { OrganizationsController } from './organizations.controller';
 import { OrganizationsService } from './organizations.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Organization]), ApiKeyAuthModule],
+  imports: [RepositoriesModule, ApiKeyAuthModule],
   controllers: [OrganizationsController],
-  providers: [OrganizationRepository, OrganizationsService],
-  exports: [OrganizationsService, OrganizationRepository],
+  providers: [OrganizationsService],
+  exports: [OrganizationsService, RepositoriesModule],
 })
 export class OrganizationsModule {}

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CacheInvalidationBus, normalizeAll, normalizeWhitelistDomain, Page, PageQuery, toPage } from '@sesame/common';
-import { Organization } from '@sesame/entities';
+import { Organization, OrganizationRepository } from '@sesame/entities';
 import { ApiKeyVerifier } from '@sesame/guards';
 import { CreateOrganizationDto, OrganizationResponse, UpdateOrganizationDto } from './dto/organization.dto';
-import { OrganizationRepository } from './organization.repository';
 
 /** A tenant's organizations (AccessGuard has checked the caller's reach: routes get the organization itself). */
 @Injectable()
@@ -34,7 +33,7 @@ export class OrganizationsService {
     if (input.whitelistDomains !== undefined) organization.whitelistDomains = normalizeAll('whitelistDomains', input.whitelistDomains, normalizeWhitelistDomain);
     if (input.autologin !== undefined) organization.autologin = input.autologin;
     if (input.linkTtlSeconds !== undefined) organization.linkTtlSeconds = input.linkTtlSeconds;
-    return OrganizationResponse.from(await this.organizations.save(organization));
+    return OrganizationResponse.from(await this.organizations.update(organization));
   }
 
   async delete(organization: Organization): Promise<void> {

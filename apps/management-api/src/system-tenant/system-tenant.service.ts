@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { normalizeAll, normalizeWhitelistDomain, SESAME_CONFIG, SesameConfig } from '@sesame/common';
-import { Application, Organization, Tenant } from '@sesame/entities';
+import { Application, ApplicationRepository, Organization, OrganizationRepository, Tenant } from '@sesame/entities';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApplicationRepository } from '../applications/application.repository';
 import { ApplicationsService } from '../applications/applications.service';
-import { OrganizationRepository } from '../organizations/organization.repository';
 import { TenantRepository } from '../tenants/tenant.repository';
 
 /** The console's credentials, as `console:setup` hands them to the console (CONSOLE_CREDENTIALS_FILE). */
@@ -65,14 +63,14 @@ export class SystemTenantService {
   }
 
   private async ensureOrganization(manager: EntityManager, tenant: Tenant, origin: string): Promise<Organization> {
-    const existing = await manager.getRepository(Organization).findOneBy({ tenantId: tenant.id });
+    const existing = await this.organizations.findFirstOf(manager, tenant.id);
     if (!existing) return this.organizations.insert({ tenantId: tenant.id, name: 'Sesame Console', whitelistDomains: [origin] });
     if (existing.whitelistDomains.length === 1 && existing.whitelistDomains[0] === origin) return existing;
-    return this.organizations.save({ ...existing, whitelistDomains: [origin] });
+    return this.organizations.update({ ...existing, whitelistDomains: [origin] });
   }
 
   private async ensureApplication(manager: EntityManager, organization: Organization, callbackUrl: string): Promise<Application> {
-    const existing = await manager.getRepository(Application).findOneBy({ organizationId: organization.id });
+    const existing = await this.applicationRows.findFirstOf(manager, organization.id);
     if (!existing) {
       const created = await this.applications.create(organization.id, { name: 'Sesame Console', type: 'web', callbackUrls: [callbackUrl] });
       return (await this.applicationRows.find(organization.id, created.id))!;

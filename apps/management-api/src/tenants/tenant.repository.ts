@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { PageQuery } from '@sesame/common';
-import { keysetPage, Tenant } from '@sesame/entities';
+import { keysetQueryBuilder, Tenant } from '@sesame/entities';
 import { EntityManager, Repository } from 'typeorm';
 
 /** Tenants. The system tenant (the console's own) is never found or listed here; only findSystem() sees it. */
@@ -14,7 +14,7 @@ export class TenantRepository {
   }
 
   list(page: PageQuery): Promise<Tenant[]> {
-    return keysetPage(this.tenants.createQueryBuilder('tenant').where('NOT tenant.system'), page).getMany();
+    return keysetQueryBuilder(this.tenants.createQueryBuilder('tenant').where('NOT tenant.system'), page).getMany();
   }
 
   findSystem(manager: EntityManager): Promise<Tenant | null> {

@@ -1,14 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { User } from '@sesame/entities';
+import { RepositoriesModule } from '@sesame/entities';
 import { OrganizationsModule } from '../organizations/organizations.module';
-import { UserRepository } from './user.repository';
 import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([User]), OrganizationsModule],
+  imports: [RepositoriesModule, OrganizationsModule],
   controllers: [UsersController],
-  providers: [UserRepository, UsersService],
+  providers: [UsersService],
 })
 export class UsersModule {}

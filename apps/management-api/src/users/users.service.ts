@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { conflict, notFound, Page, toPage, validEmail } from '@sesame/common';
-import { User } from '@sesame/entities';
+import { User, UserRepository } from '@sesame/entities';
 import { CreateUserDto, UpdateUserDto, UserQuery, UserResponse } from './dto/user.dto';
-import { UserRepository } from './user.repository';
 
 /** Users of one organization; the caller has already checked the organization is in reach. */
 @Injectable()
@@ -29,7 +28,7 @@ export class UsersService {
     const user = await this.findOrFail(organizationId, id);
     if (input.name !== undefined) user.name = input.name;
     if (input.blocked !== undefined) user.blocked = input.blocked;
-    return UserResponse.from(await this.users.save(user));
+    return UserResponse.from(await this.users.update(user));
   }
 
   async delete(organizationId: string, id: string): Promise<void> {

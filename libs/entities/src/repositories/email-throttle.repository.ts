@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { deleteRows } from '../batch-delete';
+import { deleteRows } from './batch-delete';
 
 /** Where the next attempt for an address stands: how many recent ones, and when the next is allowed. */
 export interface EmailThrottleState {

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ApprovalNumbers, LoginCodes, SecretBox, sha256 } from '@sesame/common';
+import { ApprovalNumbers, LoginCodes, PageQuery, SecretBox, sha256 } from '@sesame/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { deleteRows } from '../batch-delete';
+import { deleteRows } from './batch-delete';
+import { keysetPage } from './keyset-page';
 import { LoginAttemptStatus, LoginFlow, Translations } from '../entities/login-attempt.entity';
 
 /**
@@ -10,6 +11,12 @@ import { LoginAttemptStatus, LoginFlow, Translations } from '../entities/login-a
  * claims a usable attempt says it through this fragment (`now` is the statement's parameter).
  */
 const live = (now: string, alias = '') => `${alias}status = 'pending' AND ${alias}expires_at > ${now}`;
+
+/**
+ * The status a caller sees, as SQL (the same rule as effectiveStatus): a pending attempt that is
+ * not live any more is expired, even before the sweeper records it.
+ */
+const reportedStatus = (now: string, alias = '') => `CASE WHEN ${alias}status = 'pending' AND ${alias}expires_at <= ${now} THEN 'expired' ELSE ${alias}status::text END`;
 
 /** The status a caller sees: a pending attempt past its expiry is expired, even before the sweeper records it. */
 export function effectiveStatus(attempt: { status: LoginAttemptStatus; expiresAt: Date }, now: Date): LoginAttemptStatus {
@@ -132,6 +139,33 @@ export interface ApprovalCheck extends AttemptSummary {
   id: string;
   tokenHash: Buffer;
   approvalVerifier: Buffer | null;
+}
+
+/** What the management API's login activity narrows a list to. */
+export interface LoginActivityFilter {
+  email: string | null;
+  applicationId: string | null;
+  /** The reported status (see reportedStatus). */
+  status: LoginAttemptStatus | null;
+  from: Date | null;
+  to: Date | null;
+}
+
+/** An attempt as the management API's login activity shows it. */
+export interface LoginActivityItem {
+  id: string;
+  applicationId: string;
+  applicationName: string;
+  email: string;
+  /** The attempt's status as callers see it: a pending attempt past its expiry is expired. */
+  status: LoginAttemptStatus;
+  mailSuppressed: boolean;
+  createdAt: Date;
+  expiresAt: Date;
+  mailQueuedAt: Date | null;
+  mailSentAt: Date | null;
+  mailFailedAt: Date | null;
+  usedAt: Date | null;
 }
 
 type Row = Record<string, unknown>;
@@ -418,6 +452,30 @@ export class LoginAttemptRepository {
       usedAt: row.used_at as Date,
       remaining: row.autologin_remaining as string[],
     };
+  }
+
+  /** The management API's login activity: `limit + 1` attempts of the organization after the cursor, newest first, filtered as asked. */
+  async listActivity(organizationId: string, filter: LoginActivityFilter, page: PageQuery, now: Date): Promise<LoginActivityItem[]> {
+    const params: unknown[] = [organizationId, now];
+    let where = 'a.organization_id = $1';
+    const and = (condition: string, value: unknown) => {
+      params.push(value);
+      where += ` AND ${condition} $${params.length}`;
+    };
+    if (filter.email !== null) and('a.email =', filter.email);
+    if (filter.applicationId !== null) and('a.application_id =', filter.applicationId);
+    if (filter.status !== null) and(`${reportedStatus('$2', 'a.')} =`, filter.status);
+    if (filter.from !== null) and('a.created_at >=', filter.from);
+    if (filter.to !== null) and('a.created_at <', filter.to);
+    const { after, orderAndLimit } = keysetPage(page, params, 'newest', 'a.');
+    return this.dataSource.query(
+      `SELECT a.id, a.application_id AS "applicationId", p.name AS "applicationName", a.email, ${reportedStatus('$2', 'a.')} AS status,
+              a.mail_suppressed AS "mailSuppressed", a.created_at AS "createdAt", a.expires_at AS "expiresAt", a.mail_queued_at AS "mailQueuedAt",
+              a.mail_sent_at AS "mailSentAt", a.mail_failed_at AS "mailFailedAt", a.used_at AS "usedAt"
+         FROM login_attempt a JOIN application p ON p.id = a.application_id
+        WHERE ${where}${after} ${orderAndLimit}`,
+      params,
+    );
   }
 
   /**

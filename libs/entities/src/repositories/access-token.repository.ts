@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { deleteRows } from './batch-delete';
+import { prepared, queryPrepared } from './prepared-query';
+
+/** A token as userinfo reads it, with its user; whether it is active is decided per request. */
+export interface UserInfoTokenRow {
+  hash: Buffer;
+  user_id: string;
+  email: string;
+  email_verified: boolean;
+  name: string | null;
+  organization_id: string;
+  updated_at: Date;
+  expires_at: Date;
+  revoked: boolean;
+  blocked: boolean;
+}
+
+/** An active token as introspection reports it. */
+export interface IntrospectedTokenRow {
+  client_id: string;
+  user_id: string;
+  email: string;
+  expires_at: Date;
+  created_at: Date;
+}
+
+/**
+ * userinfo's one lookup, for a batch of tokens: each by its hash (primary key) joined to its user
+ * (primary key). Whether a token is active is decided per request, with that request's time.
+ */
+const FIND_TOKENS = prepared(
+  'find-tokens',
+  `SELECT t.hash, u.id AS user_id, u.email, u.email_verified, u.name, u.organization_id, u.updated_at, t.expires_at,
+          t.revoked_at IS NOT NULL AS revoked, u.blocked
+     FROM access_token t JOIN "user" u ON u.id = t.user_id
+    WHERE t.hash = ANY($1::bytea[])`,
+);
+
+/** access_token: tokens are issued with their code (AuthorizationCodeRepository.claimAndIssueToken), read, revoked and purged here. */
+@Injectable()
+export class AccessTokenRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The tokens of these hashes that exist, with their users (a prepared statement: userinfo's hot path). */
+  findForUserInfo(hashes: Buffer[]): Promise<UserInfoTokenRow[]> {
+    return queryPrepared<UserInfoTokenRow>(this.dataSource, FIND_TOKENS, [hashes]);
+  }
+
+  /** The token of this hash when it is active at `now`, belongs to the organization and its user is not blocked. */
+  async findActiveForIntrospection(hash: Buffer, organizationId: string, now: Date): Promise<IntrospectedTokenRow | null> {
+    const rows: IntrospectedTokenRow[] = await this.dataSource.query(
+      `SELECT a.client_id, t.user_id, u.email, t.expires_at, t.created_at
+         FROM access_token t
+         JOIN "user" u ON u.id = t.user_id
+         JOIN application a ON a.id = t.application_id
+        WHERE t.hash = $1 AND t.organization_id = $2 AND t.revoked_at IS NULL AND t.expires_at > $3 AND NOT u.blocked`,
+      [hash, organizationId, now],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Revokes the application's token of this hash, if it is live. */
+  async revoke(applicationId: string, hash: Buffer, now: Date): Promise<void> {
+    await this.dataSource.query('UPDATE access_token SET revoked_at = $3 WHERE hash = $1 AND application_id = $2 AND revoked_at IS NULL', [hash, applicationId, now]);
+  }
+
+  /** Retention: tokens that expired before `before`, at most `limit` of them, skipping rows another transaction holds. */
+  deleteExpired(before: Date, limit: number): Promise<number> {
+    return deleteRows(
+      this.dataSource,
+      `DELETE FROM access_token WHERE hash IN (
+         SELECT hash FROM access_token WHERE expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      [before, limit],
+    );
+  }
+
+  /** Retention: tokens revoked before `before` (a separate statement from deleteExpired, so each uses its own index). */
+  deleteRevoked(before: Date, limit: number): Promise<number> {
+    return deleteRows(
+      this.dataSource,
+      `DELETE FROM access_token WHERE hash IN (
+         SELECT hash FROM access_token WHERE revoked_at IS NOT NULL AND revoked_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      [before, limit],
+    );
+  }
+
+  /** In the caller's transaction when `manager` is given. */
+  async revokeAllOfApplication(manager: EntityManager | null, applicationId: string, at: Date): Promise<void> {
+    await (manager ?? this.dataSource).query('UPDATE access_token SET revoked_at = $2 WHERE application_id = $1 AND revoked_at IS NULL', [applicationId, at]);
+  }
+}

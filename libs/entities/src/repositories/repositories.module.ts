@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { ApprovalNumbers, approvalNumbersProvider, loginCodesProvider, secretBoxProvider } from '@sesame/common';
+import { AccessTokenRepository } from './access-token.repository';
+import { ApplicationRepository } from './application.repository';
+import { AuditEventRepository } from './audit-event.repository';
+import { AuthorizationCodeRepository } from './authorization-code.repository';
+import { EmailThrottleRepository } from './email-throttle.repository';
+import { LoginAttemptRepository } from './login-attempt.repository';
+import { OrganizationRepository } from './organization.repository';
+import { SigningKeyRepository } from './signing-key.repository';
+import { Transactions } from './transactions';
+import { UserRepository } from './user.repository';
+
+/** Every table's repository (all the SQL the apps run) and the transactions that span them. */
+const REPOSITORIES = [AccessTokenRepository, ApplicationRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository, OrganizationRepository, SigningKeyRepository, Transactions, UserRepository];
+
+@Module({
+  providers: [...REPOSITORIES, secretBoxProvider, loginCodesProvider, approvalNumbersProvider],
+  exports: [...REPOSITORIES, ApprovalNumbers],
+})
+export class RepositoriesModule {}
