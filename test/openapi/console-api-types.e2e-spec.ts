@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import request from 'supertest';
 import { ConsoleModule } from '../../apps/console/src/console.module';
 import { setupConsoleApp } from '../../apps/console/src/setup';
 import { RunningApp, startApp, startManagementApi } from '../support/apps';
+import { typesOf } from '../support/openapi-types';
 
 const ROOT = resolve(__dirname, '../..');
 const WEB = join(ROOT, 'apps/console/web');
@@ -42,15 +40,3 @@ describe('the console’s API types', () => {
     expect(readFileSync(target, 'utf8')).toBe(generated);
   });
 });
-
-async function typesOf(document: object): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'sesame-openapi-'));
-  const input = join(dir, 'openapi.json');
-  writeFileSync(input, JSON.stringify(document));
-  try {
-    const { stdout } = await promisify(execFile)(join(WEB, 'node_modules/.bin/openapi-typescript'), [input], { cwd: WEB, maxBuffer: 16 * 1024 * 1024 });
-    return stdout;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}

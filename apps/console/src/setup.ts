@@ -1,6 +1,7 @@
 import { INestApplication, RequestMethod } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { documentCommonAnswers, PROBLEM_BODY, SesameConfig } from '@sesame/common';
+import { documentCommonAnswers, documentPublicOperations, PROBLEM_BODY, SESAME_LICENSE, SesameConfig } from '@sesame/common';
+import { SESSION_COOKIES } from './session/sesame-client.provider';
 
 /**
  * The console serves /console/… (what the gateway routes to it) and, like every app, its health
@@ -14,7 +15,15 @@ export function setupConsoleApp(app: INestApplication, config: SesameConfig): vo
     '`GET|POST|DELETE /console/api/v2/{path}` is the management API’s `/api/v2/{path}` (see its OpenAPI at /api/v2/openapi.json), called with the signed-in ' +
     'member’s token; send the tenant’s id as `Sesame-Tenant`. Every POST and DELETE needs the `X-CSRF-Token` of GET /console/api/session. ' +
     'Errors are RFC 9457 problem details. See docs/console.md.';
-  const builder = new DocumentBuilder().setTitle('Sesame console').setVersion('v1').setDescription(description).addServer('/', 'This server');
-  const document = documentCommonAnswers(SwaggerModule.createDocument(app, builder.build(), { extraModels: [PROBLEM_BODY.model] }), PROBLEM_BODY);
+  const builder = new DocumentBuilder()
+    .setTitle('Sesame console')
+    .setVersion('v1')
+    .setDescription(description)
+    .setLicense(SESAME_LICENSE.name, SESAME_LICENSE.url)
+    .addServer('/', 'This server')
+    .addCookieAuth(SESSION_COOKIES.session, { type: 'apiKey', in: 'cookie', description: 'The session cookie that signing in sets (HttpOnly: the browser sends it).' }, 'session');
+  const document = documentPublicOperations(
+    documentCommonAnswers(SwaggerModule.createDocument(app, builder.build(), { extraModels: [PROBLEM_BODY.model] }), PROBLEM_BODY),
+  );
   SwaggerModule.setup('console/api/docs', app, document, { jsonDocumentUrl: 'console/api/openapi.json', yamlDocumentUrl: 'console/api/openapi.yaml', useGlobalPrefix: false });
 }

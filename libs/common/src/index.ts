@@ -16,6 +16,7 @@ export * from './http/json-body.guard';
 export * from './http/create-http-app';
 export * from './http/openapi';
 export * from './http/openapi-answers';
+export * from './http/openapi-security';
 export * from './redis/redis.module';
 export * from './health/redis.health';
 export * from './urls/loopback';

@@ -1,12 +1,13 @@
 import { Controller, Get, Headers, Query, Redirect, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { readCookie } from '@sesame/common';
+import { ApiPublic, readCookie } from '@sesame/common';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { ErrorPages } from '../pages/error-pages.decorator';
 import { PageInterceptor } from '../pages/page.interceptor';
 import { AutologinService, WALK_COOKIE } from './autologin.service';
 
 @ApiTags('Login link pages')
+@ApiPublic()
 @ErrorPages()
 @UseInterceptors(PageInterceptor)
 @UseGuards(EndpointThrottlerGuard)

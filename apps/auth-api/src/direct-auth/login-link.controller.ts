@@ -6,7 +6,7 @@ import { chooseLocale } from '../pages/locales';
 import { ErrorPages } from '../pages/error-pages.decorator';
 import { PageInterceptor } from '../pages/page.interceptor';
 import { SameOriginFormGuard } from '../pages/same-origin-form.guard';
-import { LOGIN_LINK_ROUTE, readCookie } from '@sesame/common';
+import { ApiPublic, LOGIN_LINK_ROUTE, readCookie } from '@sesame/common';
 import { ATTEMPT_COOKIE, LoginApprovalService } from './login-approval.service';
 import { approvalOutcomePage, approvalPage, loginLinkPage } from './login-link.pages';
 import { LoginLinkService } from './login-link.service';
@@ -38,6 +38,7 @@ const SAME_ORIGIN_REFERRER = { 'Referrer-Policy': 'same-origin' };
 const PAGE_LANGUAGE = ApiHeader({ name: 'accept-language', required: false, description: 'The page’s language: the first of en, de, fr and es it names (else English).' });
 
 @ApiTags('Login link pages')
+@ApiPublic()
 @ErrorPages()
 @UseInterceptors(PageInterceptor)
 @UseGuards(EndpointThrottlerGuard)

@@ -1,9 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { RedisHealthIndicator } from '@sesame/common';
+import { ApiPublic, RedisHealthIndicator } from '@sesame/common';
 
 @ApiTags('Health')
+@ApiPublic()
 @Controller('health')
 export class HealthController {
   constructor(

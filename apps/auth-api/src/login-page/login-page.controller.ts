@@ -1,6 +1,6 @@
 import { applyDecorators, Body, Controller, Get, Headers, HttpCode, Optional, Post, Query, Redirect, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { RequestId, SesameMetrics } from '@sesame/common';
+import { ApiPublic, RequestId, SesameMetrics } from '@sesame/common';
 import { ClientIp, EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { ErrorPages } from '../pages/error-pages.decorator';
 import { PageInterceptor } from '../pages/page.interceptor';
@@ -31,6 +31,7 @@ const OPTIONAL_HEADERS = applyDecorators(
 );
 
 @ApiTags('Hosted login page')
+@ApiPublic()
 @ErrorPages()
 @UseInterceptors(PageInterceptor)
 @UseGuards(EndpointThrottlerGuard)

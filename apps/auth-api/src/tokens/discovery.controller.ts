@@ -1,10 +1,12 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiPublic } from '@sesame/common';
 import { IdTokenService } from './id-token.service';
 import { SigningKeysService } from './signing-keys.service';
 
 /** RFC 8414 metadata (also served as OpenID Connect discovery) and the id_token signing keys. */
 @ApiTags('Discovery')
+@ApiPublic()
 @Controller({ path: '.well-known', version: '1' })
 export class DiscoveryController {
   constructor(

@@ -1,6 +1,6 @@
 import { applyDecorators, Body, Controller, Delete, Get, HttpServer, Post, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCookieAuth, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ProblemDetails, rawRequest, requestIdOf, unauthorized } from '@sesame/common';
 import { clientIp } from '@sesame/throttler';
 import { BufferedResponse } from '../session/buffered-response';
@@ -31,6 +31,7 @@ const FORWARDED = (summary: string) =>
   );
 
 @ApiTags('Management API, as the signed-in member')
+@ApiCookieAuth('session')
 @Controller('console/api/v2')
 export class ForwardController {
   constructor(

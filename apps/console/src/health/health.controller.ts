@@ -1,10 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
-import { RedisHealthIndicator } from '@sesame/common';
+import { ApiPublic, RedisHealthIndicator } from '@sesame/common';
 
 /** GET /api/health (not under /console: the gateway does not expose it). */
 @ApiTags('Health')
+@ApiPublic()
 @Controller('health')
 export class HealthController {
   constructor(

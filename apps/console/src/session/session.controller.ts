@@ -12,7 +12,7 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { ProblemDetails, RequestId } from '@sesame/common';
+import { ApiPublic, ProblemDetails, RequestId } from '@sesame/common';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { CsrfTokens } from '../csrf/csrf';
 import { BufferedResponse } from './buffered-response';
@@ -25,6 +25,7 @@ const NOT_STARTED_HERE = { type: ProblemDetails, description: 'The sign-in was n
 
 /** The console's session, as JSON for its pages: who is signed in, signing in by e-mailed link, signing out. */
 @ApiTags('Session')
+@ApiPublic()
 @Controller('console/api')
 export class SessionController {
   constructor(
@@ -129,6 +130,7 @@ export class SessionController {
 
 /** Where Sesame sends the browser back after the e-mailed link. */
 @ApiTags('Session')
+@ApiPublic()
 @Controller('console/auth')
 export class CallbackController {
   constructor(

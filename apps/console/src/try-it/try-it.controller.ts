@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { ApiBadGatewayResponse, ApiForbiddenResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { badRequest, forbidden, ProblemDetails, rawRequest, RequestId, unauthorized } from '@sesame/common';
+import { ApiBadGatewayResponse, ApiCookieAuth, ApiForbiddenResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiPublic, badRequest, forbidden, ProblemDetails, rawRequest, RequestId, unauthorized } from '@sesame/common';
 import { clientIp } from '@sesame/throttler';
 import { BufferedResponse } from '../session/buffered-response';
 import { ConsoleSessionService } from '../session/console-session.service';
@@ -18,6 +18,7 @@ export class TryItController {
   ) {}
 
   @Get('endpoints')
+  @ApiPublic()
   @ApiOperation({ summary: 'Sesame’s public URLs an application integrates with: issuer, discovery, JWKS, authorize, direct authentication, verify, userinfo' })
   @ApiOkResponse({ type: SesameEndpointsResponse })
   endpoints(): SesameEndpointsResponse {
@@ -26,6 +27,7 @@ export class TryItController {
 
   @Post('try_it')
   @HttpCode(200)
+  @ApiCookieAuth('session')
   @ApiOperation({
     summary: 'Start a real login for an application, for the signed-in member’s own address (admins and owners; needs X-CSRF-Token)',
     description: 'Direct authentication (an e-mailed link) for web applications of Pro and Enterprise tenants; otherwise the URL of the hosted login page. Follow it in the login activity.',

@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { SesameConfig } from '../config/sesame-config';
 import { documentCommonAnswers, ErrorBody } from './openapi-answers';
+import { documentPublicOperations } from './openapi-security';
 
 export interface OpenApiOptions {
   title: string;
@@ -13,16 +14,19 @@ export interface OpenApiOptions {
   configure?: (builder: DocumentBuilder) => DocumentBuilder;
 }
 
+/** Sesame's license (package.json), stated in every document it serves. */
+export const SESAME_LICENSE = { name: 'MIT', url: 'https://opensource.org/license/mit' };
+
 /** Serves the app's OpenAPI document, with the answers every route can give (see documentCommonAnswers), at /api/<version>/openapi.json and Swagger UI at /api/<version>/docs. */
 export function setupOpenApi(app: INestApplication, config: SesameConfig, options: OpenApiOptions): OpenAPIObject {
   const base = new DocumentBuilder()
     .setTitle(options.title)
     .setDescription(options.description)
     .setVersion(options.version)
+    .setLicense(SESAME_LICENSE.name, SESAME_LICENSE.url)
     .addServer(new URL(config.http.publicBaseUrl).pathname.replace(/\/api$/, '') || '/', 'This server');
-  const document = documentCommonAnswers(
-    SwaggerModule.createDocument(app, (options.configure?.(base) ?? base).build(), { extraModels: [options.errorBody.model] }),
-    options.errorBody,
+  const document = documentPublicOperations(
+    documentCommonAnswers(SwaggerModule.createDocument(app, (options.configure?.(base) ?? base).build(), { extraModels: [options.errorBody.model] }), options.errorBody),
   );
   const root = `${config.http.apiPrefix}/${options.version}`;
   SwaggerModule.setup(`${root}/docs`, app, document, {

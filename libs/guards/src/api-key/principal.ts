@@ -1,5 +1,5 @@
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import { Plan, Role } from '@sesame/common';
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ApiPublic, Plan, Role } from '@sesame/common';
 
 /** Who is calling the management API, as established by ApiKeyGuard. */
 export type Principal = PlatformPrincipal | TenantPrincipal | OrganizationPrincipal | MemberPrincipal;
@@ -86,8 +86,8 @@ export const CurrentPerson = createParamDecorator((_: unknown, context: Executio
 
 export const IS_PUBLIC = 'sesame:public';
 
-/** Marks a route that needs no API key (health checks). */
-export const Public = () => SetMetadata(IS_PUBLIC, true);
+/** Marks a route that needs no API key (health checks); its OpenAPI operation says so (`security: []`). */
+export const Public = () => applyDecorators(SetMetadata(IS_PUBLIC, true), ApiPublic());
 
 export const IS_PERSON_ROUTE = 'sesame:person-route';
 

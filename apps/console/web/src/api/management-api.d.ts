@@ -858,11 +858,8 @@ export interface components {
             whitelistDomains?: string[];
             /** @description After a login, also sign the user in on every whitelist domain (default false). */
             autologin?: boolean;
-            /**
-             * @description Lifetime of e-mailed login links, in seconds.
-             * @default 600
-             */
-            linkTtlSeconds: number;
+            /** @description Lifetime of e-mailed login links, in seconds: 600 when an organization is created without it. */
+            linkTtlSeconds?: number;
             /** @example Acme Europe */
             name: string;
         };
@@ -878,11 +875,8 @@ export interface components {
             whitelistDomains?: string[];
             /** @description After a login, also sign the user in on every whitelist domain (default false). */
             autologin?: boolean;
-            /**
-             * @description Lifetime of e-mailed login links, in seconds.
-             * @default 600
-             */
-            linkTtlSeconds: number;
+            /** @description Lifetime of e-mailed login links, in seconds: 600 when an organization is created without it. */
+            linkTtlSeconds?: number;
             /** @example Acme Europe */
             name?: string;
         };
@@ -922,7 +916,7 @@ export interface components {
              * @description A blocked user cannot log in and receives no login e-mails.
              * @default false
              */
-            blocked: boolean;
+            blocked?: boolean;
         };
         UpdateUserDto: {
             /** @example Ada Lovelace */
@@ -1054,7 +1048,7 @@ export interface components {
              * @description Also revoke every access token of the application now (its users sign in again).
              * @default false
              */
-            revokeAccessTokens: boolean;
+            revokeAccessTokens?: boolean;
         };
         LoginActivityResponse: {
             /**

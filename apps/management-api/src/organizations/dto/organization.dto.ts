@@ -13,7 +13,9 @@ const WHITELIST_DOC: ApiPropertyOptions = {
     'Origins that may receive logins. Normalised: lower-case, IDN to punycode, default port dropped. ' +
     '`https://*.example.com` allows direct subdomains. http only for loopback hosts; no paths, queries, fragments or credentials.',
 };
-const LINK_TTL_DOC: ApiPropertyOptions = { minimum: 60, maximum: 86400, default: 600, description: 'Lifetime of e-mailed login links, in seconds.' };
+// No `default`: an update without it keeps the organization's value (a documented default would be
+// sent by tools that fill in defaults, e.g. Swagger UI's Try it out).
+const LINK_TTL_DOC: ApiPropertyOptions = { minimum: 60, maximum: 86400, description: 'Lifetime of e-mailed login links, in seconds: 600 when an organization is created without it.' };
 
 /** The settings creation and update both accept, each optional. */
 class OrganizationSettingsDto {
