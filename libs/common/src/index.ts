@@ -1,6 +1,7 @@
 export * from './config/sesame-config';
 export * from './config/parse-environment';
 export * from './config/config.module';
+export * from './problems/error-codes';
 export * from './problems/problem.exception';
 export * from './problems/problem-details';
 export * from './problems/problem.filter';

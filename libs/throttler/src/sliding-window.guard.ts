@@ -9,7 +9,7 @@ import {
   ThrottlerOptions,
   ThrottlerStorage,
 } from '@nestjs/throttler';
-import { Clock, ProblemException, SesameMetrics, WindowName, WINDOWS } from '@sesame/common';
+import { Clock, problem, ProblemException, SesameMetrics, WindowName, WINDOWS } from '@sesame/common';
 import { callerTenant, ThrottledRequest } from './caller';
 import { HitResult, isSlidingWindowStore, LimitScope, rateLimitHeaders, retryAfterMs, SlidingWindowStore, tightestWindow, toSeconds, WindowSpec, WindowState } from './rate-limit';
 
@@ -35,7 +35,7 @@ export function bucketKey(tracker: string, group: string): string {
 
 /** The 503 every throttled route answers while Redis cannot be reached. */
 export function rateLimiterUnavailable(): ProblemException {
-  return new ProblemException(503, 'rate_limiter_unavailable', 'Rate limits cannot be checked right now, so the request was not processed; retry shortly', {
+  return problem('rate_limiter_unavailable', 'Rate limits cannot be checked right now, so the request was not processed; retry shortly', {
     headers: { 'Retry-After': '1' },
   });
 }
@@ -120,7 +120,7 @@ export abstract class SlidingWindowGuard extends ThrottlerGuard {
   protected refusal(context: ExecutionContext, result: HitResult): ProblemException {
     const window = tightestWindow(result.windows);
     const retryAfter = Math.max(1, toSeconds(retryAfterMs(result.windows)));
-    return new ProblemException(429, 'rate_limited', `${this.describeLimit(context, window)}; retry in ${retryAfter} seconds`, {
+    return problem('rate_limited', `${this.describeLimit(context, window)}; retry in ${retryAfter} seconds`, {
       extensions: { scope: this.scope, window: window.name, limit: window.limit, retryAfter },
       headers: { 'Retry-After': String(retryAfter), ...rateLimitHeaders(result.windows) },
     });

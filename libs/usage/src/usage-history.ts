@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, ProblemException, REDIS, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { Clock, problem, REDIS, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import Redis from 'ioredis';
 import { BucketSize, DAY_MS, dayStart, field, hashKey, HOUR_MS, MINUTE_MS, USAGE_METRICS, UsageMetric } from './usage-buckets';
 
@@ -45,7 +45,7 @@ export class UsageHistory {
     const days = new Map<number, Record<string, string>>();
     for (let day = dayStart(first); day <= last; day += DAY_MS) days.set(day, {});
     const hashes = await Promise.all([...days.keys()].map((day) => this.redis.hgetall(hashKey(this.prefix, tenantId, source, day)))).catch(() => {
-      throw new ProblemException(503, 'usage_unavailable', 'The usage counters cannot be read right now; retry shortly', { headers: { 'Retry-After': '1' } });
+      throw problem('usage_unavailable', 'The usage counters cannot be read right now; retry shortly', { headers: { 'Retry-After': '1' } });
     });
     [...days.keys()].forEach((day, i) => days.set(day, hashes[i]));
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { allowedRedirect, ProblemException, RedirectTarget } from '@sesame/common';
+import { allowedRedirect, problem, ProblemException, RedirectTarget } from '@sesame/common';
 import { EntityManager } from 'typeorm';
 import { ApplicationRepository } from '@sesame/entities';
 
@@ -29,5 +29,5 @@ export class StoredRedirectCheck {
 }
 
 export function redirectNoLongerAllowed(): ProblemException {
-  return new ProblemException(400, 'invalid_redirect_uri', 'This sign-in returns to an address the application no longer allows. Go back to the application and sign in again.');
+  return problem('invalid_redirect_uri', 'This sign-in returns to an address the application no longer allows. Go back to the application and sign in again.');
 }

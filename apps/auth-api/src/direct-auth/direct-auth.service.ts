@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { allowedRedirect, ApprovalNumbers, badRequest, forbidden, normalizeEmail, Plan } from '@sesame/common';
+import { allowedRedirect, ApprovalNumbers, normalizeEmail, Plan, problem } from '@sesame/common';
 import { ClientPrincipal } from '@sesame/guards';
 import { ApplicationRepository } from '@sesame/entities';
 import { AuthenticateDirectDto } from './dto/authenticate-direct.dto';
@@ -18,16 +18,16 @@ export class DirectAuthService {
   ) {}
 
   async authenticate(client: ClientPrincipal, input: AuthenticateDirectDto, requestId: string | null): Promise<LoginAttemptResponse> {
-    if (client.type !== 'web') throw badRequest('unauthorized_client', 'Direct authentication is available to web applications only');
+    if (client.type !== 'web') throw problem('unauthorized_client', 'Direct authentication is available to web applications only');
     if (!DIRECT_AUTH_PLANS.includes(client.plan)) {
-      throw forbidden('plan_not_supported', 'Direct authentication is available on the Pro and Enterprise plans only');
+      throw problem('plan_not_supported', 'Direct authentication is available on the Pro and Enterprise plans only');
     }
     const context = await this.contexts.findContextById(client.applicationId);
-    if (!context) throw badRequest('unauthorized_client', 'The application no longer exists');
+    if (!context) throw problem('unauthorized_client', 'The application no longer exists');
     const email = normalizeEmail(input.email);
-    if (!email) throw badRequest('invalid_request', 'email must be a valid e-mail address');
+    if (!email) throw problem('invalid_request', 'email must be a valid e-mail address');
     if (!allowedRedirect({ ...context.application, whitelistDomains: context.organization.whitelistDomains }, input.redirect_uri)) {
-      throw badRequest('invalid_request', 'redirect_uri is not allowed for this application: its origin must be a whitelist domain (and it must equal a registered callback URL, if any)');
+      throw problem('invalid_request', 'redirect_uri is not allowed for this application: its origin must be a whitelist domain (and it must equal a registered callback URL, if any)');
     }
 
     const started = await this.attempts.start({

@@ -1,5 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { ApprovalNumbers, Clock, isSecretShaped, normalizeApprovalNumber, ProblemException, SesameMetrics, sha256 } from '@sesame/common';
+import { ApprovalNumbers, Clock, isSecretShaped, normalizeApprovalNumber, problem, SesameMetrics, sha256 } from '@sesame/common';
 import { effectiveStatus, LoginAttemptRepository, Transactions } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
 import { unknownLink } from './link-errors';
@@ -79,7 +79,7 @@ export class LoginApprovalService {
     if (!isSecretShaped(token)) throw unknownLink();
     const approvalNumber = normalizeApprovalNumber(typed);
     if (approvalNumber === null) {
-      throw new ProblemException(400, 'approval_number_required', 'Type the two-digit number shown on the screen where you asked to sign in.');
+      throw problem('approval_number_required', 'Type the two-digit number shown on the screen where you asked to sign in.');
     }
     const now = this.clock.now();
     const result = await this.transactions.run(async (manager): Promise<{ outcome: ApprovalOutcome; id: string }> => {

@@ -1,5 +1,5 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
-import { Clock, notFound, ProblemException, randomSecret, SesameMetrics } from '@sesame/common';
+import { Clock, notFound, problem, ProblemException, randomSecret, SesameMetrics } from '@sesame/common';
 import { effectiveStatus, EmailThrottleRepository, EmailThrottleState, LoginAttemptRepository, LoginAttemptStatus, LoginFlow, Transactions, Translations, UserRepository } from '@sesame/entities';
 import { MailProducer, QueueUnavailableError } from '@sesame/queue';
 import { EntityManager } from 'typeorm';
@@ -101,7 +101,7 @@ export class LoginAttemptService {
       if (!(error instanceof QueueUnavailableError)) throw error;
       await this.withdraw(attempt.loginAttemptId, request, previous);
       this.metrics?.loginsFailed.inc({ reason: 'queue_unavailable' });
-      throw new ProblemException(503, 'temporarily_unavailable', 'The login e-mail cannot be queued right now; try again shortly', {
+      throw problem('temporarily_unavailable', 'The login e-mail cannot be queued right now; try again shortly', {
         headers: { 'Retry-After': '5' },
       });
     }
@@ -222,7 +222,7 @@ export class LoginAttemptService {
 
 function tooEarly(allowedDate: Date, now: Date): ProblemException {
   const retryAfter = Math.max(1, Math.ceil((allowedDate.getTime() - now.getTime()) / 1000));
-  return new ProblemException(429, 'too_early', `The next login attempt for this address is allowed at ${allowedDate.toISOString()}`, {
+  return problem('too_early', `The next login attempt for this address is allowed at ${allowedDate.toISOString()}`, {
     headers: { 'Retry-After': String(retryAfter) },
     body: { allowedDate: allowedDate.toISOString() },
   });

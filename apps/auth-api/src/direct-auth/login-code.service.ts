@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { Clock, LoginCodes, LoginFailureReason, normalizeLoginCode, notFound, ProblemException, SESAME_CONFIG, SesameConfig, SesameMetrics } from '@sesame/common';
+import { Clock, LoginCodes, LoginFailureReason, normalizeLoginCode, notFound, problem, ProblemException, SESAME_CONFIG, SesameConfig, SesameMetrics } from '@sesame/common';
 import { CODE_FAILURE_LIMIT, effectiveStatus, EmailThrottleRepository, LoginAttemptRepository, Transactions } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
 import { LoginAttemptEvents } from './login-attempt-events';
@@ -49,7 +49,7 @@ export class LoginCodeService {
    */
   async use(loginAttemptId: string, typed: unknown, applicationId: string, by: Requester, options: { walk: boolean }): Promise<CodeSuccess> {
     const code = normalizeLoginCode(typed);
-    if (code === null) throw new ProblemException(400, 'invalid_request', 'code must be the 6 digits of the e-mail');
+    if (code === null) throw problem('invalid_request', 'code must be the 6 digits of the e-mail');
     const now = this.clock.now();
     const outcome = await this.transactions.run(async (manager): Promise<Completion | Refusal> => {
       const attempt = await this.attempts.lockForCode(manager, loginAttemptId, applicationId);
@@ -75,7 +75,7 @@ export class LoginCodeService {
     await this.events.changed(loginAttemptId);
     if (outcome.kind === 'blocked') {
       this.metrics?.loginsFailed.inc({ reason: 'access_denied' });
-      throw new ProblemException(403, 'access_denied', 'This account is blocked');
+      throw problem('access_denied', 'This account is blocked');
     }
     this.metrics?.loginsCompleted.inc();
     await this.usage.recordForOrganization(outcome.organizationId, 'logins');
@@ -86,7 +86,7 @@ export class LoginCodeService {
 function wrongCode(): Refusal {
   return {
     failure: 'invalid_login_code',
-    error: new ProblemException(400, 'invalid_login_code', `This code is not right; after ${CODE_FAILURE_LIMIT} wrong codes the sign-in is stopped`),
+    error: problem('invalid_login_code', `This code is not right; after ${CODE_FAILURE_LIMIT} wrong codes the sign-in is stopped`),
   };
 }
 
@@ -94,14 +94,14 @@ function wrongCode(): Refusal {
 function codesDisabled(): Refusal {
   return {
     failure: 'login_code_disabled',
-    error: new ProblemException(400, 'login_code_disabled', 'Too many wrong codes for this address: sign in with the link of the e-mail instead (codes work again once a link was used)'),
+    error: problem('login_code_disabled', 'Too many wrong codes for this address: sign in with the link of the e-mail instead (codes work again once a link was used)'),
   };
 }
 
 function stopped(status: string): Refusal {
   if (status === 'locked') {
-    return { failure: 'login_attempt_locked', error: new ProblemException(400, 'login_attempt_locked', 'Too many wrong codes: this sign-in is stopped, and its link too. Start again.') };
+    return { failure: 'login_attempt_locked', error: problem('login_attempt_locked', 'Too many wrong codes: this sign-in is stopped, and its link too. Start again.') };
   }
-  if (status === 'completed') return { failure: 'login_link_used', error: new ProblemException(400, 'login_link_used', 'This sign-in was already completed with its link or code') };
-  return { failure: 'login_link_expired', error: new ProblemException(400, 'login_link_expired', 'This sign-in has expired') };
+  if (status === 'completed') return { failure: 'login_link_used', error: problem('login_link_used', 'This sign-in was already completed with its link or code') };
+  return { failure: 'login_link_expired', error: problem('login_link_expired', 'This sign-in has expired') };
 }

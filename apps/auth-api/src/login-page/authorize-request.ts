@@ -1,4 +1,4 @@
-import { allowedRedirect, ProblemException, withQuery } from '@sesame/common';
+import { allowedRedirect, problem, withQuery } from '@sesame/common';
 import { ClientContext } from '@sesame/entities';
 import { PageRedirect } from '../pages/page-outcomes';
 
@@ -28,7 +28,7 @@ export function checkAuthorizeRequest(params: Record<string, unknown>, context: 
   const read = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : undefined);
   const redirectUri = read('redirect_uri') ?? '';
   const target = allowedRedirect({ ...context.application, whitelistDomains: context.organization.whitelistDomains }, redirectUri);
-  if (!target) throw new ProblemException(400, 'invalid_redirect_uri', 'redirect_uri is not registered for this application');
+  if (!target) throw problem('invalid_redirect_uri', 'redirect_uri is not registered for this application');
 
   const state = read('state');
   const fail = (error: string, description: string) =>

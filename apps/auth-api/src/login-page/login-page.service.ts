@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApprovalNumbers, normalizeEmail, ProblemException, randomSecret, readCookie, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
+import { ApprovalNumbers, normalizeEmail, problem, ProblemException, randomSecret, readCookie, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
 import { isUUID } from 'class-validator';
 import { ApplicationRepository, ClientContext } from '@sesame/entities';
 import { LoginAttemptService } from '../direct-auth/login-attempt.service';
@@ -132,7 +132,7 @@ export class LoginPageService {
     const locale = this.locale(request, browser);
     const cookie = this.requireCsrf(form, browser);
     const loginAttemptId = typeof form.login_attempt_id === 'string' && isUUID(form.login_attempt_id) ? form.login_attempt_id : null;
-    if (!loginAttemptId) throw new ProblemException(400, 'invalid_request', 'This form is incomplete. Go back to the application and start signing in again.');
+    if (!loginAttemptId) throw problem('invalid_request', 'This form is incomplete. Go back to the application and start signing in again.');
     const browserCookie = this.requireAttemptCookie(browser);
     const by = { browserHash: sha256(browserCookie) };
     try {
@@ -203,7 +203,7 @@ export class LoginPageService {
   private requireCsrf(form: Record<string, unknown>, browser: BrowserContext): string {
     const cookie = readCookie(browser.cookieHeader, CSRF_COOKIE);
     if (!this.csrf.verify(cookie, typeof form.csrf === 'string' ? form.csrf : undefined)) {
-      throw new ProblemException(403, 'csrf_failed', 'This form has expired. Go back to the application and start signing in again.');
+      throw problem('csrf_failed', 'This form has expired. Go back to the application and start signing in again.');
     }
     return cookie!;
   }
@@ -211,7 +211,7 @@ export class LoginPageService {
   private async check(params: Record<string, unknown>): Promise<{ context: ClientContext; request: AuthorizeRequest }> {
     const clientId = typeof params.client_id === 'string' ? params.client_id : '';
     const context = clientId ? await this.contexts.findContextByClientId(clientId) : null;
-    if (!context) throw new ProblemException(400, 'invalid_client', 'Unknown client_id');
+    if (!context) throw problem('invalid_client', 'Unknown client_id', { status: 400 });
     return { context, request: checkAuthorizeRequest(params, context) };
   }
 
@@ -228,5 +228,5 @@ const CODE_RETRY_MESSAGES: Record<string, 'wrongCode' | 'badCode' | 'codesDisabl
 };
 
 function unknownHere(): ProblemException {
-  return new ProblemException(404, 'not_found', 'This sign-in is not known in this browser. Go back to the application and start again.');
+  return problem('not_found', 'This sign-in is not known in this browser. Go back to the application and start again.');
 }

@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { badRequest } from '@sesame/common';
+import { problem } from '@sesame/common';
 
 /**
  * The token endpoints take application/x-www-form-urlencoded only (RFC 6749 §3.2). Checked first,
@@ -11,7 +11,7 @@ export class FormBodyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const contentType = context.switchToHttp().getRequest<{ headers: Record<string, string | string[] | undefined> }>().headers['content-type'];
     if (typeof contentType !== 'string' || !contentType.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-      throw badRequest('invalid_request', 'The request body must be application/x-www-form-urlencoded');
+      throw problem('invalid_request', 'The request body must be application/x-www-form-urlencoded');
     }
     return true;
   }

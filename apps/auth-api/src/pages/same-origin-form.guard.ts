@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { isSameOriginRequest, ProblemException, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { isSameOriginRequest, problem, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 
 /**
  * Refuses a form post that another site made the browser send (login CSRF): see
@@ -16,7 +16,7 @@ export class SameOriginFormGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const { headers } = context.switchToHttp().getRequest<{ headers: Record<string, string | string[] | undefined> }>();
     if (!isSameOriginRequest(headers, this.origin)) {
-      throw new ProblemException(403, 'cross_site_request', 'This form can only be sent from its own page. Open the link from your e-mail again.');
+      throw problem('cross_site_request', 'This form can only be sent from its own page. Open the link from your e-mail again.');
     }
     return true;
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, ProblemException, SESAME_CONFIG, SesameConfig, TtlCache } from '@sesame/common';
+import { Clock, problem, SESAME_CONFIG, SesameConfig, TtlCache } from '@sesame/common';
 
 const MAX_TRACKED_ADDRESSES = 100_000;
 const WINDOW_MS = 60_000;
@@ -26,7 +26,7 @@ export class FailedLookupLimiter {
   check(ip: string): void {
     const entry = this.failures.get(ip, this.clock.now().getTime());
     if (entry && entry.count >= this.limit) {
-      throw new ProblemException(429, 'rate_limited', `Too many invalid tokens from this address: at most ${this.limit} per minute`, {
+      throw problem('rate_limited', `Too many invalid tokens from this address: at most ${this.limit} per minute`, {
         headers: { 'Retry-After': String(WINDOW_MS / 1000) },
       });
     }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { badRequest, Clock, ProblemException, randomSecret, SESAME_CONFIG, SesameConfig, sha256 } from '@sesame/common';
+import { Clock, problem, ProblemException, randomSecret, SESAME_CONFIG, SesameConfig, sha256 } from '@sesame/common';
 import { ClientPrincipal } from '@sesame/guards';
 import { AuthorizationCodeRepository, ClaimedCode } from '@sesame/entities';
 import { TokenResponse, VerifyForm } from './dto/token.dto';
@@ -21,7 +21,7 @@ export class TokenExchangeService {
 
   async exchange(client: ClientPrincipal, form: VerifyForm): Promise<TokenResponse> {
     if (form.grant_type !== undefined && form.grant_type !== 'authorization_code') {
-      throw badRequest('unsupported_grant_type', 'Only the authorization_code grant is supported');
+      throw problem('unsupported_grant_type', 'Only the authorization_code grant is supported');
     }
     const now = this.clock.now();
     const codeHash = sha256(form.code);

@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { forbidden, randomSecret, secretsEqual, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { problem, randomSecret, secretsEqual, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { createHmac } from 'node:crypto';
 import { CONSOLE_CREDENTIALS } from '../session/sesame-client.provider';
 import { ConsoleCredentials } from '../console-credentials';
@@ -74,9 +74,9 @@ export class CsrfGuard implements CanActivate {
     if (SAFE_METHODS.has((request.method ?? 'GET').toUpperCase())) return true;
     const origin = request.headers.origin;
     if ((typeof origin === 'string' && origin !== this.origin) || request.headers['sec-fetch-site'] === 'cross-site') {
-      throw forbidden('cross_origin_request', `Changes are accepted only from the console's own pages (${this.origin})`);
+      throw problem('cross_origin_request', `Changes are accepted only from the console's own pages (${this.origin})`);
     }
-    if (!this.tokens.verify(request)) throw forbidden('csrf_token_invalid', 'Send the CSRF token of GET /console/api/session as the X-CSRF-Token header');
+    if (!this.tokens.verify(request)) throw problem('csrf_token_invalid', 'Send the CSRF token of GET /console/api/session as the X-CSRF-Token header');
     return true;
   }
 }

@@ -1,7 +1,7 @@
 import { applyDecorators, Body, Controller, Delete, Get, HttpServer, Post, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiBody, ApiCookieAuth, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ProblemDetails, rawRequest, requestIdOf, unauthorized } from '@sesame/common';
+import { problem, ProblemDetails, rawRequest, requestIdOf } from '@sesame/common';
 import { clientIp } from '@sesame/throttler';
 import { BufferedResponse } from '../session/buffered-response';
 import { ConsoleSessionService } from '../session/console-session.service';
@@ -61,7 +61,7 @@ export class ForwardController {
 
   private async forward(method: UpstreamRequest['method'], request: unknown, response: unknown, body: unknown): Promise<void> {
     const token = this.sessions.token(request);
-    if (!token) throw unauthorized('not_signed_in', 'Sign in to the console first', 'Cookie realm="sesame-console"');
+    if (!token) throw problem('not_signed_in', 'Sign in to the console first', { headers: { 'WWW-Authenticate': 'Cookie realm="sesame-console"' } });
     const raw = rawRequest(request);
     const tenant = raw.headers['sesame-tenant'];
     const answer = await this.management.send({

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ProblemException, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { problem, ProblemException, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 
 const TIMEOUT_MS = 10_000;
 
@@ -91,12 +91,12 @@ export class ManagementApi {
       url = null;
     }
     if (!url || !url.href.startsWith(this.base) || /(^|\/)\.\.?(\/|$)/.test(path.split('?')[0])) {
-      throw new ProblemException(400, 'invalid_path', 'Not a management API path');
+      throw problem('invalid_path', 'Not a management API path');
     }
     return url;
   }
 }
 
 export function sesameUnavailable(): ProblemException {
-  return new ProblemException(502, 'sesame_unavailable', 'Sesame could not be reached; retry shortly', { headers: { 'Retry-After': '5' } });
+  return problem('sesame_unavailable', 'Sesame could not be reached; retry shortly', { headers: { 'Retry-After': '5' } });
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InvalidStateError, ProviderError, RateLimitedError, SesameClient, SesameError } from '@sesame/client';
-import { Clock, ProblemException, SESAME_CONFIG, SesameConfig, validEmail } from '@sesame/common';
+import { Clock, problem, ProblemException, relayedProblem, SESAME_CONFIG, SesameConfig, validEmail } from '@sesame/common';
 import { clientIp } from '@sesame/throttler';
 import { ManagementApi, Membership, sesameUnavailable } from '../forward/management-api';
 import { BufferedResponse, requestLike } from './buffered-response';
@@ -125,28 +125,28 @@ export class ConsoleSessionService {
 
   private completionProblem(error: unknown): ProblemException {
     if (error instanceof InvalidStateError || (error instanceof ProviderError && error.status === 404)) {
-      return new ProblemException(404, 'sign_in_not_found', 'This sign-in was not started in this browser, or too long ago. Ask for a new link.');
+      return problem('sign_in_not_found', 'This sign-in was not started in this browser, or too long ago. Ask for a new link.');
     }
-    if (error instanceof ProviderError && CODE_REFUSALS.has(error.error)) return new ProblemException(400, error.error, error.errorDescription ?? 'The code was refused.');
+    if (error instanceof ProviderError && CODE_REFUSALS.has(error.error)) return relayedProblem(400, error.error, error.errorDescription ?? 'The code was refused.');
     return this.signInProblem(error);
   }
 
   private signInProblem(error: unknown): ProblemException {
     if (error instanceof RateLimitedError && error.allowedDate) {
       const allowedDate = error.allowedDate.toISOString();
-      return new ProblemException(429, 'too_early', `A sign-in link was sent to this address moments ago; the next can be sent at ${allowedDate}`, {
+      return problem('too_early', `A sign-in link was sent to this address moments ago; the next can be sent at ${allowedDate}`, {
         extensions: { allowedDate },
         headers: { 'Retry-After': String(Math.max(1, Math.ceil((error.allowedDate.getTime() - this.clock.now().getTime()) / 1000))) },
       });
     }
     if (error instanceof RateLimitedError) {
-      return new ProblemException(429, 'rate_limited', 'Too many sign-ins right now; retry shortly', { headers: { 'Retry-After': String(error.retryAfter ?? 60) } });
+      return problem('rate_limited', 'Too many sign-ins right now; retry shortly', { headers: { 'Retry-After': String(error.retryAfter ?? 60) } });
     }
     if (error instanceof ProviderError && error.status !== null && error.status < 500) {
       this.logger.warn(`Sesame refused a console sign-in: ${error.error}`);
-      return new ProblemException(400, 'sign_in_refused', 'Sesame refused the sign-in; is the console set up for CONSOLE_PUBLIC_URL?');
+      return problem('sign_in_refused', 'Sesame refused the sign-in; is the console set up for CONSOLE_PUBLIC_URL?');
     }
-    if (error instanceof SesameError && error.code !== 'unreachable') return new ProblemException(400, error.code, error.message);
+    if (error instanceof SesameError && error.code !== 'unreachable') return relayedProblem(400, error.code, error.message);
     this.logger.warn(`Sign-in could not be started: ${(error as Error).message}`);
     return sesameUnavailable();
   }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiBadGatewayResponse, ApiCookieAuth, ApiForbiddenResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiPublic, badRequest, forbidden, ProblemDetails, rawRequest, RequestId, unauthorized } from '@sesame/common';
+import { ApiPublic, problem, ProblemDetails, rawRequest, RequestId } from '@sesame/common';
 import { clientIp } from '@sesame/throttler';
 import { BufferedResponse } from '../session/buffered-response';
 import { ConsoleSessionService } from '../session/console-session.service';
@@ -42,11 +42,11 @@ export class TryItController {
     try {
       const token = this.sessions.token(request);
       const session = token ? await this.sessions.current(request, buffered, requestId) : null;
-      if (!token || !session) throw unauthorized('not_signed_in', 'Sign in to the console first', 'Cookie realm="sesame-console"');
+      if (!token || !session) throw problem('not_signed_in', 'Sign in to the console first', { headers: { 'WWW-Authenticate': 'Cookie realm="sesame-console"' } });
       const tenantId = rawRequest(request).headers['sesame-tenant'];
-      if (typeof tenantId !== 'string') throw badRequest('tenant_header_required', 'Send the tenant’s id as Sesame-Tenant');
+      if (typeof tenantId !== 'string') throw problem('tenant_header_required', 'Send the tenant’s id as Sesame-Tenant');
       const membership = session.memberships.find((candidate) => candidate.tenantId === tenantId);
-      if (!membership) throw forbidden('not_a_member', 'You are not a member of this tenant');
+      if (!membership) throw problem('not_a_member', 'You are not a member of this tenant');
       const tryer = { token, email: session.email, tenantId, plan: membership.plan, role: membership.role, requestId, clientIp: clientIp(request as never) };
       return await this.tryIts.tryIt(tryer, body.organizationId, body.applicationId);
     } finally {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import { ProblemException, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { problem, ProblemException, relayedProblem, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { ManagementApi, sesameUnavailable, UpstreamRequest } from '../forward/management-api';
 import { SesameEndpointsResponse, TryItResponse } from './try-it.dto';
 
@@ -60,7 +60,7 @@ export class TryItService {
 
   async tryIt(tryer: Tryer, organizationId: string, applicationId: string): Promise<TryItResponse> {
     // It uses the application's secret, which viewers may not.
-    if (tryer.role === 'viewer') throw new ProblemException(403, 'insufficient_role', 'Trying a login needs the admin or owner role');
+    if (tryer.role === 'viewer') throw problem('insufficient_role', 'Trying a login needs the admin or owner role');
     const path = `organization/${organizationId}/application/${applicationId}`;
     const application = await this.read<Application>(tryer, path);
     const redirectUri = application.callbackUrls[0] ?? (await this.whitelistCallback(tryer, organizationId, application));
@@ -84,7 +84,7 @@ export class TryItService {
   private async whitelistCallback(tryer: Tryer, organizationId: string, application: Application): Promise<string> {
     const organization = application.type === 'web' ? await this.read<{ whitelistDomains: string[] }>(tryer, `organization/${organizationId}`) : null;
     const origin = organization?.whitelistDomains[0];
-    if (!origin) throw new ProblemException(409, 'no_callback_url', 'Add a callback URL (or, for a web application, a whitelist domain to the organization) before trying a login');
+    if (!origin) throw problem('no_callback_url', 'Add a callback URL (or, for a web application, a whitelist domain to the organization) before trying a login');
     return `${origin}/`;
   }
 
@@ -117,9 +117,9 @@ export class TryItService {
     const answer = (await response.json().catch(() => ({}))) as Record<string, string>;
     if (response.ok) return { loginAttemptId: answer.loginAttemptId, sentence: answer.sentence, approvalNumber: answer.approvalNumber };
     if (answer.allowedDate) {
-      throw new ProblemException(429, 'too_early', `A login link was sent to this address moments ago; try again after ${answer.allowedDate}`, { extensions: { allowedDate: answer.allowedDate } });
+      throw problem('too_early', `A login link was sent to this address moments ago; try again after ${answer.allowedDate}`, { extensions: { allowedDate: answer.allowedDate } });
     }
-    throw new ProblemException(response.status >= 500 ? 502 : 400, answer.error ?? 'try_failed', answer.error_description ?? `Sesame refused the try (${response.status})`);
+    throw relayedProblem(response.status >= 500 ? 502 : 400, answer.error ?? 'try_failed', answer.error_description ?? `Sesame refused the try (${response.status})`);
   }
 }
 
@@ -132,5 +132,5 @@ function problemFrom(status: number, body: string): ProblemException {
     // Not problem details: the generic message below.
   }
   if (status >= 500) return sesameUnavailable();
-  return new ProblemException(status, problem.code ?? 'try_failed', problem.detail ?? `The management API answered ${status}`);
+  return relayedProblem(status, problem.code ?? 'try_failed', problem.detail ?? `The management API answered ${status}`);
 }

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, HttpServer, Param, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { notFound, ProblemException, rawRequest } from '@sesame/common';
+import { notFound, problem, rawRequest } from '@sesame/common';
 import { ConsoleWeb, WebFile } from './console-web';
 
 /**
@@ -43,7 +43,7 @@ export class ConsoleWebController {
     const path = (rawRequest(request) as { originalUrl?: string }).originalUrl ?? rawRequest(request).url ?? '';
     if (API_PATHS.test(path)) throw notFound('route');
     const index = this.web.index();
-    if (!index) throw new ProblemException(503, 'console_not_built', "The console's pages are not built: run npm run build");
+    if (!index) throw problem('console_not_built', "The console's pages are not built: run npm run build");
     this.send(response, index);
   }
 

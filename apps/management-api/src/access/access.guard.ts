@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { badRequest, Clock, forbidden, notFound, ProblemException, roleIncludes, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { Clock, notFound, problem, roleIncludes, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { OrganizationRepository } from '@sesame/entities';
 import { IS_PERSON_ROUTE, IS_PUBLIC, TenantScopedPrincipal } from '@sesame/guards';
 import { isUUID } from 'class-validator';
@@ -42,15 +42,15 @@ export class AccessGuard implements CanActivate {
   }
 
   private platform(rule: AccessRule, request: RequestWithAccess): boolean {
-    if (!rule.platform) throw forbidden('tenant_key_required', 'The platform key manages tenants only; use a tenant or organization key');
+    if (!rule.platform) throw problem('tenant_key_required', 'The platform key manages tenants only; use a tenant or organization key');
     if (rule.tenant) uuidParam(request, rule.tenant);
     return true;
   }
 
   private checkKind(rule: AccessRule, principal: TenantScopedPrincipal): void {
-    if (!rule.role) throw forbidden('platform_key_required', 'Only the platform API key can do this');
+    if (!rule.role) throw problem('platform_key_required', 'Only the platform API key can do this');
     if (principal.kind === 'organization' && !rule.organization && !rule.organizationKeys) {
-      throw forbidden('tenant_key_required', 'Only a tenant API key or a member can do this, not an organization key');
+      throw problem('tenant_key_required', 'Only a tenant API key or a member can do this, not an organization key');
     }
   }
 
@@ -58,10 +58,10 @@ export class AccessGuard implements CanActivate {
     const needed = rule.includeSecret && includesSecret(request.query) ? rule.includeSecret : { role: rule.role!, freshSignIn: rule.freshSignIn };
     if (!roleIncludes(principal.role, needed.role)) {
       const whose = principal.kind === 'member' ? 'your role in this tenant' : "this key's role";
-      throw forbidden('insufficient_role', `This needs the ${needed.role} role; ${whose} is ${principal.role}`);
+      throw problem('insufficient_role', `This needs the ${needed.role} role; ${whose} is ${principal.role}`);
     }
     if (needed.freshSignIn && principal.kind === 'member' && this.clock.now().getTime() - principal.signedInAt.getTime() > this.reauthMs) {
-      throw new ProblemException(403, 'reauthentication_required', 'This change needs a recent sign-in: confirm with the code of a new sign-in e-mail, then try again', {
+      throw problem('reauthentication_required', 'This change needs a recent sign-in: confirm with the code of a new sign-in e-mail, then try again', {
         extensions: { maxAgeSeconds: this.reauthMs / 1000 },
       });
     }
@@ -78,7 +78,7 @@ export class AccessGuard implements CanActivate {
 /** A path parameter's id, lower-cased; 400 `invalid_id` as the route's own UUID pipe would answer (guards run before pipes). */
 function uuidParam(request: RequestWithAccess, name: string): string {
   const value = request.params?.[name];
-  if (typeof value !== 'string' || !isUUID(value)) throw badRequest('invalid_id', `${name} must be a UUID`);
+  if (typeof value !== 'string' || !isUUID(value)) throw problem('invalid_id', `${name} must be a UUID`);
   return value.toLowerCase();
 }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CacheInvalidationBus, Clock, forbidden, lowerRole, notFound, Page, PageQuery, Role, roleIncludes, toPage, validationFailed } from '@sesame/common';
+import { CacheInvalidationBus, Clock, lowerRole, notFound, Page, PageQuery, problem, Role, roleIncludes, toPage, validationFailed } from '@sesame/common';
 import { ApiKey } from '@sesame/entities';
 import { ApiKeyVerifier, generateApiKey, TenantScopedPrincipal } from '@sesame/guards';
 import { EntityManager } from 'typeorm';
@@ -40,7 +40,7 @@ export class ApiKeysService {
   async create(owner: ApiKeyOwner, creator: KeyCreator, input: { name: string; role?: Role }, manager: EntityManager | null = null): Promise<CreatedApiKeyResponse> {
     const role = input.role ?? lowerRole('admin', creator.role);
     if (owner.organizationId && role === 'owner') throw validationFailed([{ field: 'role', message: 'An organization key is admin or viewer' }]);
-    if (!roleIncludes(creator.role, role)) throw forbidden('insufficient_role', `A key's role can be no higher than its creator's (${creator.role})`);
+    if (!roleIncludes(creator.role, role)) throw problem('insufficient_role', `A key's role can be no higher than its creator's (${creator.role})`);
     const { key, prefix, hash } = generateApiKey();
     const entity = await this.keys.insert(manager, { ...owner, name: input.name, prefix, hash, role, createdByMemberId: creator.memberId, createdByApiKeyId: creator.apiKeyId });
     return CreatedApiKeyResponse.withKey((await this.keys.find(owner, entity.id)) ?? entity, key);
@@ -56,7 +56,7 @@ export class ApiKeysService {
    */
   async revoke(owner: ApiKeyOwner, revoker: Role, id: string): Promise<void> {
     const key = await this.findOrFail(owner, id);
-    if (!roleIncludes(revoker, key.role)) throw forbidden('insufficient_role', `Revoking this key needs the ${key.role} role`);
+    if (!roleIncludes(revoker, key.role)) throw problem('insufficient_role', `Revoking this key needs the ${key.role} role`);
     await this.keys.revoke(key, this.clock.now());
     this.verifier.forget(key.hash);
     await this.invalidations.publish({ kind: 'api-key', apiKeyId: key.id });

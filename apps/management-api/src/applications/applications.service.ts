@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { badRequest, CacheInvalidationBus, ClientSecretVerifier, Clock, normalizeAll, notFound, Page, PageQuery, SecretBox, SESAME_CONFIG, SesameConfig, toPage, validateCallbackUrl, validationFailed } from '@sesame/common';
+import { CacheInvalidationBus, ClientSecretVerifier, Clock, normalizeAll, notFound, Page, PageQuery, problem, SecretBox, SESAME_CONFIG, SesameConfig, toPage, validateCallbackUrl, validationFailed } from '@sesame/common';
 import { AccessTokenRepository, Application, ApplicationRepository, Transactions } from '@sesame/entities';
 import { generateClientId, generateClientSecret } from './client-credentials';
 import { ApplicationResponse, ApplicationSummary, CreateApplicationDto, IdTokenEncryptionAlgorithm, RotateSecretDto, UpdateApplicationDto } from './dto/application.dto';
@@ -71,7 +71,7 @@ export class ApplicationsService {
    */
   async rotateSecret(organizationId: string, id: string, options: RotateSecretDto): Promise<ApplicationResponse> {
     const application = await this.findOrFail(organizationId, id);
-    if (application.type !== 'web') throw badRequest('no_client_secret', 'Native applications have no client secret; they use PKCE');
+    if (application.type !== 'web') throw problem('no_client_secret', 'Native applications have no client secret; they use PKCE');
     const now = this.clock.now();
     const overlapSeconds = options.overlapSeconds ?? this.config.auth.clientSecretRotationOverlapSeconds;
     const keepPrevious = overlapSeconds > 0 && application.clientSecretEncrypted !== null;

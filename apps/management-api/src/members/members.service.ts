@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CacheInvalidationBus, Clock, conflict, notFound, Page, PageQuery, ProblemException, Role, roleIncludes, toPage, validEmail } from '@sesame/common';
+import { CacheInvalidationBus, Clock, notFound, Page, PageQuery, problem, Role, roleIncludes, toPage, validEmail } from '@sesame/common';
 import { TenantMember } from '@sesame/entities';
 import { ApiKeyVerifier, MemberVerifier, SignedInPerson } from '@sesame/guards';
 import { MailProducer, QueueUnavailableError } from '@sesame/queue';
@@ -39,7 +39,7 @@ export class MembersService {
 
   async invite(tenantId: string, input: InviteMemberDto, inviter: Inviter, requestId: string | null): Promise<MemberResponse> {
     const member = await this.members.insertIfAbsent(null, { tenantId, email: validEmail(input.email), role: input.role, invitedBy: inviter });
-    if (!member) throw conflict('member_exists', 'This address is already a member of the tenant');
+    if (!member) throw problem('member_exists', 'This address is already a member of the tenant');
     await this.sendInvitation(member, requestId, () => this.members.delete(null, tenantId, member.id));
     return MemberResponse.from(member);
   }
@@ -56,7 +56,7 @@ export class MembersService {
     } catch (error) {
       if (!(error instanceof QueueUnavailableError)) throw error;
       await undo();
-      throw new ProblemException(503, 'mail_queue_unavailable', 'The invitation e-mail cannot be queued right now, so nothing was changed; try again shortly', {
+      throw problem('mail_queue_unavailable', 'The invitation e-mail cannot be queued right now, so nothing was changed; try again shortly', {
         headers: { 'Retry-After': '5' },
       });
     }
@@ -107,7 +107,7 @@ export class MembersService {
   /** The last-owner rule: an owner may leave their role only while another owner remains. */
   private async keepAnOwner(manager: EntityManager, tenantId: string): Promise<void> {
     if ((await this.members.countOwners(manager, tenantId)) <= 1) {
-      throw conflict('last_owner', "The tenant's last owner cannot be removed or demoted; make another member owner first");
+      throw problem('last_owner', "The tenant's last owner cannot be removed or demoted; make another member owner first");
     }
   }
 

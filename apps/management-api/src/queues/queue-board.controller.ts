@@ -1,7 +1,7 @@
 import { All, Body, Controller, Get, Headers, HttpCode, Inject, Post, Query, Req, Res, StreamableFile, UseGuards } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { AcceptsFormBody, isSameOriginRequest, notFound, ProblemException, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { AcceptsFormBody, isSameOriginRequest, notFound, problem, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { Public } from '@sesame/guards';
 import { BOARD_SESSION_COOKIE, BOARD_SESSION_SECONDS } from './board-access';
 import { QueueBoard } from './queue-board';
@@ -48,7 +48,7 @@ export class QueueBoardController {
   @AcceptsFormBody()
   @HttpCode(303)
   signIn(@Body() form: Record<string, unknown>, @Headers() headers: HeaderMap, @Res() response: unknown) {
-    if (!isSameOriginRequest(headers, this.origin)) throw new ProblemException(403, 'cross_site_request', 'Sign in from the dashboard’s own page');
+    if (!isSameOriginRequest(headers, this.origin)) throw problem('cross_site_request', 'Sign in from the dashboard’s own page');
     const session = this.board.signIn(typeof form?.key === 'string' ? form.key : '');
     if (!session) {
       this.page(response, 401, signInPage(this.board.basePath, 'That is not the platform key.'));

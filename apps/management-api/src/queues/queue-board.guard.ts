@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { isSameOriginRequest, ProblemException, readCookie, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { isSameOriginRequest, problem, readCookie, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { BOARD_SESSION_COOKIE, bearerIsPlatformKey } from './board-access';
 import { QueueBoard } from './queue-board';
 
@@ -29,12 +29,13 @@ export class QueueBoardGuard implements CanActivate {
     if (bearerIsPlatformKey(request.headers.authorization, this.config.secrets.platformApiKey!)) return true;
     const cookie = request.headers.cookie;
     if (!this.board.sessions.valid(readCookie(Array.isArray(cookie) ? cookie.join('; ') : cookie, BOARD_SESSION_COOKIE), this.board.now())) {
-      throw new ProblemException(401, 'platform_key_required', 'The queue dashboard needs the platform key: sign in at its session page, or send Authorization: Bearer <key>', {
+      throw problem('platform_key_required', 'The queue dashboard needs the platform key: sign in at its session page, or send Authorization: Bearer <key>', {
+        status: 401,
         headers: { 'WWW-Authenticate': 'Bearer realm="sesame"' },
       });
     }
     if (!['GET', 'HEAD'].includes(request.method.toUpperCase()) && !isSameOriginRequest(request.headers, this.origin)) {
-      throw new ProblemException(403, 'cross_site_request', 'Changes through the dashboard must come from its own pages');
+      throw problem('cross_site_request', 'Changes through the dashboard must come from its own pages');
     }
     return true;
   }

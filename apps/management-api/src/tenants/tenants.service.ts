@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CacheInvalidationBus, forbidden, notFound, Page, PageQuery, SESAME_CONFIG, SesameConfig, toPage, validEmail } from '@sesame/common';
+import { CacheInvalidationBus, notFound, Page, PageQuery, problem, SESAME_CONFIG, SesameConfig, toPage, validEmail } from '@sesame/common';
 import { Tenant } from '@sesame/entities';
 import { Principal } from '@sesame/guards';
 import { ApiKeysService, FIRST_KEY_CREATOR } from '../api-keys/api-keys.service';
@@ -52,7 +52,7 @@ export class TenantsService {
   async update(principal: Principal, id: string, input: UpdateTenantDto): Promise<TenantResponse> {
     const tenant = await this.findOrFail(id);
     if (input.plan !== undefined && input.plan !== tenant.plan && principal.kind !== 'platform') {
-      throw forbidden('plan_change_forbidden', 'Only the platform key can change a plan');
+      throw problem('plan_change_forbidden', 'Only the platform key can change a plan');
     }
     const planChanged = input.plan !== undefined && input.plan !== tenant.plan;
     if (input.name !== undefined) tenant.name = input.name;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { conflict, notFound, Page, toPage, validEmail } from '@sesame/common';
+import { notFound, Page, problem, toPage, validEmail } from '@sesame/common';
 import { User, UserRepository } from '@sesame/entities';
 import { CreateUserDto, UpdateUserDto, UserQuery, UserResponse } from './dto/user.dto';
 
@@ -20,7 +20,7 @@ export class UsersService {
   async create(organizationId: string, input: CreateUserDto): Promise<UserResponse> {
     const email = validEmail(input.email);
     const user = await this.users.insertIfAbsent({ organizationId, email, name: input.name ?? null, blocked: input.blocked ?? false });
-    if (!user) throw conflict('user_exists', 'A user with this e-mail address already exists in the organization');
+    if (!user) throw problem('user_exists', 'A user with this e-mail address already exists in the organization');
     return UserResponse.from(user);
   }
 

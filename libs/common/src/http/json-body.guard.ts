@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ProblemException } from '../problems/problem.exception';
+import { problem } from '../problems/problem.exception';
 
 const ACCEPTS_FORM_BODY = 'sesame:accepts-form-body';
 
@@ -26,7 +26,7 @@ export class JsonBodyGuard implements CanActivate {
     const form = this.reflector.getAllAndOverride<boolean>(ACCEPTS_FORM_BODY, [context.getHandler(), context.getClass()]);
     if (form && contentType.startsWith('application/x-www-form-urlencoded')) return true;
     // The same detail as the platform's own refusal of a type it has no parser for (Fastify).
-    throw new ProblemException(415, 'unsupported_media_type', 'Unsupported content type');
+    throw problem('unsupported_media_type', 'Unsupported content type');
   }
 }
 

@@ -1,6 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { FieldError } from '../problems/problem-details';
-import { ProblemException } from '../problems/problem.exception';
+import { problem, ProblemException } from '../problems/problem.exception';
 
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
@@ -31,7 +31,7 @@ function inspectInput(root: unknown, rootField: string, checkText: boolean): Fie
     const { value, field, depth } = next;
     if (checkText && typeof value === 'string' && CONTROL_CHARACTERS.test(value)) errors.push({ field: field || 'body', messages: [`${field || 'body'} must not contain control characters`] });
     if (typeof value !== 'object' || value === null) continue;
-    if (depth >= MAX_INPUT_DEPTH) throw new ProblemException(400, 'malformed_body', `The request is nested more than ${MAX_INPUT_DEPTH} levels deep`);
+    if (depth >= MAX_INPUT_DEPTH) throw problem('malformed_body', `The request is nested more than ${MAX_INPUT_DEPTH} levels deep`);
     for (const key of Object.keys(value)) {
       const child = field ? `${field}.${key}` : key;
       if (DROPPED_KEYS.includes(key)) errors.push({ field: child, messages: [`property ${child} should not exist`] });
@@ -44,7 +44,7 @@ function inspectInput(root: unknown, rootField: string, checkText: boolean): Fie
 
 function validationProblem(fieldErrors: FieldError[]): ProblemException {
   const detail = fieldErrors.map((error) => error.messages.join(', ')).join('; ') || 'The request is not valid';
-  return new ProblemException(400, 'validation_failed', detail, { extensions: { errors: fieldErrors } });
+  return problem('validation_failed', detail, { extensions: { errors: fieldErrors } });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { badRequest } from '../problems/problem.exception';
+import { problem } from '../problems/problem.exception';
 
 /** Query parameters of every list endpoint: keyset pagination ordered by creation. */
 export class PageQuery {
@@ -54,7 +54,7 @@ export function decodeCursor(cursor: string | undefined): PagePosition | null {
   const match = CURSOR_SHAPE.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   const date = new Date(match?.[1] ?? '');
   if (!match || Number.isNaN(date.getTime()) || date.toISOString() !== match[1]) {
-    throw badRequest('invalid_cursor', 'cursor is not a cursor this API returned');
+    throw problem('invalid_cursor', 'cursor is not a cursor this API returned');
   }
   return { createdAt: date, id: match[2] };
 }

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { ERROR_CODES, ErrorCode, ErrorStatus } from './error-codes';
 
 export interface ProblemOptions {
   /** RFC 9457 extension members, such as `errors` for validation failures or `allowedDate`. */
@@ -10,9 +11,10 @@ export interface ProblemOptions {
 }
 
 /**
- * The one exception type domain code throws. `code` is a stable machine-readable identifier
- * (documented in docs/errors.md); each app's filter renders it in the format its clients expect:
- * RFC 9457 problem details on the management API, RFC 6749 error JSON on the OAuth endpoints.
+ * The one exception type of an error answer. `code` is a stable machine-readable identifier
+ * (ERROR_CODES, documented in docs/errors.md); domain code makes it with problem(), whose status
+ * comes from the code. Each app's filter renders it in the format its clients expect: RFC 9457
+ * problem details on the management API, RFC 6749 error JSON on the OAuth endpoints.
  */
 export class ProblemException extends Error {
   readonly extensions: Record<string, unknown>;
@@ -37,24 +39,25 @@ export class ProblemException extends Error {
   }
 }
 
-export const badRequest = (code: string, detail: string, extensions?: Record<string, unknown>) =>
-  new ProblemException(400, code, detail, { extensions });
+/**
+ * The error of a code, with the status ERROR_CODES gives it: domain code raises errors by code only.
+ * `status` is for the few places that answer a code with another status, which ERROR_CODES lists
+ * (the type allows only those).
+ */
+export function problem<C extends ErrorCode>(code: C, detail: string, options: ProblemOptions & { status?: ErrorStatus<C> } = {}): ProblemException {
+  return new ProblemException(options.status ?? ERROR_CODES[code].status, code, detail, options);
+}
 
-export const forbidden = (code: string, detail: string) => new ProblemException(403, code, detail);
+/** A problem another Sesame API answered, passed on with its code (which may be that API's own, not one of ERROR_CODES). */
+export function relayedProblem(status: number, code: string, detail: string, options: ProblemOptions = {}): ProblemException {
+  return new ProblemException(status, code, detail, options);
+}
 
-export const notFound = (resource: string) =>
-  new ProblemException(404, 'not_found', `${resource} not found`);
-
-export const conflict = (code: string, detail: string) => new ProblemException(409, code, detail);
-
-export const unauthorized = (code: string, detail: string, challenge: string) =>
-  new ProblemException(401, code, detail, { headers: { 'WWW-Authenticate': challenge } });
+export const notFound = (resource: string) => problem('not_found', `${resource} not found`);
 
 /** A 400 `validation_failed` problem listing field errors, shaped like the validation pipe's. */
 export function validationFailed(errors: { field: string; message: string }[]): ProblemException {
-  return badRequest(
-    'validation_failed',
-    errors.map((error) => error.message).join('; '),
-    { errors: errors.map((error) => ({ field: error.field, messages: [error.message] })) },
-  );
+  return problem('validation_failed', errors.map((error) => error.message).join('; '), {
+    extensions: { errors: errors.map((error) => ({ field: error.field, messages: [error.message] })) },
+  });
 }

@@ -1,9 +1,10 @@
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { ProblemException } from './problem.exception';
+import { ErrorCode } from './error-codes';
+import { problem, ProblemException } from './problem.exception';
 
 const logger = new Logger('Errors');
 
-const CODES_BY_STATUS: Record<number, string> = {
+const CODES_BY_STATUS: Record<number, ErrorCode> = {
   400: 'bad_request',
   401: 'unauthorized',
   403: 'forbidden',
@@ -28,15 +29,16 @@ export function toProblem(error: unknown): ProblemException {
   if (error instanceof ProblemException) return error;
   const status = httpStatusOf(error);
   if (status !== undefined && status < 500) {
+    // The framework's own status stands, also one without a code of its own (bad_request).
     return new ProblemException(status, codeFor(error, status), clientDetail(error, status));
   }
-  if (status === 503) return new ProblemException(503, 'service_unavailable', 'The service is temporarily unavailable', { body: healthReport(error), headers: { 'Retry-After': '5' } });
+  if (status === 503) return problem('service_unavailable', 'The service is temporarily unavailable', { body: healthReport(error), headers: { 'Retry-After': '5' } });
   if (isLostDatabaseConnection(error)) {
     logger.warn('A database connection was lost during a request');
-    return new ProblemException(503, 'service_unavailable', 'The database is temporarily unavailable; try again shortly', { headers: { 'Retry-After': '1' } });
+    return problem('service_unavailable', 'The database is temporarily unavailable; try again shortly', { headers: { 'Retry-After': '1' } });
   }
   logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  return new ProblemException(500, 'internal_error', 'An unexpected error occurred');
+  return problem('internal_error', 'An unexpected error occurred');
 }
 
 function httpStatusOf(error: unknown): number | undefined {
@@ -49,7 +51,7 @@ function httpStatusOf(error: unknown): number | undefined {
   return undefined;
 }
 
-function codeFor(error: unknown, status: number): string {
+function codeFor(error: unknown, status: number): ErrorCode {
   const type = (error as { type?: unknown; code?: unknown }).type ?? (error as { code?: unknown }).code;
   if (type === 'entity.parse.failed' || type === 'FST_ERR_CTP_INVALID_JSON_BODY' || isJsonSyntaxError(error)) return 'malformed_body';
   if (status === HttpStatus.NOT_FOUND) return 'not_found';

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { badRequest, forbidden, unauthorized } from '@sesame/common';
+import { problem } from '@sesame/common';
 import { MemberVerifier } from '../member/member-verifier';
 import { ApiKeyVerifier } from './api-key-verifier';
 import { IS_PERSON_ROUTE, IS_PUBLIC, MemberPrincipal, RequestWithPrincipal, SignedInPerson } from './principal';
@@ -25,16 +25,16 @@ export class ApiKeyGuard implements CanActivate {
     if (this.flag(context, IS_PUBLIC)) return true;
     const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
     const credential = bearerToken(request.headers.authorization);
-    if (credential === undefined) throw unauthorized('missing_api_key', 'Send an API key as `Authorization: Bearer <key>`', REALM);
+    if (credential === undefined) throw problem('missing_api_key', 'Send an API key as `Authorization: Bearer <key>`', { headers: { 'WWW-Authenticate': REALM } });
     const principal = credential ? await this.verifier.verify(credential) : null;
     if (principal) {
       // A person route answers about the person behind a console token: an API key has none.
-      if (this.flag(context, IS_PERSON_ROUTE)) throw forbidden('member_token_required', 'Only a console access token can do this');
+      if (this.flag(context, IS_PERSON_ROUTE)) throw problem('member_token_required', 'Only a console access token can do this');
       request.principal = principal;
       return true;
     }
     if (!credential || !this.members.looksLikeAccessToken(credential)) {
-      throw unauthorized('invalid_api_key', 'The API key is not valid', `${REALM}, error="invalid_token", error_description="The API key is not valid"`);
+      throw problem('invalid_api_key', 'The API key is not valid', { headers: { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="The API key is not valid"` } });
     }
     request.person = await this.person(credential);
     if (!this.flag(context, IS_PERSON_ROUTE)) request.principal = await this.member(request.person, request.headers);
@@ -45,16 +45,16 @@ export class ApiKeyGuard implements CanActivate {
     const person = await this.members.person(token);
     if (person) return person;
     const detail = 'The console access token is not valid: expired, revoked or issued to another application';
-    throw unauthorized('invalid_member_token', detail, `${REALM}, error="invalid_token", error_description="${detail}"`);
+    throw problem('invalid_member_token', detail, { headers: { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="${detail}"` } });
   }
 
   private async member(person: SignedInPerson, headers: RequestWithPrincipal['headers']): Promise<MemberPrincipal> {
     const tenantId = headers['sesame-tenant'];
     if (typeof tenantId !== 'string' || !UUID.test(tenantId)) {
-      throw badRequest('tenant_header_required', 'A console access token needs the id of the tenant it acts in, as the Sesame-Tenant header');
+      throw problem('tenant_header_required', 'A console access token needs the id of the tenant it acts in, as the Sesame-Tenant header');
     }
     const member = await this.members.member(person, tenantId.toLowerCase());
-    if (!member) throw forbidden('not_a_member', 'You are not a member of this tenant');
+    if (!member) throw problem('not_a_member', 'You are not a member of this tenant');
     return member;
   }
 

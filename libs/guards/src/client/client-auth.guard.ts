@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { badRequest, ProblemException, sha256 } from '@sesame/common';
+import { problem, ProblemException, sha256 } from '@sesame/common';
 import { ClientPrincipal, RequestWithClient } from './client-principal';
 import { ClientVerifier, RegisteredClient } from './client-verifier';
 
@@ -14,7 +14,7 @@ export const ClientAuthMethods = (...methods: ClientAuthMethod[]) => SetMetadata
 const CHALLENGE = 'Basic realm="sesame"';
 
 export function invalidClient(detail = 'Client authentication failed'): ProblemException {
-  return new ProblemException(401, 'invalid_client', detail, { headers: { 'WWW-Authenticate': CHALLENGE } });
+  return problem('invalid_client', detail, { headers: { 'WWW-Authenticate': CHALLENGE } });
 }
 
 /**
@@ -74,7 +74,7 @@ function presentedCredentials(request: RequestWithClient): PresentedCredentials 
   const bodySecret = optionalString(body.client_secret);
   if (basic) {
     if (bodySecret !== null || (bodyId !== null && bodyId !== basic.clientId)) {
-      throw badRequest('invalid_request', 'Use one client authentication method, not several');
+      throw problem('invalid_request', 'Use one client authentication method, not several');
     }
     return { method: 'client_secret_basic', ...basic };
   }
@@ -84,7 +84,7 @@ function presentedCredentials(request: RequestWithClient): PresentedCredentials 
 
 function optionalString(value: unknown): string | null {
   if (value === undefined) return null;
-  if (typeof value !== 'string') throw badRequest('invalid_request', 'client_id and client_secret must be strings');
+  if (typeof value !== 'string') throw problem('invalid_request', 'client_id and client_secret must be strings');
   return value;
 }
 

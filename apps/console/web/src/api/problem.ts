@@ -1,6 +1,7 @@
 import type { components } from './management-api';
 
-export type ProblemDetails = components['schemas']['ProblemDetails'];
+/** The API's problem details; `code` is one of the API's codes, or `unexpected_answer` for an answer that is not problem details. */
+export type ProblemDetails = Omit<components['schemas']['ProblemDetails'], 'code'> & { code: components['schemas']['ProblemDetails']['code'] | 'unexpected_answer' };
 
 /** An RFC 9457 answer of the API, thrown so that queries and mutations fail with it. */
 export class ApiProblem extends Error {
