@@ -7,6 +7,9 @@ export interface ConsoleCredentials {
   clientSecret: string;
 }
 
+/** The provider token of the console's credentials. */
+export const CONSOLE_CREDENTIALS = Symbol('CONSOLE_CREDENTIALS');
+
 /** Reads CONSOLE_CREDENTIALS_FILE at start-up; a missing or malformed file stops the console with a message that says what to run. */
 export function readConsoleCredentials(config: SesameConfig): ConsoleCredentials {
   const file = config.console.credentialsFile;

@@ -1,9 +1,8 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { problem, randomSecret, secretsEqual, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { createHmac } from 'node:crypto';
-import { CONSOLE_CREDENTIALS } from '../session/sesame-client.provider';
-import { ConsoleCredentials } from '../console-credentials';
-import { BufferedResponse } from '../session/buffered-response';
+import { CONSOLE_CREDENTIALS, ConsoleCredentials } from '../console-credentials';
+import { BufferedResponse } from '../http/buffered-response';
 
 /** The console's own cookie: a random value, HttpOnly, Secure (browsers accept it from http://localhost too), SameSite=Strict, under /console. */
 export const CSRF_COOKIE = 'sesame_console_csrf';

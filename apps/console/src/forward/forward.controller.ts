@@ -3,9 +3,9 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ApiBody, ApiCookieAuth, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { problem, ProblemDetails, rawRequest, requestIdOf } from '@sesame/common';
 import { clientIp } from '@sesame/throttler';
-import { BufferedResponse } from '../session/buffered-response';
+import { BufferedResponse } from '../http/buffered-response';
 import { ConsoleSessionService } from '../session/console-session.service';
-import { ManagementApi, UpstreamRequest } from './management-api';
+import { ManagementApi, UpstreamRequest } from '../management/management-api';
 
 const PREFIX = '/console/api/v2/';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -2,8 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InvalidStateError, ProviderError, RateLimitedError, SesameClient, SesameError } from '@sesame/client';
 import { Clock, problem, ProblemException, relayedProblem, SESAME_CONFIG, SesameConfig, validEmail } from '@sesame/common';
 import { clientIp } from '@sesame/throttler';
-import { ManagementApi, Membership, sesameUnavailable } from '../forward/management-api';
-import { BufferedResponse, requestLike } from './buffered-response';
+import { ManagementApi, Membership, sesameUnavailable } from '../management/management-api';
+import { BufferedResponse, requestLike } from '../http/buffered-response';
 import { SESSION_COOKIES } from './sesame-client.provider';
 
 export interface Session {

@@ -1,9 +1,7 @@
 import { Provider } from '@nestjs/common';
 import { createSesameClient, SesameClient } from '@sesame/client';
 import { SESAME_CONFIG, SesameConfig } from '@sesame/common';
-import { ConsoleCredentials } from '../console-credentials';
-
-export const CONSOLE_CREDENTIALS = Symbol('CONSOLE_CREDENTIALS');
+import { CONSOLE_CREDENTIALS, ConsoleCredentials } from '../console-credentials';
 
 /** Where Sesame sends the browser back after the e-mailed link, under CONSOLE_PUBLIC_URL's origin (the console application's one callback URL). */
 export const CALLBACK_PATH = '/console/auth/callback';

@@ -15,7 +15,7 @@ import {
 import { ApiPublic, ProblemDetails, RequestId } from '@sesame/common';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { CsrfTokens } from '../csrf/csrf';
-import { BufferedResponse } from './buffered-response';
+import { BufferedResponse } from '../http/buffered-response';
 import { ConsoleSessionService } from './console-session.service';
 import { SessionResponse, SignInCodeDto, SignInDto, SignInResponse, SignInStatusQuery, SignInStatusResponse } from './session.dto';
 

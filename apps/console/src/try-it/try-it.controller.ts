@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ApiBadGatewayResponse, ApiCookieAuth, ApiForbiddenResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiPublic, problem, ProblemDetails, rawRequest, RequestId } from '@sesame/common';
 import { clientIp } from '@sesame/throttler';
-import { BufferedResponse } from '../session/buffered-response';
+import { BufferedResponse } from '../http/buffered-response';
 import { ConsoleSessionService } from '../session/console-session.service';
 import { SesameEndpointsResponse, TryItDto, TryItResponse } from './try-it.dto';
 import { TryItService } from './try-it.service';

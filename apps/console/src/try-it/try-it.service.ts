@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { problem, ProblemException, relayedProblem, SESAME_CONFIG, SesameConfig } from '@sesame/common';
-import { ManagementApi, sesameUnavailable, UpstreamRequest } from '../forward/management-api';
+import { ManagementApi, sesameUnavailable, UpstreamRequest } from '../management/management-api';
 import { SesameEndpointsResponse, TryItResponse } from './try-it.dto';
 
 const TIMEOUT_MS = 10_000;

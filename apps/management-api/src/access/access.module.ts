@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { OrganizationsModule } from '../organizations/organizations.module';
+import { RepositoriesModule } from '@sesame/entities';
 import { AccessGuard } from './access.guard';
 
 /** Who may call what (@Access on each route), enforced by AccessGuard, which the app registers after authentication. */
 @Module({
-  imports: [OrganizationsModule],
+  imports: [RepositoriesModule],
   providers: [AccessGuard],
   exports: [AccessGuard],
 })
