@@ -7,6 +7,7 @@ export * from './login-attempt.repository';
 export * from './organization.repository';
 export * from './repositories.module';
 export * from './signing-key.repository';
+export * from './tenant-member.repository';
 export * from './transactions';
 export * from './user.repository';
 export * from './prepared-query';

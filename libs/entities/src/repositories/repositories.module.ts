@@ -8,11 +8,12 @@ import { EmailThrottleRepository } from './email-throttle.repository';
 import { LoginAttemptRepository } from './login-attempt.repository';
 import { OrganizationRepository } from './organization.repository';
 import { SigningKeyRepository } from './signing-key.repository';
+import { TenantMemberRepository } from './tenant-member.repository';
 import { Transactions } from './transactions';
 import { UserRepository } from './user.repository';
 
 /** Every table's repository (all the SQL the apps run) and the transactions that span them. */
-const REPOSITORIES = [AccessTokenRepository, ApplicationRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository, OrganizationRepository, SigningKeyRepository, Transactions, UserRepository];
+const REPOSITORIES = [AccessTokenRepository, ApplicationRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository, OrganizationRepository, SigningKeyRepository, TenantMemberRepository, Transactions, UserRepository];
 
 @Module({
   providers: [...REPOSITORIES, secretBoxProvider, loginCodesProvider, approvalNumbersProvider],

@@ -1,4 +1,5 @@
 import { CacheInvalidationBus, ManualClock, SesameConfig, sha256 } from '@sesame/common';
+import { TenantMemberRepository } from '@sesame/entities';
 import { DataSource } from 'typeorm';
 import { MemberVerifier } from './member-verifier';
 
@@ -10,6 +11,10 @@ describe('MemberVerifier', () => {
   const issued = new Map<string, Date>();
 
   /** The database as the verifier reads it: tokens by hash, one membership; writes are accepted. */
+  const tenantMembers = {
+    findAccess: async () => ({ id: 'm1', tenantId: 't1', role: 'owner', plan: 'pro' }),
+    recordSignIn: async () => undefined,
+  } as unknown as TenantMemberRepository;
   const dataSource = {
     query: async (sql: string, params: unknown[]) => {
       if (sql.includes('FROM access_token')) {
@@ -17,14 +22,13 @@ describe('MemberVerifier', () => {
         const at = token ? issued.get(token) : undefined;
         return at ? [{ user_id: 'u1', email: 'ada@example.com', issued_at: at, expires_at: new Date(at.getTime() + 86_400_000) }] : [];
       }
-      if (sql.includes('FROM tenant_member')) return [{ id: 'm1', tenantId: 't1', role: 'owner', plan: 'pro' }];
       return [];
     },
   } as unknown as DataSource;
   const config = { apiKeys: { cacheSeconds: 5 }, members: { sessionIdleSeconds: 43_200, sessionMaxSeconds: 604_800 } } as SesameConfig;
 
   it('gives the member the sign-in time of the token in hand, also while the membership is cached', async () => {
-    const verifier = new MemberVerifier(dataSource, config, clock, { subscribe: () => undefined } as unknown as CacheInvalidationBus);
+    const verifier = new MemberVerifier(dataSource, tenantMembers, config, clock, { subscribe: () => undefined } as unknown as CacheInvalidationBus);
     issued.set(OLD_TOKEN, new Date(clock.now().getTime() - 3_600_000));
     const stale = await verifier.member((await verifier.person(OLD_TOKEN))!, 't1');
     expect(stale?.signedInAt).toEqual(issued.get(OLD_TOKEN));

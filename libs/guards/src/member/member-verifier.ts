@@ -1,17 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CacheInvalidation, CacheInvalidationBus, Clock, isSecretShaped, Role, Plan, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
+import { CacheInvalidation, CacheInvalidationBus, Clock, isSecretShaped, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
+import { MemberAccess, TenantMemberRepository } from '@sesame/entities';
 import { DataSource } from 'typeorm';
 import { MemberPrincipal, SignedInPerson } from '../api-key/principal';
 
 const MAX_CACHE_ENTRIES = 10_000;
-
-interface Membership {
-  id: string;
-  tenantId: string;
-  role: Role;
-  plan: Plan;
-}
 
 interface PersonRow {
   user_id: string;
@@ -37,7 +31,7 @@ export class MemberVerifier {
   private readonly logger = new Logger(MemberVerifier.name);
   private readonly people = new TtlCache<string, SignedInPerson | null>(MAX_CACHE_ENTRIES);
   /** Memberships by tenant and address; the sign-in time belongs to the token, so it is not cached here. */
-  private readonly members = new TtlCache<string, Membership | null>(MAX_CACHE_ENTRIES);
+  private readonly members = new TtlCache<string, MemberAccess | null>(MAX_CACHE_ENTRIES);
   private readonly cacheMs: number;
   private readonly idleMs: number;
   private readonly maxAgeMs: number;
@@ -45,6 +39,7 @@ export class MemberVerifier {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tenantMembers: TenantMemberRepository,
     @Inject(SESAME_CONFIG) config: SesameConfig,
     private readonly clock: Clock,
     invalidations: CacheInvalidationBus,
@@ -97,16 +92,12 @@ export class MemberVerifier {
     return membership && { kind: 'member', tenantId, plan: membership.plan, memberId: membership.id, email: person.email, role: membership.role, signedInAt: person.signedInAt };
   }
 
-  private async membership(tenantId: string, email: string): Promise<Membership | null> {
+  private async membership(tenantId: string, email: string): Promise<MemberAccess | null> {
     const key = `${tenantId}|${email}`;
     const now = this.clock.now().getTime();
     const cached = this.members.get(key, now);
     if (cached !== undefined) return cached;
-    const rows: Membership[] = await this.dataSource.query(
-      `SELECT m.id, m.tenant_id AS "tenantId", m.role, t.plan FROM tenant_member m JOIN tenant t ON t.id = m.tenant_id WHERE m.tenant_id = $1 AND m.email = $2 AND NOT t.system`,
-      [tenantId, email],
-    );
-    const membership = rows[0] ?? null;
+    const membership = await this.tenantMembers.findAccess(tenantId, email);
     if (this.cacheMs > 0) this.members.set(key, membership, now + this.cacheMs);
     return membership;
   }
@@ -141,7 +132,7 @@ export class MemberVerifier {
    */
   private async recordSignIn(email: string, at: Date): Promise<void> {
     try {
-      await this.dataSource.query('UPDATE tenant_member SET last_sign_in_at = $2 WHERE email = $1 AND (last_sign_in_at IS NULL OR last_sign_in_at < $2)', [email, at]);
+      await this.tenantMembers.recordSignIn(email, at);
     } catch (error) {
       this.logger.warn(`Could not record a member's sign-in: ${(error as Error).message}`);
     }
