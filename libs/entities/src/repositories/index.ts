@@ -1,4 +1,5 @@
 export * from './access-token.repository';
+export * from './api-key.repository';
 export * from './application.repository';
 export * from './audit-event.repository';
 export * from './authorization-code.repository';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ApprovalNumbers, approvalNumbersProvider, loginCodesProvider, secretBoxProvider } from '@sesame/common';
 import { AccessTokenRepository } from './access-token.repository';
+import { ApiKeyRepository } from './api-key.repository';
 import { ApplicationRepository } from './application.repository';
 import { AuditEventRepository } from './audit-event.repository';
 import { AuthorizationCodeRepository } from './authorization-code.repository';
@@ -13,7 +14,7 @@ import { Transactions } from './transactions';
 import { UserRepository } from './user.repository';
 
 /** Every table's repository (all the SQL the apps run) and the transactions that span them. */
-const REPOSITORIES = [AccessTokenRepository, ApplicationRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository, OrganizationRepository, SigningKeyRepository, TenantMemberRepository, Transactions, UserRepository];
+const REPOSITORIES = [AccessTokenRepository, ApiKeyRepository, ApplicationRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository, OrganizationRepository, SigningKeyRepository, TenantMemberRepository, Transactions, UserRepository];
 
 @Module({
   providers: [...REPOSITORIES, secretBoxProvider, loginCodesProvider, approvalNumbersProvider],
