@@ -9,6 +9,7 @@ export * from './organization.repository';
 export * from './repositories.module';
 export * from './signing-key.repository';
 export * from './tenant-member.repository';
+export * from './tenant.repository';
 export * from './transactions';
 export * from './user.repository';
 export * from './prepared-query';

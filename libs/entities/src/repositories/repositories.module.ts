@@ -10,11 +10,12 @@ import { LoginAttemptRepository } from './login-attempt.repository';
 import { OrganizationRepository } from './organization.repository';
 import { SigningKeyRepository } from './signing-key.repository';
 import { TenantMemberRepository } from './tenant-member.repository';
+import { TenantRepository } from './tenant.repository';
 import { Transactions } from './transactions';
 import { UserRepository } from './user.repository';
 
 /** Every table's repository (all the SQL the apps run) and the transactions that span them. */
-const REPOSITORIES = [AccessTokenRepository, ApiKeyRepository, ApplicationRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository, OrganizationRepository, SigningKeyRepository, TenantMemberRepository, Transactions, UserRepository];
+const REPOSITORIES = [AccessTokenRepository, ApiKeyRepository, ApplicationRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository, OrganizationRepository, SigningKeyRepository, TenantMemberRepository, TenantRepository, Transactions, UserRepository];
 
 @Module({
   providers: [...REPOSITORIES, secretBoxProvider, loginCodesProvider, approvalNumbersProvider],
