@@ -15,4 +15,3 @@ export * from './user.repository';
 export * from './prepared-query';
 export * from './keyset-page';
 export * from './batch-delete';
-export * from './keyset-query-builder';
