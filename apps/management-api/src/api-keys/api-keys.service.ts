@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CacheInvalidationBus, Clock, lowerRole, notFound, Page, PageQuery, problem, Role, roleIncludes, toPage, validationFailed } from '@sesame/common';
-import { ApiKey } from '@sesame/entities';
+import { ApiKeyOwner, ApiKeyRepository, ApiKeyWithCreator } from '@sesame/entities';
 import { ApiKeyVerifier, generateApiKey, TenantScopedPrincipal } from '@sesame/guards';
 import { EntityManager } from 'typeorm';
-import { ApiKeyOwner, ApiKeyRepository } from './api-key.repository';
 import { ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.dto';
 
 /** Who creates a key: its role bounds the key's, and it is recorded on the key (a member's keys go with them). */
@@ -42,8 +41,8 @@ export class ApiKeysService {
     if (owner.organizationId && role === 'owner') throw validationFailed([{ field: 'role', message: 'An organization key is admin or viewer' }]);
     if (!roleIncludes(creator.role, role)) throw problem('insufficient_role', `A key's role can be no higher than its creator's (${creator.role})`);
     const { key, prefix, hash } = generateApiKey();
-    const entity = await this.keys.insert(manager, { ...owner, name: input.name, prefix, hash, role, createdByMemberId: creator.memberId, createdByApiKeyId: creator.apiKeyId });
-    return CreatedApiKeyResponse.withKey((await this.keys.find(owner, entity.id)) ?? entity, key);
+    const created = await this.keys.insert(manager, { ...owner, name: input.name, prefix, hash, role, createdByMemberId: creator.memberId, createdByApiKeyId: creator.apiKeyId });
+    return CreatedApiKeyResponse.withKey(created, key);
   }
 
   async list(owner: ApiKeyOwner, page: PageQuery): Promise<Page<ApiKeyResponse>> {
@@ -57,12 +56,12 @@ export class ApiKeysService {
   async revoke(owner: ApiKeyOwner, revoker: Role, id: string): Promise<void> {
     const key = await this.findOrFail(owner, id);
     if (!roleIncludes(revoker, key.role)) throw problem('insufficient_role', `Revoking this key needs the ${key.role} role`);
-    await this.keys.revoke(key, this.clock.now());
+    await this.keys.revoke(key.id, this.clock.now());
     this.verifier.forget(key.hash);
     await this.invalidations.publish({ kind: 'api-key', apiKeyId: key.id });
   }
 
-  private async findOrFail(owner: ApiKeyOwner, id: string): Promise<ApiKey> {
+  private async findOrFail(owner: ApiKeyOwner, id: string): Promise<ApiKeyWithCreator> {
     const key = await this.keys.find(owner, id);
     if (!key) throw notFound('API key');
     return key;

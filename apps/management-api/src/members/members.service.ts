@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { CacheInvalidationBus, Clock, notFound, Page, PageQuery, problem, Role, roleIncludes, toPage, validEmail } from '@sesame/common';
-import { TenantMember } from '@sesame/entities';
+import { ApiKeyRepository, CascadedKey, TenantMember, TenantMemberRepository } from '@sesame/entities';
 import { ApiKeyVerifier, MemberVerifier, SignedInPerson } from '@sesame/guards';
 import { MailProducer, QueueUnavailableError } from '@sesame/queue';
 import { EntityManager } from 'typeorm';
-import { ApiKeyRepository, CascadedKey } from '../api-keys/api-key.repository';
 import { AuditContext } from '../audit/audit-context';
 import { AuditService } from '../audit/audit.service';
 import { InviteMemberDto, MembershipResponse, MemberResponse } from './dto/member.dto';
-import { TenantMemberRepository } from './tenant-member.repository';
 
 /** Who a new member is told invited them: a member's address or an API key's name; null for the platform key. */
 export type Inviter = string | null;

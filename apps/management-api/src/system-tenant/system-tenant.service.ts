@@ -1,10 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { normalizeAll, normalizeWhitelistDomain, SESAME_CONFIG, SesameConfig } from '@sesame/common';
-import { Application, ApplicationRepository, Organization, OrganizationRepository, Tenant } from '@sesame/entities';
-import { DataSource, EntityManager } from 'typeorm';
+import { Application, ApplicationRepository, Organization, OrganizationRepository, Tenant, TenantRepository } from '@sesame/entities';
+import { EntityManager } from 'typeorm';
 import { ApplicationsService } from '../applications/applications.service';
-import { TenantRepository } from '../tenants/tenant.repository';
 
 /** The console's credentials, as `console:setup` hands them to the console (CONSOLE_CREDENTIALS_FILE). */
 export interface ConsoleCredentials {
@@ -15,9 +13,6 @@ export interface ConsoleCredentials {
 /** The path of the console's callback under CONSOLE_PUBLIC_URL. */
 export const CONSOLE_CALLBACK_PATH = '/auth/callback';
 
-/** Any number: the advisory lock that makes concurrent set-ups take turns. */
-const SETUP_LOCK = 7_133_017;
-
 /**
  * The console is an application of Sesame like any customer's: a system tenant (plan enterprise,
  * hidden from the tenant list and out of every key's reach) with one organization whose whitelist is
@@ -27,7 +22,6 @@ const SETUP_LOCK = 7_133_017;
 @Injectable()
 export class SystemTenantService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly tenants: TenantRepository,
     private readonly organizations: OrganizationRepository,
     private readonly applicationRows: ApplicationRepository,
@@ -44,11 +38,7 @@ export class SystemTenantService {
   async ensureConsole(options: { rotateSecret?: boolean } = {}): Promise<ConsoleCredentials> {
     const publicUrl = this.config.console.publicUrl;
     const [origin] = normalizeAll('CONSOLE_PUBLIC_URL', [new URL(publicUrl).origin], normalizeWhitelistDomain);
-    const lock = this.dataSource.createQueryRunner();
-    await lock.connect();
-    try {
-      await lock.query('SELECT pg_advisory_lock($1)', [SETUP_LOCK]);
-      const manager = this.dataSource.manager;
+    return this.tenants.whileSettingUpSystem(async (manager) => {
       const tenant = (await this.tenants.findSystem(manager)) ?? (await this.tenants.insert(manager, { name: 'Sesame', plan: 'enterprise', system: true }));
       const organization = await this.ensureOrganization(manager, tenant, origin);
       const application = await this.ensureApplication(manager, organization, `${publicUrl}${CONSOLE_CALLBACK_PATH}`);
@@ -56,10 +46,7 @@ export class SystemTenantService {
         ? await this.applications.rotateSecret(organization.id, application.id, {})
         : await this.applications.get(organization.id, application.id, true);
       return { clientId, clientSecret: clientSecret! };
-    } finally {
-      await lock.query('SELECT pg_advisory_unlock($1)', [SETUP_LOCK]).catch(() => undefined);
-      await lock.release();
-    }
+    });
   }
 
   private async ensureOrganization(manager: EntityManager, tenant: Tenant, origin: string): Promise<Organization> {

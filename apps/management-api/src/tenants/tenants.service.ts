@@ -1,17 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CacheInvalidationBus, notFound, Page, PageQuery, problem, SESAME_CONFIG, SesameConfig, toPage, validEmail } from '@sesame/common';
-import { Tenant } from '@sesame/entities';
+import { Tenant, TenantRepository, Transactions } from '@sesame/entities';
 import { Principal } from '@sesame/guards';
 import { ApiKeysService, FIRST_KEY_CREATOR } from '../api-keys/api-keys.service';
 import { MemberResponse } from '../members/dto/member.dto';
 import { MembersService } from '../members/members.service';
 import { CreatedTenantResponse, CreateTenantDto, TenantResponse, UpdateTenantDto } from './dto/tenant.dto';
-import { TenantRepository } from './tenant.repository';
 
 @Injectable()
 export class TenantsService {
   constructor(
     private readonly tenants: TenantRepository,
+    private readonly transactions: Transactions,
     private readonly apiKeys: ApiKeysService,
     private readonly members: MembersService,
     private readonly invalidations: CacheInvalidationBus,
@@ -25,7 +25,7 @@ export class TenantsService {
    */
   async createTenant(input: CreateTenantDto, requestId: string | null = null): Promise<CreatedTenantResponse> {
     const ownerEmail = input.ownerEmail === undefined ? null : validEmail(input.ownerEmail, 'ownerEmail');
-    const created = await this.tenants.transaction(async (manager) => {
+    const created = await this.transactions.run(async (manager) => {
       const tenant = await this.tenants.insert(manager, { name: input.name, plan: input.plan });
       const apiKey = await this.apiKeys.create({ tenantId: tenant.id, organizationId: null }, FIRST_KEY_CREATOR, { name: 'Initial key', role: 'owner' }, manager);
       const owner = ownerEmail ? await this.members.addOwner(manager, tenant.id, ownerEmail) : null;
@@ -57,7 +57,7 @@ export class TenantsService {
     const planChanged = input.plan !== undefined && input.plan !== tenant.plan;
     if (input.name !== undefined) tenant.name = input.name;
     if (input.plan !== undefined) tenant.plan = input.plan;
-    const saved = await this.tenants.save(tenant);
+    const saved = await this.tenants.update(tenant);
     // The plan is cached with the tenant's clients, keys and members on every instance.
     if (planChanged) await this.invalidations.publish({ kind: 'tenant', tenantId: id });
     return this.toResponse(saved);

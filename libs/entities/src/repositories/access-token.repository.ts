@@ -27,6 +27,14 @@ export interface IntrospectedTokenRow {
   created_at: Date;
 }
 
+/** A console session: the person a console access token belongs to, and when it was issued (their sign-in) and expires. */
+export interface ConsoleSession {
+  userId: string;
+  email: string;
+  issuedAt: Date;
+  expiresAt: Date;
+}
+
 /**
  * userinfo's one lookup, for a batch of tokens: each by its hash (primary key) joined to its user
  * (primary key). Whether a token is active is decided per request, with that request's time.
@@ -60,6 +68,30 @@ export class AccessTokenRepository {
       [hash, organizationId, now],
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * The session of this console token: unexpired and unrevoked at `now`, issued to the system
+   * tenant's application, of an unblocked user with a verified address, issued after `issuedAfter`
+   * and last used (or issued) after `usedAfter`.
+   */
+  async findConsoleSession(hash: Buffer, now: Date, issuedAfter: Date, usedAfter: Date): Promise<ConsoleSession | null> {
+    const rows: ConsoleSession[] = await this.dataSource.query(
+      `SELECT u.id AS "userId", u.email, t.created_at AS "issuedAt", t.expires_at AS "expiresAt"
+         FROM access_token t
+         JOIN "user" u ON u.id = t.user_id
+         JOIN organization o ON o.id = t.organization_id
+         JOIN tenant s ON s.id = o.tenant_id
+        WHERE t.hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND s.system AND u.email_verified AND NOT u.blocked
+          AND t.created_at > $3 AND COALESCE(t.last_used_at, t.created_at) > $4`,
+      [hash, now, issuedAfter, usedAfter],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Records a token's use at `at` (the console's idle limit reads it). */
+  async recordUse(hash: Buffer, at: Date): Promise<void> {
+    await this.dataSource.query('UPDATE access_token SET last_used_at = $2 WHERE hash = $1', [hash, at]);
   }
 
   /** Revokes the application's token of this hash, if it is live. */

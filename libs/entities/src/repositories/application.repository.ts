@@ -35,6 +35,20 @@ export interface AutologinSettings {
   callbackUrls: string[];
 }
 
+/** What client authentication checks an application's secret against, with its organization's tenant and plan. */
+export interface ClientCredentials {
+  applicationId: string;
+  type: ApplicationType;
+  organizationId: string;
+  tenantId: string;
+  plan: Plan;
+  clientSecretVerifier: Buffer | null;
+  clientSecretHash: Buffer | null;
+  previousClientSecretVerifier: Buffer | null;
+  previousClientSecretExpiresAt: Date | null;
+  idTokenEncryptedResponseAlg: string | null;
+}
+
 export type NewApplication = Omit<Application, 'id' | 'createdAt' | 'updatedAt' | 'organization'>;
 
 const COLUMNS = `id, organization_id AS "organizationId", name, type, client_id AS "clientId", client_secret_hash AS "clientSecretHash",
@@ -147,6 +161,22 @@ export class ApplicationRepository {
   /** A client_id no application can have (too long, control characters Postgres refuses) is unknown without a query. */
   findContextByClientId(clientId: string): Promise<ClientContext | null> {
     return clientId.length > 64 || /[\u0000-\u001f\u007f]/.test(clientId) ? Promise.resolve(null) : this.findContext('a.client_id = $1', clientId);
+  }
+
+  /** The application of this client_id as client authentication sees it; null when there is none. */
+  async findCredentials(clientId: string): Promise<ClientCredentials | null> {
+    const rows: ClientCredentials[] = await this.dataSource.query(
+      `SELECT a.id AS "applicationId", a.type, a.organization_id AS "organizationId", o.tenant_id AS "tenantId", t.plan,
+              a.client_secret_verifier AS "clientSecretVerifier", a.client_secret_hash AS "clientSecretHash",
+              a.previous_client_secret_verifier AS "previousClientSecretVerifier", a.previous_client_secret_expires_at AS "previousClientSecretExpiresAt",
+              a.id_token_encrypted_response_alg AS "idTokenEncryptedResponseAlg"
+         FROM application a
+         JOIN organization o ON o.id = a.organization_id
+         JOIN tenant t ON t.id = o.tenant_id
+        WHERE a.client_id = $1`,
+      [clientId],
+    );
+    return rows[0] ?? null;
   }
 
   /** The application's type and callback URLs with its organization's autologin settings, in the caller's transaction. */

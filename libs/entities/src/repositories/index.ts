@@ -1,4 +1,5 @@
 export * from './access-token.repository';
+export * from './api-key.repository';
 export * from './application.repository';
 export * from './audit-event.repository';
 export * from './authorization-code.repository';
@@ -7,9 +8,10 @@ export * from './login-attempt.repository';
 export * from './organization.repository';
 export * from './repositories.module';
 export * from './signing-key.repository';
+export * from './tenant-member.repository';
+export * from './tenant.repository';
 export * from './transactions';
 export * from './user.repository';
 export * from './prepared-query';
 export * from './keyset-page';
 export * from './batch-delete';
-export * from './keyset-query-builder';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ApprovalNumbers, approvalNumbersProvider, loginCodesProvider, secretBoxProvider } from '@sesame/common';
 import { AccessTokenRepository } from './access-token.repository';
+import { ApiKeyRepository } from './api-key.repository';
 import { ApplicationRepository } from './application.repository';
 import { AuditEventRepository } from './audit-event.repository';
 import { AuthorizationCodeRepository } from './authorization-code.repository';
@@ -8,11 +9,13 @@ import { EmailThrottleRepository } from './email-throttle.repository';
 import { LoginAttemptRepository } from './login-attempt.repository';
 import { OrganizationRepository } from './organization.repository';
 import { SigningKeyRepository } from './signing-key.repository';
+import { TenantMemberRepository } from './tenant-member.repository';
+import { TenantRepository } from './tenant.repository';
 import { Transactions } from './transactions';
 import { UserRepository } from './user.repository';
 
 /** Every table's repository (all the SQL the apps run) and the transactions that span them. */
-const REPOSITORIES = [AccessTokenRepository, ApplicationRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository, OrganizationRepository, SigningKeyRepository, Transactions, UserRepository];
+const REPOSITORIES = [AccessTokenRepository, ApiKeyRepository, ApplicationRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository, OrganizationRepository, SigningKeyRepository, TenantMemberRepository, TenantRepository, Transactions, UserRepository];
 
 @Module({
   providers: [...REPOSITORIES, secretBoxProvider, loginCodesProvider, approvalNumbersProvider],

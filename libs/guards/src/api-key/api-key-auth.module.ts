@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RepositoriesModule } from '@sesame/entities';
 import { MemberVerifier } from '../member/member-verifier';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeyVerifier } from './api-key-verifier';
@@ -8,6 +9,7 @@ import { ApiKeyVerifier } from './api-key-verifier';
  * (opt out with @Public()) as a global guard, and after it its own access guard.
  */
 @Module({
+  imports: [RepositoriesModule],
   providers: [ApiKeyVerifier, MemberVerifier, ApiKeyGuard],
   exports: [ApiKeyVerifier, MemberVerifier, ApiKeyGuard],
 })

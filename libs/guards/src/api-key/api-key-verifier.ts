@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { CacheInvalidation, CacheInvalidationBus, Clock, Plan, Role, SESAME_CONFIG, SesameConfig, TtlCache, digestsEqual, sha256 } from '@sesame/common';
-import { DataSource } from 'typeorm';
+import { CacheInvalidation, CacheInvalidationBus, Clock, SESAME_CONFIG, SesameConfig, TtlCache, digestsEqual, sha256 } from '@sesame/common';
+import { ApiKeyRepository } from '@sesame/entities';
 import { looksLikeApiKey } from './api-key-format';
 import { ApiKeyPrincipal, Principal } from './principal';
 
@@ -23,7 +22,7 @@ export class ApiKeyVerifier {
   private readonly cacheMs: number;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly keys: ApiKeyRepository,
     @Inject(SESAME_CONFIG) config: SesameConfig,
     private readonly clock: Clock,
     invalidations: CacheInvalidationBus,
@@ -63,18 +62,12 @@ export class ApiKeyVerifier {
   }
 
   private async lookup(hash: Buffer, cacheKey: string, now: number): Promise<ApiKeyPrincipal | null> {
-    const rows: { id: string; name: string; tenant_id: string; organization_id: string | null; plan: Plan; role: Role }[] = await this.dataSource.query(
-      `SELECT k.id, k.name, k.tenant_id, k.organization_id, k.role, t.plan
-         FROM api_key k JOIN tenant t ON t.id = k.tenant_id
-        WHERE k.hash = $1 AND k.revoked_at IS NULL`,
-      [hash],
-    );
-    const row = rows[0];
-    const principal: ApiKeyPrincipal | null = !row
+    const key = await this.keys.findLive(hash);
+    const principal: ApiKeyPrincipal | null = !key
       ? null
-      : row.organization_id
-        ? { kind: 'organization', tenantId: row.tenant_id, organizationId: row.organization_id, plan: row.plan, apiKeyId: row.id, apiKeyName: row.name, role: row.role }
-        : { kind: 'tenant', tenantId: row.tenant_id, plan: row.plan, apiKeyId: row.id, apiKeyName: row.name, role: row.role };
+      : key.organizationId
+        ? { kind: 'organization', tenantId: key.tenantId, organizationId: key.organizationId, plan: key.plan, apiKeyId: key.id, apiKeyName: key.name, role: key.role }
+        : { kind: 'tenant', tenantId: key.tenantId, plan: key.plan, apiKeyId: key.id, apiKeyName: key.name, role: key.role };
     if (this.cacheMs > 0) this.cache.set(cacheKey, principal, now + this.cacheMs);
     return principal;
   }
@@ -84,8 +77,8 @@ export class ApiKeyVerifier {
     if ((this.lastUsedWrites.get(apiKeyId) ?? 0) > now - LAST_USED_RESOLUTION_MS) return;
     if (this.lastUsedWrites.size >= MAX_CACHE_ENTRIES) this.lastUsedWrites.clear();
     this.lastUsedWrites.set(apiKeyId, now);
-    this.dataSource
-      .query('UPDATE api_key SET last_used_at = $2 WHERE id = $1', [apiKeyId, new Date(now)])
+    this.keys
+      .recordUse(apiKeyId, new Date(now))
       .catch((error: Error) => this.logger.warn(`Could not record API key use: ${error.message}`));
   }
 }

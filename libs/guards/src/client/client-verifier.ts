@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { ApplicationType, CacheInvalidation, CacheInvalidationBus, ClientSecretVerifier, Clock, digestsEqual, Plan, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
-import { DataSource } from 'typeorm';
+import { ApplicationRepository } from '@sesame/entities';
 
 /** What a web app's client secret is checked against. */
 export interface StoredClientSecret {
@@ -27,19 +26,6 @@ export interface RegisteredClient {
   idTokenEncrypted: boolean;
 }
 
-interface ClientRow {
-  id: string;
-  type: ApplicationType;
-  organization_id: string;
-  tenant_id: string;
-  plan: Plan;
-  client_secret_verifier: Buffer | null;
-  client_secret_hash: Buffer | null;
-  previous_client_secret_verifier: Buffer | null;
-  previous_client_secret_expires_at: Date | null;
-  id_token_encrypted_response_alg: string | null;
-}
-
 const MAX_CACHED_CLIENTS = 10_000;
 
 /**
@@ -54,7 +40,7 @@ export class ClientVerifier {
   private readonly cacheMs: number;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly applications: ApplicationRepository,
     private readonly clock: Clock,
     private readonly verifiers: ClientSecretVerifier,
     @Inject(SESAME_CONFIG) config: SesameConfig,
@@ -82,34 +68,25 @@ export class ClientVerifier {
   }
 
   private async lookup(clientId: string): Promise<RegisteredClient | null> {
-    const rows: ClientRow[] = await this.dataSource.query(
-      `SELECT a.id, a.type, a.organization_id, o.tenant_id, t.plan, a.client_secret_verifier, a.client_secret_hash,
-              a.previous_client_secret_verifier, a.previous_client_secret_expires_at, a.id_token_encrypted_response_alg
-         FROM application a
-         JOIN organization o ON o.id = a.organization_id
-         JOIN tenant t ON t.id = o.tenant_id
-        WHERE a.client_id = $1`,
-      [clientId],
-    );
-    const row = rows[0];
+    const row = await this.applications.findCredentials(clientId);
     if (!row) return null;
-    const hasSecret = row.client_secret_verifier !== null || row.client_secret_hash !== null;
+    const hasSecret = row.clientSecretVerifier !== null || row.clientSecretHash !== null;
     return {
-      applicationId: row.id,
+      applicationId: row.applicationId,
       clientId,
       type: row.type,
-      organizationId: row.organization_id,
-      tenantId: row.tenant_id,
+      organizationId: row.organizationId,
+      tenantId: row.tenantId,
       plan: row.plan,
       secret: hasSecret
         ? {
-            verifier: row.client_secret_verifier,
-            legacyHash: row.client_secret_verifier === null ? row.client_secret_hash : null,
-            previousVerifier: row.previous_client_secret_verifier,
-            previousExpiresAt: row.previous_client_secret_expires_at,
+            verifier: row.clientSecretVerifier,
+            legacyHash: row.clientSecretVerifier === null ? row.clientSecretHash : null,
+            previousVerifier: row.previousClientSecretVerifier,
+            previousExpiresAt: row.previousClientSecretExpiresAt,
           }
         : null,
-      idTokenEncrypted: row.id_token_encrypted_response_alg === 'dir',
+      idTokenEncrypted: row.idTokenEncryptedResponseAlg === 'dir',
     };
   }
 

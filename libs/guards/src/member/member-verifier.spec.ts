@@ -1,5 +1,5 @@
 import { CacheInvalidationBus, ManualClock, SesameConfig, sha256 } from '@sesame/common';
-import { DataSource } from 'typeorm';
+import { AccessTokenRepository, TenantMemberRepository } from '@sesame/entities';
 import { MemberVerifier } from './member-verifier';
 
 const OLD_TOKEN = 'a'.repeat(43);
@@ -10,21 +10,22 @@ describe('MemberVerifier', () => {
   const issued = new Map<string, Date>();
 
   /** The database as the verifier reads it: tokens by hash, one membership; writes are accepted. */
-  const dataSource = {
-    query: async (sql: string, params: unknown[]) => {
-      if (sql.includes('FROM access_token')) {
-        const token = [OLD_TOKEN, NEW_TOKEN].find((candidate) => sha256(candidate).equals(params[0] as Buffer));
-        const at = token ? issued.get(token) : undefined;
-        return at ? [{ user_id: 'u1', email: 'ada@example.com', issued_at: at, expires_at: new Date(at.getTime() + 86_400_000) }] : [];
-      }
-      if (sql.includes('FROM tenant_member')) return [{ id: 'm1', tenantId: 't1', role: 'owner', plan: 'pro' }];
-      return [];
+  const accessTokens = {
+    findConsoleSession: async (hash: Buffer) => {
+      const token = [OLD_TOKEN, NEW_TOKEN].find((candidate) => sha256(candidate).equals(hash));
+      const at = token ? issued.get(token) : undefined;
+      return at ? { userId: 'u1', email: 'ada@example.com', issuedAt: at, expiresAt: new Date(at.getTime() + 86_400_000) } : null;
     },
-  } as unknown as DataSource;
+    recordUse: async () => undefined,
+  } as unknown as AccessTokenRepository;
+  const tenantMembers = {
+    findAccess: async () => ({ id: 'm1', tenantId: 't1', role: 'owner', plan: 'pro' }),
+    recordSignIn: async () => undefined,
+  } as unknown as TenantMemberRepository;
   const config = { apiKeys: { cacheSeconds: 5 }, members: { sessionIdleSeconds: 43_200, sessionMaxSeconds: 604_800 } } as SesameConfig;
 
   it('gives the member the sign-in time of the token in hand, also while the membership is cached', async () => {
-    const verifier = new MemberVerifier(dataSource, config, clock, { subscribe: () => undefined } as unknown as CacheInvalidationBus);
+    const verifier = new MemberVerifier(accessTokens, tenantMembers, config, clock, { subscribe: () => undefined } as unknown as CacheInvalidationBus);
     issued.set(OLD_TOKEN, new Date(clock.now().getTime() - 3_600_000));
     const stale = await verifier.member((await verifier.person(OLD_TOKEN))!, 't1');
     expect(stale?.signedInAt).toEqual(issued.get(OLD_TOKEN));

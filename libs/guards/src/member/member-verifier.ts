@@ -1,24 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { CacheInvalidation, CacheInvalidationBus, Clock, isSecretShaped, Role, Plan, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
-import { DataSource } from 'typeorm';
+import { CacheInvalidation, CacheInvalidationBus, Clock, isSecretShaped, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
+import { AccessTokenRepository, MemberAccess, TenantMemberRepository } from '@sesame/entities';
 import { MemberPrincipal, SignedInPerson } from '../api-key/principal';
 
 const MAX_CACHE_ENTRIES = 10_000;
-
-interface Membership {
-  id: string;
-  tenantId: string;
-  role: Role;
-  plan: Plan;
-}
-
-interface PersonRow {
-  user_id: string;
-  email: string;
-  issued_at: Date;
-  expires_at: Date;
-}
 
 /** A console token's last use is recorded at most this often (per token and instance). */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -37,14 +22,15 @@ export class MemberVerifier {
   private readonly logger = new Logger(MemberVerifier.name);
   private readonly people = new TtlCache<string, SignedInPerson | null>(MAX_CACHE_ENTRIES);
   /** Memberships by tenant and address; the sign-in time belongs to the token, so it is not cached here. */
-  private readonly members = new TtlCache<string, Membership | null>(MAX_CACHE_ENTRIES);
+  private readonly members = new TtlCache<string, MemberAccess | null>(MAX_CACHE_ENTRIES);
   private readonly cacheMs: number;
   private readonly idleMs: number;
   private readonly maxAgeMs: number;
   private readonly lastUsedWrites = new Map<string, number>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accessTokens: AccessTokenRepository,
+    private readonly tenantMembers: TenantMemberRepository,
     @Inject(SESAME_CONFIG) config: SesameConfig,
     private readonly clock: Clock,
     invalidations: CacheInvalidationBus,
@@ -69,24 +55,14 @@ export class MemberVerifier {
       if (cached) await this.touch(hash, token, now);
       return cached;
     }
-    const rows: PersonRow[] = await this.dataSource.query(
-      `SELECT u.id AS user_id, u.email, t.created_at AS issued_at, t.expires_at
-         FROM access_token t
-         JOIN "user" u ON u.id = t.user_id
-         JOIN organization o ON o.id = t.organization_id
-         JOIN tenant s ON s.id = o.tenant_id
-        WHERE t.hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND s.system AND u.email_verified AND NOT u.blocked
-          AND t.created_at > $3 AND COALESCE(t.last_used_at, t.created_at) > $4`,
-      [sha256(token), new Date(now), new Date(now - this.maxAgeMs), new Date(now - this.idleMs)],
-    );
-    const row = rows[0];
-    const person = row ? { userId: row.user_id, email: row.email, signedInAt: row.issued_at } : null;
+    const session = await this.accessTokens.findConsoleSession(sha256(token), new Date(now), new Date(now - this.maxAgeMs), new Date(now - this.idleMs));
+    const person = session ? { userId: session.userId, email: session.email, signedInAt: session.issuedAt } : null;
     // Cached no longer than the session may last.
-    const endsAt = row ? Math.min(row.expires_at.getTime(), row.issued_at.getTime() + this.maxAgeMs) : Infinity;
+    const endsAt = session ? Math.min(session.expiresAt.getTime(), session.issuedAt.getTime() + this.maxAgeMs) : Infinity;
     if (this.cacheMs > 0) this.people.set(hash, person, Math.min(now + this.cacheMs, endsAt));
-    if (row) {
+    if (session) {
       await this.touch(hash, token, now);
-      await this.recordSignIn(row.email, row.issued_at);
+      await this.recordSignIn(session.email, session.issuedAt);
     }
     return person;
   }
@@ -97,16 +73,12 @@ export class MemberVerifier {
     return membership && { kind: 'member', tenantId, plan: membership.plan, memberId: membership.id, email: person.email, role: membership.role, signedInAt: person.signedInAt };
   }
 
-  private async membership(tenantId: string, email: string): Promise<Membership | null> {
+  private async membership(tenantId: string, email: string): Promise<MemberAccess | null> {
     const key = `${tenantId}|${email}`;
     const now = this.clock.now().getTime();
     const cached = this.members.get(key, now);
     if (cached !== undefined) return cached;
-    const rows: Membership[] = await this.dataSource.query(
-      `SELECT m.id, m.tenant_id AS "tenantId", m.role, t.plan FROM tenant_member m JOIN tenant t ON t.id = m.tenant_id WHERE m.tenant_id = $1 AND m.email = $2 AND NOT t.system`,
-      [tenantId, email],
-    );
-    const membership = rows[0] ?? null;
+    const membership = await this.tenantMembers.findAccess(tenantId, email);
     if (this.cacheMs > 0) this.members.set(key, membership, now + this.cacheMs);
     return membership;
   }
@@ -130,8 +102,8 @@ export class MemberVerifier {
     if ((this.lastUsedWrites.get(key) ?? 0) > now - LAST_USED_RESOLUTION_MS) return;
     if (this.lastUsedWrites.size >= MAX_CACHE_ENTRIES) this.lastUsedWrites.clear();
     this.lastUsedWrites.set(key, now);
-    await this.dataSource
-      .query('UPDATE access_token SET last_used_at = $2 WHERE hash = $1', [sha256(token), new Date(now)])
+    await this.accessTokens
+      .recordUse(sha256(token), new Date(now))
       .catch((error: Error) => this.logger.warn(`Could not record a console token's use: ${error.message}`));
   }
 
@@ -141,7 +113,7 @@ export class MemberVerifier {
    */
   private async recordSignIn(email: string, at: Date): Promise<void> {
     try {
-      await this.dataSource.query('UPDATE tenant_member SET last_sign_in_at = $2 WHERE email = $1 AND (last_sign_in_at IS NULL OR last_sign_in_at < $2)', [email, at]);
+      await this.tenantMembers.recordSignIn(email, at);
     } catch (error) {
       this.logger.warn(`Could not record a member's sign-in: ${(error as Error).message}`);
     }

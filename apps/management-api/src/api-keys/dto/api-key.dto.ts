@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { NameField, Omittable, Role, ROLES } from '@sesame/common';
-import { ApiKey } from '@sesame/entities';
+import { ApiKeyWithCreator } from '@sesame/entities';
 
 export class CreateApiKeyDto {
   @NameField({ required: true, example: 'CI deploys' })
@@ -60,14 +60,14 @@ export class ApiKeyResponse {
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
 
-  static from(key: ApiKey): ApiKeyResponse {
+  static from(key: ApiKeyWithCreator): ApiKeyResponse {
     return {
       id: key.id,
       name: key.name,
       prefix: key.prefix,
       organizationId: key.organizationId,
       role: key.role,
-      createdBy: creatorOf(key),
+      createdBy: key.createdBy,
       lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
       revokedAt: key.revokedAt?.toISOString() ?? null,
       createdAt: key.createdAt.toISOString(),
@@ -75,17 +75,11 @@ export class ApiKeyResponse {
   }
 }
 
-function creatorOf(key: ApiKey): ApiKeyCreatorResponse | null {
-  if (key.createdByMember) return { type: 'member', id: key.createdByMember.id, name: key.createdByMember.email };
-  if (key.createdByApiKey) return { type: 'api_key', id: key.createdByApiKey.id, name: key.createdByApiKey.name };
-  return null;
-}
-
 export class CreatedApiKeyResponse extends ApiKeyResponse {
   @ApiProperty({ example: 'sk_Xb3kP9qL...', description: 'The key. It is shown only in this response; store it now.' })
   key: string;
 
-  static withKey(entity: ApiKey, key: string): CreatedApiKeyResponse {
-    return { ...ApiKeyResponse.from(entity), key };
+  static withKey(created: ApiKeyWithCreator, key: string): CreatedApiKeyResponse {
+    return { ...ApiKeyResponse.from(created), key };
   }
 }

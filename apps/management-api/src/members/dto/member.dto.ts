@@ -1,8 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsString, MaxLength } from 'class-validator';
 import { ROLES, Role, PLANS, Plan } from '@sesame/common';
-import { TenantMember } from '@sesame/entities';
-import { Membership } from '../tenant-member.repository';
+import { Membership, TenantMember } from '@sesame/entities';
 
 const ROLE_DOC = {
   enum: ROLES,
