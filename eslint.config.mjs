@@ -41,7 +41,10 @@ const appBoundaries = APPS.map((app) => ({
     LIB_INTERNALS,
     LIBS_BY_PATH,
     {
-      group: siblingPaths('apps', APPS.filter((other) => other !== app)),
+      group: siblingPaths(
+        'apps',
+        APPS.filter((other) => other !== app),
+      ),
       message: 'Apps never import each other; share code through a library in libs/ and talk through Postgres or a queue (libs/queue).',
     },
   ]),
@@ -52,7 +55,15 @@ const libBoundaries = LIBS.map((lib) => ({
   files: [`libs/${lib}/**/*.ts`],
   rules: restrictImports([
     LIB_INTERNALS,
-    { group: [...siblingPaths('libs', LIBS.filter((other) => other !== lib))], message: LIBS_BY_PATH.message },
+    {
+      group: [
+        ...siblingPaths(
+          'libs',
+          LIBS.filter((other) => other !== lib),
+        ),
+      ],
+      message: LIBS_BY_PATH.message,
+    },
     { group: ['**/apps/**', ...siblingPaths('apps', APPS)], message: 'Libraries must not depend on apps.' },
   ]),
 }));
@@ -73,7 +84,13 @@ const DATABASE_ACCESS = {
 };
 const databaseAccess = {
   files: ['apps/**/*.ts', 'libs/**/*.ts'],
-  ignores: ['libs/entities/src/repositories/**', 'libs/entities/src/migrations/**', '**/cli.ts', 'libs/entities/src/cli-data-source.ts', '**/*.spec.ts'],
+  ignores: [
+    'libs/entities/src/repositories/**',
+    'libs/entities/src/migrations/**',
+    '**/cli.ts',
+    'libs/entities/src/cli-data-source.ts',
+    '**/*.spec.ts',
+  ],
   rules: {
     'no-restricted-syntax': [
       'error',
@@ -81,7 +98,10 @@ const databaseAccess = {
         { selector: `CallExpression[callee.property.name='${name}']`, ...DATABASE_ACCESS },
         { selector: `CallExpression[callee.name='${name}']`, ...DATABASE_ACCESS },
       ]),
-      ...['InjectDataSource', 'InjectRepository'].map((name) => ({ selector: `Decorator[expression.callee.name='${name}']`, ...DATABASE_ACCESS })),
+      ...['InjectDataSource', 'InjectRepository'].map((name) => ({
+        selector: `Decorator[expression.callee.name='${name}']`,
+        ...DATABASE_ACCESS,
+      })),
     ],
   },
 };

@@ -21,7 +21,23 @@ const swc = [
   },
 ];
 // ESM-only packages that Jest's CommonJS runtime must have compiled (Node's require(esm) is not used by Jest on Node 20).
-const esmPackages = ['@nestjs', 'file-type', 'load-esm', 'uid', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', 'jose', '@borewit', 'oauth4webapi', 'openid-client', 'oidc-provider', '@fastify/static', 'content-disposition'];
+const esmPackages = [
+  '@nestjs',
+  'file-type',
+  'load-esm',
+  'uid',
+  'strtok3',
+  'token-types',
+  '@tokenizer',
+  'uint8array-extras',
+  'jose',
+  '@borewit',
+  'oauth4webapi',
+  'openid-client',
+  'oidc-provider',
+  '@fastify/static',
+  'content-disposition',
+];
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': swc },

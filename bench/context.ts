@@ -17,7 +17,11 @@ export const RESULTS = join(ROOT, 'bench', 'results');
 
 export type SesameApp = 'auth-api' | 'management-api' | 'mail-worker';
 
-const PORT_VARIABLE: Record<SesameApp, string> = { 'auth-api': 'AUTH_PORT', 'management-api': 'MANAGEMENT_PORT', 'mail-worker': 'MAIL_WORKER_PORT' };
+const PORT_VARIABLE: Record<SesameApp, string> = {
+  'auth-api': 'AUTH_PORT',
+  'management-api': 'MANAGEMENT_PORT',
+  'mail-worker': 'MAIL_WORKER_PORT',
+};
 
 /** Limits so high that nothing is refused: the limiters still do all their work on every request. */
 const HUGE = 1_000_000_000;
@@ -92,7 +96,9 @@ export class BenchContext {
 
   async tearDown(): Promise<void> {
     await this.data?.close().catch(() => undefined);
-    await dropDatabase(this.settings.adminDatabaseUrl, this.database).catch((error: Error) => log(`could not drop ${this.database}: ${error.message}`));
+    await dropDatabase(this.settings.adminDatabaseUrl, this.database).catch((error: Error) =>
+      log(`could not drop ${this.database}: ${error.message}`),
+    );
     await clearRedis(this.settings.redisUrl, this.redisPrefix).catch((error: Error) => log(`could not clear Redis keys: ${error.message}`));
     rmSync(this.tmp, { recursive: true, force: true });
   }
@@ -134,9 +140,19 @@ export class BenchContext {
     options: { pin?: boolean; env?: NodeJS.ProcessEnv; nodeArgs?: string[]; redisPrefix?: string; readyPath?: string } = {},
   ): Promise<RunningServer> {
     const port = await freePort();
-    const env = this.sesameEnv(platform, options.redisPrefix ?? this.nextRedisPrefix(), { [PORT_VARIABLE[app]]: String(port), ...this.sesameEnvExtra, ...options.env });
+    const env = this.sesameEnv(platform, options.redisPrefix ?? this.nextRedisPrefix(), {
+      [PORT_VARIABLE[app]]: String(port),
+      ...this.sesameEnvExtra,
+      ...options.env,
+    });
     const script = join(DIST, 'apps', app, 'src', 'main.js');
-    return this.startServer([...this.sesameNodeArgs, ...(options.nodeArgs ?? []), script], env, port, options.pin !== false, options.readyPath);
+    return this.startServer(
+      [...this.sesameNodeArgs, ...(options.nodeArgs ?? []), script],
+      env,
+      port,
+      options.pin !== false,
+      options.readyPath,
+    );
   }
 
   /** Starts any node server listening on `port` with a /api/health route (or the given one). */

@@ -80,9 +80,15 @@ export async function seedThroughApi(managementUrl: string, platformKey: string)
   const tenant = await post(managementUrl, '/api/v2/tenant', platformKey, { name: 'Bench tenant', plan: 'pro' });
   const apiKey = (tenant.apiKey as { key: string }).key;
   const tenantId = (tenant.tenant as { id: string }).id;
-  const organization = await post(managementUrl, '/api/v2/organization', apiKey, { name: 'Bench organization', whitelistDomains: [WHITELIST] });
+  const organization = await post(managementUrl, '/api/v2/organization', apiKey, {
+    name: 'Bench organization',
+    whitelistDomains: [WHITELIST],
+  });
   const organizationId = organization.id as string;
-  const application = await post(managementUrl, `/api/v2/organization/${organizationId}/application`, apiKey, { name: 'Bench web app', type: 'web' });
+  const application = await post(managementUrl, `/api/v2/organization/${organizationId}/application`, apiKey, {
+    name: 'Bench web app',
+    type: 'web',
+  });
   return {
     tenantId,
     organizationId,

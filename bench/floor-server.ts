@@ -28,14 +28,24 @@ import { Pool } from 'pg';
 
 const env = process.env;
 const port = Number(env.FLOOR_PORT ?? 3010);
-const pool = new Pool({ connectionString: env.DATABASE_URL, max: Number(env.DATABASE_POOL_SIZE ?? 10), statement_timeout: 10_000, application_name: 'sesame-floor' });
+const pool = new Pool({
+  connectionString: env.DATABASE_URL,
+  max: Number(env.DATABASE_POOL_SIZE ?? 10),
+  statement_timeout: 10_000,
+  application_name: 'sesame-floor',
+});
 const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
 redis.defineCommand('slidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW_SCRIPT });
 const throttlePrefix = `${env.REDIS_PREFIX ?? 'floor'}:throttle:`;
 const issuer = `${(env.PUBLIC_BASE_URL ?? 'http://localhost:3000/api').replace(/\/+$/, '')}/v1`;
 
 const MINUTE = 60_000;
-const planLimits = { minute: 10, hour: 100, day: 1000, ...((JSON.parse(env.PLAN_LIMITS ?? '{}') as Record<string, Record<string, number>>).pro ?? {}) };
+const planLimits = {
+  minute: 10,
+  hour: 100,
+  day: 1000,
+  ...((JSON.parse(env.PLAN_LIMITS ?? '{}') as Record<string, Record<string, number>>).pro ?? {}),
+};
 const endpointLimit = (JSON.parse(env.ENDPOINT_LIMITS ?? '{}') as Record<string, number>).pro ?? 120;
 const globalLimit = Number(env.GLOBAL_RATE_LIMIT ?? 600);
 const PLAN_WINDOWS = [MINUTE, planLimits.minute, 60 * MINUTE, planLimits.hour, 24 * 60 * MINUTE, planLimits.day];
@@ -48,17 +58,28 @@ const ACCESS_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 const ID_TOKEN_TTL_SECONDS = 3600;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
-const secretsKey = /^[0-9a-fA-F]{64}$/.test(env.SECRETS_KEY ?? '') ? Buffer.from(env.SECRETS_KEY!, 'hex') : Buffer.from(env.SECRETS_KEY ?? '', 'base64');
+const secretsKey = /^[0-9a-fA-F]{64}$/.test(env.SECRETS_KEY ?? '')
+  ? Buffer.from(env.SECRETS_KEY!, 'hex')
+  : Buffer.from(env.SECRETS_KEY ?? '', 'base64');
 const verifierKey = createHmac('sha256', secretsKey).update('sesame client secret verifier v1').digest();
 
-type ScriptRedis = Redis & { slidingWindow(key: string, now: number, consume: '1', member: string, n: number, ...windows: number[]): Promise<number[]> };
+type ScriptRedis = Redis & {
+  slidingWindow(key: string, now: number, consume: '1', member: string, n: number, ...windows: number[]): Promise<number[]>;
+};
 const instance = randomBytes(6).toString('base64url');
 let sequence = 0;
 
 /** One hit on a bucket with the throttler's script; true when allowed. */
 async function hit(bucket: string, windows: number[]): Promise<boolean> {
   const now = Date.now();
-  const reply = await (redis as ScriptRedis).slidingWindow(throttlePrefix + bucket, now, '1', `${now}:${instance}:${++sequence}`, windows.length / 2, ...windows);
+  const reply = await (redis as ScriptRedis).slidingWindow(
+    throttlePrefix + bucket,
+    now,
+    '1',
+    `${now}:${instance}:${++sequence}`,
+    windows.length / 2,
+    ...windows,
+  );
   return reply[0] === 1;
 }
 
@@ -73,7 +94,11 @@ class HttpError extends Error {
 
 function send(response: ServerResponse, status: number, body: unknown): void {
   const json = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json), 'cache-control': 'no-store' });
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(json),
+    'cache-control': 'no-store',
+  });
   response.end(json);
 }
 
@@ -104,7 +129,8 @@ async function userinfo(request: IncomingMessage): Promise<unknown> {
       WHERE t.hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND NOT u.blocked`,
     [sha256(token), new Date()],
   );
-  const row = rows[0] as { user_id: string; email: string; email_verified: boolean; name: string | null; organization_id: string; updated_at: Date } | undefined;
+  const row = rows[0] as
+    { user_id: string; email: string; email_verified: boolean; name: string | null; organization_id: string; updated_at: Date } | undefined;
   if (!row) throw new HttpError(401, { error: 'invalid_token' });
   return {
     sub: row.user_id,
@@ -151,7 +177,8 @@ let signingKey: { kid: string; privateKey: CryptoKey };
 async function verify(request: IncomingMessage): Promise<unknown> {
   if (!(await hit('{ip:127.0.0.1}:global', [MINUTE, globalLimit]))) throw new HttpError(429, { error: 'rate_limited' });
   const client = await authenticateClient(request);
-  if (!(await hit(`{tenant:${client.tenantId}}:endpoint:TokensController.verify`, [MINUTE, endpointLimit]))) throw new HttpError(429, { error: 'rate_limited' });
+  if (!(await hit(`{tenant:${client.tenantId}}:endpoint:TokensController.verify`, [MINUTE, endpointLimit])))
+    throw new HttpError(429, { error: 'rate_limited' });
   const form = new URLSearchParams(await readBody(request));
   const code = form.get('code') ?? '';
   const verifier = form.get('code_verifier') ?? '';
@@ -162,7 +189,18 @@ async function verify(request: IncomingMessage): Promise<unknown> {
   const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_TTL_SECONDS * 1000);
 
   const connection = await pool.connect();
-  let claimed: { user_id: string; redirect_uri: string; code_challenge: string | null; auth_time: Date; email: string; email_verified: boolean; organization_id: string; blocked: boolean } | undefined;
+  let claimed:
+    | {
+        user_id: string;
+        redirect_uri: string;
+        code_challenge: string | null;
+        auth_time: Date;
+        email: string;
+        email_verified: boolean;
+        organization_id: string;
+        blocked: boolean;
+      }
+    | undefined;
   try {
     await connection.query('BEGIN');
     const { rows } = await connection.query(
@@ -176,7 +214,12 @@ async function verify(request: IncomingMessage): Promise<unknown> {
     );
     claimed = rows[0];
     const challenge = VERIFIER_SHAPE.test(verifier) ? createHash('sha256').update(verifier).digest('base64url') : null;
-    const granted = claimed && claimed.redirect_uri === redirectUri && claimed.code_challenge !== null && challenge === claimed.code_challenge && !claimed.blocked;
+    const granted =
+      claimed &&
+      claimed.redirect_uri === redirectUri &&
+      claimed.code_challenge !== null &&
+      challenge === claimed.code_challenge &&
+      !claimed.blocked;
     if (granted) {
       await connection.query(
         `INSERT INTO access_token (hash, application_id, user_id, organization_id, expires_at, created_at)
@@ -210,7 +253,13 @@ async function verify(request: IncomingMessage): Promise<unknown> {
   const idToken = await new CompactEncrypt(new TextEncoder().encode(jwt))
     .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', cty: 'JWT' })
     .encrypt(new Uint8Array(client.secretHash));
-  return { access_token: accessToken, id_token: idToken, expires_in: ACCESS_TOKEN_TTL_SECONDS, expires_at: expiresAt.toISOString(), token_type: 'Bearer' };
+  return {
+    access_token: accessToken,
+    id_token: idToken,
+    expires_in: ACCESS_TOKEN_TTL_SECONDS,
+    expires_at: expiresAt.toISOString(),
+    token_type: 'Bearer',
+  };
 }
 
 interface Principal {
@@ -246,14 +295,24 @@ async function organization(request: IncomingMessage, id: string): Promise<unkno
   if (!(await hit('{ip:127.0.0.1}:global', [MINUTE, globalLimit]))) throw new HttpError(429, { code: 'rate_limited' });
   const principal = await apiKeyPrincipal(request);
   if (!(await hit(`{tenant:${principal.tenantId}}:plan`, PLAN_WINDOWS))) throw new HttpError(429, { code: 'rate_limited' });
-  if (!UUID_SHAPE.test(id) || (principal.organizationId !== null && principal.organizationId !== id)) throw new HttpError(404, { code: 'not_found' });
+  if (!UUID_SHAPE.test(id) || (principal.organizationId !== null && principal.organizationId !== id))
+    throw new HttpError(404, { code: 'not_found' });
   const { rows } = await pool.query(
     `SELECT id, tenant_id, name, whitelist_domains, autologin, link_ttl_seconds, created_at, updated_at
        FROM organization WHERE tenant_id = $1 AND id = $2 LIMIT 1`,
     [principal.tenantId, id],
   );
   const row = rows[0] as
-    | { id: string; tenant_id: string; name: string; whitelist_domains: string[]; autologin: boolean; link_ttl_seconds: number; created_at: Date; updated_at: Date }
+    | {
+        id: string;
+        tenant_id: string;
+        name: string;
+        whitelist_domains: string[];
+        autologin: boolean;
+        link_ttl_seconds: number;
+        created_at: Date;
+        updated_at: Date;
+      }
     | undefined;
   if (!row) throw new HttpError(404, { code: 'not_found' });
   return {

@@ -64,7 +64,9 @@ export async function runHotScenario(ctx: BenchContext, scenario: HotScenario, o
   const s = ctx.settings;
   const targets = (await targetsOf(ctx, scenario)).filter((target) => s.servers.includes(target.server) && only(target));
   const measurements: Measurement[] = [];
-  log(`${scenario}: ${targets.map(label).join(', ')} × c=${s.connections.join('/')}, ${s.warmupSeconds} s warm-up + ${s.durationSeconds} s each`);
+  log(
+    `${scenario}: ${targets.map(label).join(', ')} × c=${s.connections.join('/')}, ${s.warmupSeconds} s warm-up + ${s.durationSeconds} s each`,
+  );
   for (let round = 1; round <= s.rounds; round++) {
     // Alternate the order between rounds, so that drift on a busy machine favours no server.
     for (const target of round % 2 === 1 ? targets : [...targets].reverse()) {
@@ -74,7 +76,13 @@ export async function runHotScenario(ctx: BenchContext, scenario: HotScenario, o
   return measurements;
 }
 
-async function measureTarget(ctx: BenchContext, scenario: HotScenario, target: Target, round: number, options: HotScenarioOptions): Promise<Measurement[]> {
+async function measureTarget(
+  ctx: BenchContext,
+  scenario: HotScenario,
+  target: Target,
+  round: number,
+  options: HotScenarioOptions,
+): Promise<Measurement[]> {
   const s = ctx.settings;
   const maxConnections = Math.max(...s.connections);
   const measurements: Measurement[] = [];
@@ -117,7 +125,8 @@ export async function load(ctx: BenchContext, origin: string, target: Target, ph
 
 export async function sanityCheck(origin: string, target: Target): Promise<void> {
   const response = await fetch(origin + target.path, { method: target.method, headers: target.sanity.headers, body: target.sanity.body });
-  if (response.status !== 200) throw new Error(`${label(target)}: ${target.method} ${target.path} answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 200)
+    throw new Error(`${label(target)}: ${target.method} ${target.path} answered ${response.status}: ${await response.text()}`);
 }
 
 /** Lines per phase for single-use codes: the rate cap times each phase's length. */
@@ -158,7 +167,9 @@ function peerEnv(ctx: BenchContext, prefix: string, extra: NodeJS.ProcessEnv = {
 async function startPeer(ctx: BenchContext, prefix: string, seed: Record<string, unknown>): Promise<RunningServer> {
   const started = Date.now();
   await runToEnd(process.execPath, [PEER_SCRIPT, 'seed'], 600_000, peerEnv(ctx, prefix, { PEER_SEED: JSON.stringify(seed) }));
-  log(`peer: seeded ${JSON.stringify(seed, (key, value: unknown) => (key === 'file' ? undefined : value))} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(
+    `peer: seeded ${JSON.stringify(seed, (key, value: unknown) => (key === 'file' ? undefined : value))} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   const port = await freePort();
   const env = peerEnv(ctx, prefix, { PEER_PORT: String(port), PEER_ISSUER: `http://127.0.0.1:${port}` });
   return ctx.startServer([PEER_SCRIPT, 'serve'], env, port, true, '/.well-known/openid-configuration');
@@ -190,7 +201,8 @@ async function userinfoTargets(ctx: BenchContext): Promise<Target[]> {
       method: 'GET',
       headers: {},
       variants: { file: peerTokensFile, kind: 'bearer', reuse: true },
-      start: () => startPeer(ctx, ctx.nextRedisPrefix(), { accounts: s.userinfoTokens, tokens: { count: s.userinfoTokens, file: peerTokensFile } }),
+      start: () =>
+        startPeer(ctx, ctx.nextRedisPrefix(), { accounts: s.userinfoTokens, tokens: { count: s.userinfoTokens, file: peerTokensFile } }),
       get sanity() {
         return { headers: { authorization: `Bearer ${firstLine(peerTokensFile)}` } };
       },
@@ -205,7 +217,13 @@ async function verifyTargets(ctx: BenchContext): Promise<Target[]> {
   const headers = { authorization: basicAuthorization(ctx.seed.clientId, ctx.seed.clientSecret), 'content-type': FORM };
   let counter = 0;
   /** A server with its own codes: the phases' lines, then one more for the sanity check. */
-  const withCodes = (server: ServerKind, platform: Platform | null, path: string, rate: number, start: (file: string, count: number) => Promise<RunningServer>): Target => {
+  const withCodes = (
+    server: ServerKind,
+    platform: Platform | null,
+    path: string,
+    rate: number,
+    start: (file: string, count: number) => Promise<RunningServer>,
+  ): Target => {
     const perPhase = codesPerPhase(ctx, rate);
     const total = perPhase.reduce((sum, n) => sum + n, 0);
     const file = ctx.file(`codes-${++counter}.txt`);
@@ -235,11 +253,25 @@ async function verifyTargets(ctx: BenchContext): Promise<Target[]> {
   };
   return [
     ...s.platforms.map((platform) =>
-      withCodes('sesame', platform, '/api/v1/verify', s.verifyMaxRate, sesameCodes(() => ctx.startSesame('auth-api', platform))),
+      withCodes(
+        'sesame',
+        platform,
+        '/api/v1/verify',
+        s.verifyMaxRate,
+        sesameCodes(() => ctx.startSesame('auth-api', platform)),
+      ),
     ),
     // The peer's codes are made by its own models (Grant + AuthorizationCode) in Redis.
-    withCodes('peer', null, '/token', s.peerVerifyMaxRate, (file, count) => startPeer(ctx, ctx.nextRedisPrefix(), { accounts: s.userinfoTokens, codes: { count, file } })),
-    withCodes('floor', null, '/api/v1/verify', s.verifyMaxRate, sesameCodes(() => startFloor(ctx))),
+    withCodes('peer', null, '/token', s.peerVerifyMaxRate, (file, count) =>
+      startPeer(ctx, ctx.nextRedisPrefix(), { accounts: s.userinfoTokens, codes: { count, file } }),
+    ),
+    withCodes(
+      'floor',
+      null,
+      '/api/v1/verify',
+      s.verifyMaxRate,
+      sesameCodes(() => startFloor(ctx)),
+    ),
   ];
 }
 
@@ -274,4 +306,3 @@ function lineAt(file: string, index: number): string {
   if (index >= all.length) throw new Error(`${file} has ${all.length} lines, not ${index + 1}`);
   return all[index];
 }
-

@@ -131,7 +131,13 @@ export function percentiles(values: number[]): Percentiles {
   if (values.length === 0) return { mean: NaN, p50: NaN, p90: NaN, p99: NaN, max: NaN };
   const sorted = [...values].sort((a, b) => a - b);
   const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-  return { mean: sorted.reduce((sum, v) => sum + v, 0) / sorted.length, p50: rank(50), p90: rank(90), p99: rank(99), max: sorted[sorted.length - 1] };
+  return {
+    mean: sorted.reduce((sum, v) => sum + v, 0) / sorted.length,
+    p50: rank(50),
+    p90: rank(90),
+    p99: rank(99),
+    max: sorted[sorted.length - 1],
+  };
 }
 
 export async function runMailScenario(ctx: BenchContext): Promise<MailResult> {
@@ -141,7 +147,9 @@ export async function runMailScenario(ctx: BenchContext): Promise<MailResult> {
   const prefix = ctx.nextRedisPrefix();
   const env = { SMTP_URL: smtpUrl };
   const servers: RunningServer[] = [];
-  log(`mail: ${s.mail.count} login-link requests at ${s.mail.rate}/s, auth-api and mail-worker (Express) → SMTP sink, ${s.mail.graceSeconds} s grace`);
+  log(
+    `mail: ${s.mail.count} login-link requests at ${s.mail.rate}/s, auth-api and mail-worker (Express) → SMTP sink, ${s.mail.graceSeconds} s grace`,
+  );
   try {
     servers.push(await ctx.startSesame('mail-worker', 'express', { redisPrefix: prefix, env }));
     const auth = await ctx.startSesame('auth-api', 'express', { redisPrefix: prefix, env });
@@ -180,7 +188,12 @@ export async function runMailScenario(ctx: BenchContext): Promise<MailResult> {
         send(email).then(async (answer) => {
           if (answer.status !== 200) return { status: answer.status, httpMs: answer.httpMs, deliveryMs: null };
           const at = await sink.arrival(email, s.mail.graceSeconds * 1000 + s.mail.count * (1000 / s.mail.rate));
-          return { status: answer.status, httpMs: answer.httpMs, deliveryMs: at === null ? null : at - answer.sent, greetingMs: at === null ? undefined : sink.greetingWait(email, answer.sent, at) };
+          return {
+            status: answer.status,
+            httpMs: answer.httpMs,
+            deliveryMs: at === null ? null : at - answer.sent,
+            greetingMs: at === null ? undefined : sink.greetingWait(email, answer.sent, at),
+          };
         }),
       );
     }
@@ -205,7 +218,10 @@ export async function runMailScenario(ctx: BenchContext): Promise<MailResult> {
       httpMs: percentiles(outcomes.map((outcome) => outcome.httpMs)),
       deliveryMs: percentiles(delivered.map((outcome) => outcome.deliveryMs!)),
       sinkGreetingMs: percentiles(delivered.map((outcome) => outcome.greetingMs ?? 0)),
-      stagesMs: { queued: percentiles(stages.map((row) => Number(row.queued_ms))), sent: percentiles(stages.map((row) => Number(row.sent_ms))) },
+      stagesMs: {
+        queued: percentiles(stages.map((row) => Number(row.queued_ms))),
+        sent: percentiles(stages.map((row) => Number(row.sent_ms))),
+      },
     };
     log(
       `mail: ${result.delivered}/${result.requests} delivered (${result.lost} lost, statuses ${JSON.stringify(statusCodes)}); ` +

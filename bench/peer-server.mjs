@@ -194,7 +194,12 @@ async function seed(provider) {
         codeChallengeMethod: 'S256',
       });
       const value = await code.save();
-      lines[i] = new URLSearchParams({ grant_type: 'authorization_code', code: value, redirect_uri: redirectUri, code_verifier: verifier }).toString();
+      lines[i] = new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: value,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      }).toString();
     });
     writeFileSync(plan.codes.file, `${lines.join('\n')}\n`);
   }

@@ -74,7 +74,13 @@ export async function waitUntilUp(url: string, spawned: Spawned, deadlineMs = 30
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
     if (spawned.process.exitCode !== null) throw new Error(`The server exited early:\n${spawned.output()}`);
-    if (await fetch(url).then((response) => response.ok, () => false)) return;
+    if (
+      await fetch(url).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${url} did not come up in ${deadlineMs} ms:\n${spawned.output()}`);

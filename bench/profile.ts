@@ -36,7 +36,12 @@ const PLATFORM = (process.env.BENCH_PROFILE_PLATFORM ?? 'express') as 'express' 
 export async function runProfile(): Promise<void> {
   const base = benchSettings();
   const connections = Math.max(...base.connections);
-  const settings = { ...base, platforms: [PLATFORM], connections: [connections], durationSeconds: Number(process.env.BENCH_PROFILE_DURATION ?? 10) };
+  const settings = {
+    ...base,
+    platforms: [PLATFORM],
+    connections: [connections],
+    durationSeconds: Number(process.env.BENCH_PROFILE_DURATION ?? 10),
+  };
   const directory = join(RESULTS, 'profiles', new Date().toISOString().replace(/[:.]/g, '-'));
   mkdirSync(directory, { recursive: true });
   const ctx = new BenchContext(settings);
@@ -53,7 +58,8 @@ export async function runProfile(): Promise<void> {
         onLoad: (server) => setTimeout(() => server.process.process.kill('SIGWINCH'), settings.warmupSeconds * 1000 + 300).unref(),
         afterLoad: async (server) => {
           server.process.process.kill('SIGWINCH');
-          for (let waited = 0; waited < 30_000 && !existsSync(file); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+          for (let waited = 0; waited < 30_000 && !existsSync(file); waited += 100)
+            await new Promise((resolve) => setTimeout(resolve, 100));
         },
       });
       if (!existsSync(file)) throw new Error(`no profile was written to ${file}`);

@@ -25,8 +25,16 @@ const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
 const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 const ratio = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '' : value.toFixed(2));
 
-function find(measurements: Measurement[], scenario: HotScenario, server: Measurement['server'], connections: number, platform: Platform | null = null): Measurement | undefined {
-  return measurements.find((m) => m.scenario === scenario && m.server === server && m.connections === connections && m.platform === platform);
+function find(
+  measurements: Measurement[],
+  scenario: HotScenario,
+  server: Measurement['server'],
+  connections: number,
+  platform: Platform | null = null,
+): Measurement | undefined {
+  return measurements.find(
+    (m) => m.scenario === scenario && m.server === server && m.connections === connections && m.platform === platform,
+  );
 }
 
 function failuresOf(m: Measurement): number {
@@ -81,7 +89,8 @@ export function measurementTable(measurements: Measurement[]): string {
       const peer = find(measurements, scenario, 'peer', c);
       const floor = find(measurements, scenario, 'floor', c);
       for (const m of group) {
-        const name = m.server === 'sesame' ? `**sesame (${m.platform})**` : m.server === 'peer' ? 'peer (oidc-provider)' : 'floor (node:http)';
+        const name =
+          m.server === 'sesame' ? `**sesame (${m.platform})**` : m.server === 'peer' ? 'peer (oidc-provider)' : 'floor (node:http)';
         const isSesame = m.server === 'sesame';
         rows.push(
           line([
@@ -104,7 +113,21 @@ export function measurementTable(measurements: Measurement[]): string {
 
 export function mailTable(mail: MailResult): string {
   return [
-    line(['scenario', 'requests', 'rate', 'accepted', 'delivered', 'lost', 'delivery p50', 'delivery p99', 'delivery max', 'HTTP p50', 'HTTP p99', 'queued → sent p50 / p99', 'of which sink greeting p50']),
+    line([
+      'scenario',
+      'requests',
+      'rate',
+      'accepted',
+      'delivered',
+      'lost',
+      'delivery p50',
+      'delivery p99',
+      'delivery max',
+      'HTTP p50',
+      'HTTP p99',
+      'queued → sent p50 / p99',
+      'of which sink greeting p50',
+    ]),
     line(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
     line([
       'POST /v1/authenticate_direct → mail received (express)',
@@ -142,13 +165,20 @@ export function verdicts(measurements: Measurement[], mail: MailResult | null, p
         pass &&= value >= minimum;
         parts.push(`c=${c}: ${value.toFixed(2)}`);
       }
-      if (measured) out.push({ target: `${scenario}: ≥ ${minimum}× the ${against}'s throughput`, platform, pass, detail: parts.join(', ') });
+      if (measured)
+        out.push({ target: `${scenario}: ≥ ${minimum}× the ${against}'s throughput`, platform, pass, detail: parts.join(', ') });
     }
   };
   const p99 = (scenario: HotScenario) => {
     for (const platform of platforms) {
       const sesame = find(measurements, scenario, 'sesame', highest, platform);
-      if (sesame) out.push({ target: `${scenario}: p99 < 50 ms at c=${highest}`, platform, pass: sesame.latencyMs.p99 < 50, detail: `${sesame.latencyMs.p99} ms` });
+      if (sesame)
+        out.push({
+          target: `${scenario}: p99 < 50 ms at c=${highest}`,
+          platform,
+          pass: sesame.latencyMs.p99 < 50,
+          detail: `${sesame.latencyMs.p99} ms`,
+        });
     }
   };
   throughput('userinfo', 'peer', 1.5);
@@ -160,8 +190,18 @@ export function verdicts(measurements: Measurement[], mail: MailResult | null, p
   throughput('organization', 'floor', 0.6);
   p99('organization');
   if (mail) {
-    out.push({ target: 'mail: request → delivered p50 < 100 ms', platform: 'express', pass: mail.deliveryMs.p50 < 100, detail: `${fixed(mail.deliveryMs.p50, 1)} ms` });
-    out.push({ target: 'mail: request → delivered p99 < 500 ms', platform: 'express', pass: mail.deliveryMs.p99 < 500, detail: `${fixed(mail.deliveryMs.p99, 1)} ms` });
+    out.push({
+      target: 'mail: request → delivered p50 < 100 ms',
+      platform: 'express',
+      pass: mail.deliveryMs.p50 < 100,
+      detail: `${fixed(mail.deliveryMs.p50, 1)} ms`,
+    });
+    out.push({
+      target: 'mail: request → delivered p99 < 500 ms',
+      platform: 'express',
+      pass: mail.deliveryMs.p99 < 500,
+      detail: `${fixed(mail.deliveryMs.p99, 1)} ms`,
+    });
     out.push({
       target: 'mail: every accepted request delivered, no refusals',
       platform: 'express',
@@ -177,7 +217,10 @@ export function verdicts(measurements: Measurement[], mail: MailResult | null, p
       target: 'no errors or non-2xx answers in any run (Sesame, peer, floor)',
       platform,
       pass: failed.length === 0,
-      detail: failed.length === 0 ? `${relevant.length} runs clean` : failed.map((m) => `${m.scenario} ${m.server} c=${m.connections}: ${failuresOf(m)}`).join('; '),
+      detail:
+        failed.length === 0
+          ? `${relevant.length} runs clean`
+          : failed.map((m) => `${m.scenario} ${m.server} c=${m.connections}: ${failuresOf(m)}`).join('; '),
     });
   }
   return out;

@@ -36,7 +36,8 @@ const SCENARIOS: Record<string, { describe: string; run: () => Promise<void> }> 
     run: runProfile,
   },
   scale: {
-    describe: 'the hot paths near-empty and at 1 M rows in one run (Express, Fastify; uncached userinfo vs the peer), the maintenance job under load, plans and sizes',
+    describe:
+      'the hot paths near-empty and at 1 M rows in one run (Express, Fastify; uncached userinfo vs the peer), the maintenance job under load, plans and sizes',
     run: runScaleBench,
   },
   throttler: {
@@ -65,7 +66,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   if (names.length > 1) {
-    if (suite.length !== names.length) throw new Error('Only the hot-path scenarios (userinfo, verify, organization, mail) can be combined');
+    if (suite.length !== names.length)
+      throw new Error('Only the hot-path scenarios (userinfo, verify, organization, mail) can be combined');
     await runSuite(suite);
     return;
   }

@@ -53,10 +53,11 @@ export class ScaleData {
   /** Organizations, users, live tokens and login attempts (the hot paths' tables at 1 M rows). */
   async fill(): Promise<void> {
     const { tenantId, organizationId, applicationId } = this.seed;
-    await this.step('organizations', `INSERT INTO organization (tenant_id, name) SELECT $1, 'Scale organization ' || g FROM generate_series(1, $2) g`, [
-      tenantId,
-      SCALE.organizations - 1,
-    ]);
+    await this.step(
+      'organizations',
+      `INSERT INTO organization (tenant_id, name) SELECT $1, 'Scale organization ' || g FROM generate_series(1, $2) g`,
+      [tenantId, SCALE.organizations - 1],
+    );
     await this.step(
       'users (one organization, up to 100 k with those of the userinfo scenario)',
       `INSERT INTO "user" (organization_id, email, name, email_verified)

@@ -17,7 +17,15 @@ import { describeMachine, machineLine } from './machine';
 import { SCALE, ScaleData, TableSize } from './scale-data';
 import { benchSettings, log } from './settings';
 
-const SCENARIOS = ['users by e-mail', 'login activity', 'authenticate_direct', 'verify', 'userinfo (1k tokens)', 'userinfo (100k tokens)', 'maintenance'] as const;
+const SCENARIOS = [
+  'users by e-mail',
+  'login activity',
+  'authenticate_direct',
+  'verify',
+  'userinfo (1k tokens)',
+  'userinfo (100k tokens)',
+  'maintenance',
+] as const;
 type ScaleScenario = Exclude<(typeof SCENARIOS)[number], 'maintenance'>;
 type DataSize = 'near-empty' | '1M';
 
@@ -77,7 +85,9 @@ export async function runScaleBench(): Promise<void> {
         report = { plans: await data.plans(), sizes: await data.sizes(), databaseBytes: await data.databaseBytes(), fillSeconds };
       });
       // Logged at once, so that a later failure does not lose them.
-      log(`${sizeTable(report!.sizes, report!.databaseBytes, report!.fillSeconds)}\n\n${report!.plans.map((p) => `${p.name}:\n${p.plan}`).join('\n\n')}`);
+      log(
+        `${sizeTable(report!.sizes, report!.databaseBytes, report!.fillSeconds)}\n\n${report!.plans.map((p) => `${p.name}:\n${p.plan}`).join('\n\n')}`,
+      );
       measurements.push(...(await measureScenarios({ 'near-empty': nearEmpty, '1M': full }, chosen, rounds)));
       for (const [i, platform] of (chosen.has('maintenance') ? settings.platforms : []).entries()) {
         if (i > 0) await withScaleData(full, (data) => data.fillExpired());
@@ -102,7 +112,14 @@ export async function runScaleBench(): Promise<void> {
   mkdirSync(RESULTS, { recursive: true });
   const file = join(RESULTS, `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   const { adminDatabaseUrl: _admin, ...publicSettings } = settings;
-  writeFileSync(file, JSON.stringify({ settings: publicSettings, rounds, machine, loadAverageAfter: loadAfter, measurements, maintenance, ...report }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { settings: publicSettings, rounds, machine, loadAverageAfter: loadAfter, measurements, maintenance, ...report },
+      null,
+      2,
+    ),
+  );
   log(`raw results: ${file}`);
 }
 
@@ -119,7 +136,10 @@ async function withScaleData(ctx: BenchContext, work: (data: ScaleData) => Promi
 type TargetOf = (ctx: BenchContext, platform: Platform) => Promise<Target>;
 
 const SCENARIO_TARGETS: [ScaleScenario, TargetOf][] = [
-  ['users by e-mail', async (ctx, platform) => managementTarget(ctx, platform, `user?email=${encodeURIComponent('bench-user-500@bench.example')}`)],
+  [
+    'users by e-mail',
+    async (ctx, platform) => managementTarget(ctx, platform, `user?email=${encodeURIComponent('bench-user-500@bench.example')}`),
+  ],
   ['login activity', async (ctx, platform) => managementTarget(ctx, platform, 'login_attempt')],
   ['authenticate_direct', async (ctx, platform) => loginTarget(ctx, platform)],
   ['verify', (ctx, platform) => sesameTarget(ctx, 'verify', platform)],
@@ -132,12 +152,18 @@ const SCENARIO_TARGETS: [ScaleScenario, TargetOf][] = [
  * one after the other (their order swapped every round), so that both see the same machine.
  * The peer (no database) is measured in each round of uncached userinfo, for the 1.5× target.
  */
-async function measureScenarios(contexts: Record<DataSize, BenchContext>, chosen: Set<string>, rounds: number): Promise<ScaleMeasurement[]> {
+async function measureScenarios(
+  contexts: Record<DataSize, BenchContext>,
+  chosen: Set<string>,
+  rounds: number,
+): Promise<ScaleMeasurement[]> {
   const results: ScaleMeasurement[] = [];
   const record = (scenario: ScaleScenario, data: DataSize, target: Target, phases: PhaseResult[]) => {
     for (const phase of phases) {
       results.push({ ...phase, scenario, server: target.server === 'peer' ? 'peer' : 'sesame', platform: target.platform, data });
-      log(`${data} ${scenario} ${target.server}/${target.platform ?? '-'} c=${phase.connections}: ${phase.requestsPerSecond.toFixed(0)} req/s p99 ${phase.latencyMs.p99} ms non-2xx ${phase.non2xx}`);
+      log(
+        `${data} ${scenario} ${target.server}/${target.platform ?? '-'} c=${phase.connections}: ${phase.requestsPerSecond.toFixed(0)} req/s p99 ${phase.latencyMs.p99} ms non-2xx ${phase.non2xx}`,
+      );
     }
   };
   for (const [scenario, targetOf] of SCENARIO_TARGETS.filter(([scenario]) => chosen.has(scenario))) {
@@ -184,7 +210,8 @@ async function measure(ctx: BenchContext, target: Target, onLoad?: (server: Runn
       ...(s.warmupSeconds > 0 ? [{ label: 'warmup', connections: Math.max(...s.connections), seconds: s.warmupSeconds }] : []),
       ...s.connections.map((connections) => ({ label: `c${connections}`, connections, seconds: s.durationSeconds })),
     ];
-    if (target.perPhase) phases.forEach((phase, i) => Object.assign(phase, { variants: target.perPhase![s.warmupSeconds > 0 ? i : i + 1] }));
+    if (target.perPhase)
+      phases.forEach((phase, i) => Object.assign(phase, { variants: target.perPhase![s.warmupSeconds > 0 ? i : i + 1] }));
     // After a checkpoint a page's first change writes the whole page to the WAL; the more pages
     // the writes spread over, the more of that. Starting every measurement there puts both
     // databases at the same (the costliest) point of the cycle, instead of wherever the 5-minute timer is.
@@ -201,18 +228,29 @@ async function measure(ctx: BenchContext, target: Target, onLoad?: (server: Runn
 function managementTarget(ctx: BenchContext, platform: Platform, list: string): Target {
   const headers = { authorization: `Bearer ${ctx.seed.apiKey}` };
   const path = `/api/v2/organization/${ctx.seed.organizationId}/${list}`;
-  return { server: 'sesame', platform, path, method: 'GET', headers, sanity: { headers }, start: () => ctx.startSesame('management-api', platform) };
+  return {
+    server: 'sesame',
+    platform,
+    path,
+    method: 'GET',
+    headers,
+    sanity: { headers },
+    start: () => ctx.startSesame('management-api', platform),
+  };
 }
 
 /** authenticate_direct with Basic credentials, each request for an address of its own (the mail jobs just queue up: no worker runs). */
 function loginTarget(ctx: BenchContext, platform: Platform): Target {
   const s = ctx.settings;
   const headers = { authorization: basicAuthorization(ctx.seed.clientId, ctx.seed.clientSecret), 'content-type': 'application/json' };
-  const perPhase = [s.warmupSeconds, ...s.connections.map(() => s.durationSeconds)].filter((seconds) => seconds > 0).map((seconds) => seconds * LOGIN_RATE);
+  const perPhase = [s.warmupSeconds, ...s.connections.map(() => s.durationSeconds)]
+    .filter((seconds) => seconds > 0)
+    .map((seconds) => seconds * LOGIN_RATE);
   const total = perPhase.reduce((sum, n) => sum + n, 0);
   const run = randomBytes(4).toString('hex');
   const file = ctx.file(`logins-${platform}-${run}.txt`);
-  const body = (n: number) => JSON.stringify({ email: `login-${run}-${n}@bench.example`, redirect_uri: 'https://bench.example/callback', state: 'bench-state' });
+  const body = (n: number) =>
+    JSON.stringify({ email: `login-${run}-${n}@bench.example`, redirect_uri: 'https://bench.example/callback', state: 'bench-state' });
   writeFileSync(file, `${Array.from({ length: total }, (_, n) => body(n)).join('\n')}\n`);
   return {
     server: 'sesame',
@@ -250,7 +288,9 @@ async function measureMaintenance(ctx: BenchContext, platform: Platform): Promis
     await until(async () => (await completed()) > 0, 1_800_000);
     const durationSeconds = await metric(worker.url, 'sesame_maintenance_run_duration_seconds_sum');
     const rowsRemoved = await metric(worker.url, 'sesame_maintenance_rows_deleted_total');
-    log(`maintenance (${platform}): ${rowsRemoved} rows in ${durationSeconds.toFixed(1)} s; still running at the end of the load: ${!completedDuringLoad}`);
+    log(
+      `maintenance (${platform}): ${rowsRemoved} rows in ${durationSeconds.toFixed(1)} s; still running at the end of the load: ${!completedDuringLoad}`,
+    );
     return { platform, rowsRemoved, durationSeconds, coveredLoad: !completedDuringLoad, during };
   } finally {
     await worker.stop();
@@ -292,10 +332,20 @@ function averaged(measurements: ScaleMeasurement[]): ScaleMeasurement[] {
 }
 
 function scaleTable(measurements: ScaleMeasurement[]): string {
-  const rows = ['| scenario | server | c | near-empty req/s | 1M req/s | ratio | near-empty p99 ms | 1M p99 ms | non-2xx |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'];
+  const rows = [
+    '| scenario | server | c | near-empty req/s | 1M req/s | ratio | near-empty p99 ms | 1M p99 ms | non-2xx |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
   const means = averaged(measurements);
   for (const m of means.filter((x) => x.data === '1M')) {
-    const empty = means.find((e) => e.data === 'near-empty' && e.scenario === m.scenario && e.server === m.server && e.platform === m.platform && e.connections === m.connections);
+    const empty = means.find(
+      (e) =>
+        e.data === 'near-empty' &&
+        e.scenario === m.scenario &&
+        e.server === m.server &&
+        e.platform === m.platform &&
+        e.connections === m.connections,
+    );
     const ratio = empty ? (m.requestsPerSecond / empty.requestsPerSecond).toFixed(2) : '–';
     const name = m.server === 'peer' ? 'peer (oidc-provider)' : `sesame (${m.platform})`;
     rows.push(
@@ -306,13 +356,25 @@ function scaleTable(measurements: ScaleMeasurement[]): string {
 }
 
 function maintenanceTable(list: MaintenanceMeasurement[], measurements: ScaleMeasurement[]): string {
-  const rows = ['| platform | rows removed | job duration s | c | userinfo p99 at 1M ms | p99 during the job ms | × | req/s during | covered |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |'];
+  const rows = [
+    '| platform | rows removed | job duration s | c | userinfo p99 at 1M ms | p99 during the job ms | × | req/s during | covered |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
   const means = averaged(measurements);
   for (const m of list) {
     for (const phase of m.during) {
-      const before = means.find((x) => x.data === '1M' && x.scenario === 'userinfo (100k tokens)' && x.server === 'sesame' && x.platform === m.platform && x.connections === phase.connections);
+      const before = means.find(
+        (x) =>
+          x.data === '1M' &&
+          x.scenario === 'userinfo (100k tokens)' &&
+          x.server === 'sesame' &&
+          x.platform === m.platform &&
+          x.connections === phase.connections,
+      );
       const factor = before ? (phase.latencyMs.p99 / Math.max(1, before.latencyMs.p99)).toFixed(2) : '–';
-      rows.push(`| ${m.platform} | ${m.rowsRemoved} | ${m.durationSeconds.toFixed(1)} | ${phase.connections} | ${before?.latencyMs.p99 ?? '–'} | ${phase.latencyMs.p99} | ${factor} | ${phase.requestsPerSecond.toFixed(0)} | ${m.coveredLoad ? 'yes' : 'no (the job ended first)'} |`);
+      rows.push(
+        `| ${m.platform} | ${m.rowsRemoved} | ${m.durationSeconds.toFixed(1)} | ${phase.connections} | ${before?.latencyMs.p99 ?? '–'} | ${phase.latencyMs.p99} | ${factor} | ${phase.requestsPerSecond.toFixed(0)} | ${m.coveredLoad ? 'yes' : 'no (the job ended first)'} |`,
+      );
     }
   }
   return rows.join('\n');
@@ -321,13 +383,19 @@ function maintenanceTable(list: MaintenanceMeasurement[], measurements: ScaleMea
 function sizeTable(sizes: TableSize[], databaseBytes: number, fillSeconds: number): string {
   const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
   const rows = ['| table | rows | total MB | of which indexes MB | bytes per row |', '| --- | ---: | ---: | ---: | ---: |'];
-  for (const size of sizes) rows.push(`| ${size.table} | ${size.rows} | ${mb(size.bytes)} | ${mb(size.indexBytes)} | ${size.rows ? Math.round(size.bytes / size.rows) : '–'} |`);
+  for (const size of sizes)
+    rows.push(
+      `| ${size.table} | ${size.rows} | ${mb(size.bytes)} | ${mb(size.indexBytes)} | ${size.rows ? Math.round(size.bytes / size.rows) : '–'} |`,
+    );
   const perRow = (table: string) => {
     const size = sizes.find((s) => s.table === table);
     return size && size.rows ? size.bytes / size.rows : 0;
   };
   // A login writes one attempt, one code and one token (and touches a throttle row per address).
   const perMillion = (perRow('login_attempt') + perRow('authorization_code') + perRow('access_token')) * 1_000_000;
-  rows.push('', `Database ${mb(databaseBytes)} MB after the fill (${fillSeconds.toFixed(0)} s, ${JSON.stringify(SCALE)}); one million logins (attempt + code + token, with their indexes) ≈ ${mb(perMillion)} MB.`);
+  rows.push(
+    '',
+    `Database ${mb(databaseBytes)} MB after the fill (${fillSeconds.toFixed(0)} s, ${JSON.stringify(SCALE)}); one million logins (attempt + code + token, with their indexes) ≈ ${mb(perMillion)} MB.`,
+  );
   return rows.join('\n');
 }

@@ -48,7 +48,8 @@ export async function runSuite(scenarios: SuiteScenario[]): Promise<void> {
       `pool ${settings.poolSize}, LOG_LEVEL=${settings.logLevel}; whole run ${((Date.now() - started) / 1000).toFixed(0)} s`,
   ];
   if (averaged.length) sections.push(measurementTable(averaged));
-  if (averaged.some((m) => m.exhausted)) sections.push('\\* the pre-generated codes ran out before the end of the phase: the rate is over the shorter time measured.');
+  if (averaged.some((m) => m.exhausted))
+    sections.push('\\* the pre-generated codes ran out before the end of the phase: the rate is over the shorter time measured.');
   if (mail) sections.push(mailTable(mail));
   if (list.length) sections.push(verdictTable(list, settings.platforms));
   process.stdout.write(`\n${sections.join('\n\n')}\n`);
@@ -56,7 +57,14 @@ export async function runSuite(scenarios: SuiteScenario[]): Promise<void> {
   mkdirSync(RESULTS, { recursive: true });
   const file = join(RESULTS, `hot-paths-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   const { adminDatabaseUrl: _admin, ...publicSettings } = settings;
-  writeFileSync(file, JSON.stringify({ scenarios, settings: publicSettings, machine, loadAverageAfter: loadAfter, measurements, mail, verdicts: list }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { scenarios, settings: publicSettings, machine, loadAverageAfter: loadAfter, measurements, mail, verdicts: list },
+      null,
+      2,
+    ),
+  );
   log(`raw results: ${file}`);
   const failed = list.filter((verdict) => !verdict.pass);
   log(failed.length ? `${failed.length} of ${list.length} targets FAIL` : `all ${list.length} targets PASS`);

@@ -18,7 +18,11 @@ async function main(): Promise<void> {
   const limiter = process.env.BENCH_LIMITER ?? 'on';
   let builder = Test.createTestingModule({ imports: [ManagementApiModule.forRoot(config)] });
   if (limiter === 'off') {
-    builder = builder.overrideProvider(GlobalIpThrottlerGuard).useValue(passThrough).overrideProvider(PlanThrottlerGuard).useValue(passThrough);
+    builder = builder
+      .overrideProvider(GlobalIpThrottlerGuard)
+      .useValue(passThrough)
+      .overrideProvider(PlanThrottlerGuard)
+      .useValue(passThrough);
   }
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication(createHttpAdapter(config), { logger: ['error'], ...platformOptions(config) });

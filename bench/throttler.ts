@@ -49,7 +49,8 @@ function settings(): Settings {
     return value;
   };
   const connections = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map(Number);
-  if (connections.some((c) => !Number.isInteger(c) || c < 1 || c > 200)) throw new Error('BENCH_CONNECTIONS must list integers from 1 to 200');
+  if (connections.some((c) => !Number.isInteger(c) || c < 1 || c > 200))
+    throw new Error('BENCH_CONNECTIONS must list integers from 1 to 200');
   return {
     durationSeconds: int('BENCH_DURATION', 10, 120),
     warmupSeconds: int('BENCH_WARMUP', 3, 30),
@@ -85,7 +86,9 @@ export async function runThrottlerBench(): Promise<void> {
     LOG_LEVEL: 'error',
   };
 
-  log(`throttler benchmark: ${s.rounds} round(s) × limiter off/on × ${s.connections.join('/')} connection(s), ${s.warmupSeconds} s warm-up + ${s.durationSeconds} s each`);
+  log(
+    `throttler benchmark: ${s.rounds} round(s) × limiter off/on × ${s.connections.join('/')} connection(s), ${s.warmupSeconds} s warm-up + ${s.durationSeconds} s each`,
+  );
   await createDatabase(s.adminDatabaseUrl, database);
   const samples: Sample[] = [];
   try {
@@ -123,7 +126,10 @@ interface Fixture {
 async function createFixture(url: string, platformKey: string): Promise<Fixture> {
   const tenant = await post(url, '/api/v2/tenant', platformKey, { name: 'Bench tenant', plan: 'pro' });
   const apiKey = (tenant.apiKey as { key: string }).key;
-  const organization = await post(url, '/api/v2/organization', apiKey, { name: 'Bench organization', whitelistDomains: ['https://bench.example'] });
+  const organization = await post(url, '/api/v2/organization', apiKey, {
+    name: 'Bench organization',
+    whitelistDomains: ['https://bench.example'],
+  });
   return { path: `/api/v2/organization/${organization.id as string}`, apiKey };
 }
 

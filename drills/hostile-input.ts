@@ -31,7 +31,13 @@ export async function hostileInput(stack: DrillStack): Promise<DrillResult> {
 }
 
 /** Sends every hostile input to every documented route of one app, with each authorization; counts the answers. */
-async function sweep(app: RunningServer, version: string, ids: Record<string, string>, authorizations: string[], result: DrillResult): Promise<void> {
+async function sweep(
+  app: RunningServer,
+  version: string,
+  ids: Record<string, string>,
+  authorizations: string[],
+  result: DrillResult,
+): Promise<void> {
   for (const { method, path } of await documentedRoutes(app.url, version, ids)) {
     for (const hostile of HOSTILE_INPUTS) {
       for (const authorization of authorizations) {
@@ -43,7 +49,8 @@ async function sweep(app: RunningServer, version: string, ids: Record<string, st
           result.unexpected5xx += 1;
           result.problems.push(`${method} ${path} (${hostile.label}): ${status}`);
         }
-        if (response && STACK_TRACE.test(response.text)) result.problems.push(`${method} ${path} (${hostile.label}): a stack trace in the answer`);
+        if (response && STACK_TRACE.test(response.text))
+          result.problems.push(`${method} ${path} (${hostile.label}): a stack trace in the answer`);
       }
     }
   }
@@ -65,7 +72,11 @@ async function documentedRoutes(url: string, version: string, ids: Record<string
  */
 async function sweepTarget(managementUrl: string, platformKey: string): Promise<{ apiKey: string; ids: Record<string, string> }> {
   const post = async (path: string, key: string, body: object) => {
-    const response = await fetch(`${managementUrl}/api/v2${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${managementUrl}/api/v2${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
     return (await response.json()) as Record<string, unknown> & { id: string };
   };
@@ -75,5 +86,8 @@ async function sweepTarget(managementUrl: string, platformKey: string): Promise<
   const application = await post(`/organization/${organization.id}/application`, apiKey, { name: 'Hostile input drill', type: 'web' });
   const user = await post(`/organization/${organization.id}/user`, apiKey, { email: 'hostile-input@drills.example' });
   const tenantId = (tenant.tenant as { id: string }).id;
-  return { apiKey, ids: { id: organization.id, organizationId: organization.id, applicationId: application.id, tenantId, userId: user.id } };
+  return {
+    apiKey,
+    ids: { id: organization.id, organizationId: organization.id, applicationId: application.id, tenantId, userId: user.id },
+  };
 }

@@ -119,7 +119,13 @@ export async function queueDrained(managementUrl: string, timeoutMs = 30_000): P
  * for, then (once the queue is empty) any second copy counted. `dependencyDown` says whether a 503
  * was an expected refusal (a dependency of auth-api was down) or a defect.
  */
-export async function tally(stack: DrillStack, load: LoginLoad, result: DrillResult, managementUrl: string, dependencyDown: boolean): Promise<void> {
+export async function tally(
+  stack: DrillStack,
+  load: LoginLoad,
+  result: DrillResult,
+  managementUrl: string,
+  dependencyDown: boolean,
+): Promise<void> {
   for (const outcome of load.outcomes) {
     if (outcome.status === '200') continue;
     result.refused[outcome.status] = (result.refused[outcome.status] ?? 0) + 1;

@@ -18,7 +18,10 @@ export async function planLimit(stack: DrillStack): Promise<DrillResult> {
     const key = await basicTenantKey(instances[0].url, stack.ctx.platformKey);
     const statuses = await Promise.all(
       Array.from({ length: 2 * LIMIT }, (_, i) =>
-        fetch(`${instances[i % 2].url}/api/v2/organization`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(15_000) }).then(
+        fetch(`${instances[i % 2].url}/api/v2/organization`, {
+          headers: { authorization: `Bearer ${key}` },
+          signal: AbortSignal.timeout(15_000),
+        }).then(
           async (response) => (await response.arrayBuffer(), String(response.status)),
           () => 'error',
         ),

@@ -33,7 +33,20 @@ export interface DrillResult {
 export const RECOVERY_BOUND_MS = 10_000;
 
 export function emptyResult(name: string): DrillResult {
-  return { name, accepted: 0, refused: {}, delivered: null, duplicates: null, resent: null, lost: null, worstDelayMs: null, recoveryMs: null, unexpected5xx: 0, limitsExact: null, problems: [] };
+  return {
+    name,
+    accepted: 0,
+    refused: {},
+    delivered: null,
+    duplicates: null,
+    resent: null,
+    lost: null,
+    worstDelayMs: null,
+    recoveryMs: null,
+    unexpected5xx: 0,
+    limitsExact: null,
+    problems: [],
+  };
 }
 
 /** Why a drill failed; empty when it passed. */

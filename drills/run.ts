@@ -28,14 +28,32 @@ const loaded = (name: string, fault: (stack: DrillStack) => Fault) => (stack: Dr
 
 const DRILLS: Record<string, Drill> = {
   'worker-kill': { describe: 'mail-worker killed with -9 under login load, a new one started', run: loaded('worker-kill', workerKill) },
-  'worker-sigterm': { describe: 'mail-worker stopped with SIGTERM under load (exit 0), a new one started', run: loaded('worker-sigterm', workerSigterm) },
+  'worker-sigterm': {
+    describe: 'mail-worker stopped with SIGTERM under load (exit 0), a new one started',
+    run: loaded('worker-sigterm', workerSigterm),
+  },
   'redis-restart': { describe: 'Redis shut down for 3 s under load, then started again', run: loaded('redis-restart', redisRestart) },
-  'redis-kill': { describe: 'Redis killed with -9 for 3 s under load, then started again from its append-only file', run: loaded('redis-kill', redisKill) },
-  'redis-data-loss': { describe: 'Redis loses every queued e-mail (killed, data wiped): the sweeper sends them', run: loaded('redis-data-loss', redisDataLoss) },
+  'redis-kill': {
+    describe: 'Redis killed with -9 for 3 s under load, then started again from its append-only file',
+    run: loaded('redis-kill', redisKill),
+  },
+  'redis-data-loss': {
+    describe: 'Redis loses every queued e-mail (killed, data wiped): the sweeper sends them',
+    run: loaded('redis-data-loss', redisDataLoss),
+  },
   'smtp-down': { describe: 'the SMTP server away for 5 s under load', run: loaded('smtp-down', smtpDown) },
-  'postgres-terminate': { describe: "every app's Postgres connection terminated under load", run: loaded('postgres-terminate', postgresTerminate) },
-  'plan-limit': { describe: 'two management-api instances, one tenant: twice its plan limit at once, exactly the limit served', run: planLimit },
-  'hostile-input': { describe: 'malformed, nested, NUL, huge, wrongly typed and prototype-polluting input on every documented endpoint', run: hostileInput },
+  'postgres-terminate': {
+    describe: "every app's Postgres connection terminated under load",
+    run: loaded('postgres-terminate', postgresTerminate),
+  },
+  'plan-limit': {
+    describe: 'two management-api instances, one tenant: twice its plan limit at once, exactly the limit served',
+    run: planLimit,
+  },
+  'hostile-input': {
+    describe: 'malformed, nested, NUL, huge, wrongly typed and prototype-polluting input on every documented endpoint',
+    run: hostileInput,
+  },
   'idle-connections': { describe: '1000 idle and half-sent connections per app while logins go on', run: idleConnections },
 };
 
@@ -50,7 +68,9 @@ async function runDrill(name: string, stack: DrillStack): Promise<DrillResult> {
   const started = Date.now();
   log(`drill ${name}…`);
   let timer: NodeJS.Timeout | undefined;
-  const overrun = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`did not finish within ${DRILL_TIMEOUT_MS / 1000} s`)), DRILL_TIMEOUT_MS)));
+  const overrun = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`did not finish within ${DRILL_TIMEOUT_MS / 1000} s`)), DRILL_TIMEOUT_MS)),
+  );
   const result = await Promise.race([DRILLS[name].run(stack), overrun])
     .catch((error: Error) => ({ ...emptyResult(name), problems: [`error: ${error.message}`] }))
     .finally(() => clearTimeout(timer));

@@ -57,7 +57,12 @@ export class DrillStack {
   }
 
   /** Starts one app under `prefix` with the sink as its SMTP server. */
-  async startApp(app: SesameApp, prefix: string, env: NodeJS.ProcessEnv = {}, platform: 'express' | 'fastify' = 'express'): Promise<RunningServer> {
+  async startApp(
+    app: SesameApp,
+    prefix: string,
+    env: NodeJS.ProcessEnv = {},
+    platform: 'express' | 'fastify' = 'express',
+  ): Promise<RunningServer> {
     const server = await this.ctx.startSesame(app, platform, { pin: false, redisPrefix: prefix, env: { SMTP_URL: this.smtpUrl, ...env } });
     this.running.add(server);
     return {
@@ -78,7 +83,9 @@ export class DrillStack {
   /** management-api, auth-api and mail-worker under a fresh prefix. */
   async startApps(env: NodeJS.ProcessEnv = {}): Promise<Apps> {
     const prefix = this.ctx.nextRedisPrefix();
-    const [management, auth, worker] = await Promise.all((['management-api', 'auth-api', 'mail-worker'] as const).map((app) => this.startApp(app, prefix, env)));
+    const [management, auth, worker] = await Promise.all(
+      (['management-api', 'auth-api', 'mail-worker'] as const).map((app) => this.startApp(app, prefix, env)),
+    );
     return { management, auth, worker, prefix };
   }
 
@@ -100,5 +107,7 @@ export class DrillStack {
 }
 
 export async function stopAll(apps: Partial<Apps>, ...more: (RunningServer | undefined)[]): Promise<void> {
-  await Promise.all([apps.management, apps.auth, apps.worker, ...more].filter((app): app is RunningServer => app !== undefined).map((app) => app.stop()));
+  await Promise.all(
+    [apps.management, apps.auth, apps.worker, ...more].filter((app): app is RunningServer => app !== undefined).map((app) => app.stop()),
+  );
 }

@@ -52,8 +52,9 @@ interface LaunchPlan {
 }
 
 class Launcher {
-  private readonly supervisor = new ProcessSupervisor(['launcher', 'redis', 'postgres', 'maildev', 'migrate', 'console-setup', ...APPS], (child, status) =>
-    this.onUnexpectedExit(child, status),
+  private readonly supervisor = new ProcessSupervisor(
+    ['launcher', 'redis', 'postgres', 'maildev', 'migrate', 'console-setup', ...APPS],
+    (child, status) => this.onUnexpectedExit(child, status),
   );
   private gateway: RunningGateway | null = null;
   private stopping: Promise<void> | null = null;
@@ -81,7 +82,12 @@ class Launcher {
     if (generated.length > 0) this.say(`Generated ${generated.join(', ')} in .data/secrets.json`);
     const embeddedPostgres = isSet(process.env.DATABASE_URL)
       ? null
-      : { dataDir: join(DATA_DIR, 'postgres'), port: settings.embeddedPostgresPort, password: secrets.postgresPassword, database: 'sesame' };
+      : {
+          dataDir: join(DATA_DIR, 'postgres'),
+          port: settings.embeddedPostgresPort,
+          password: secrets.postgresPassword,
+          database: 'sesame',
+        };
     const localRedis = isSet(process.env.REDIS_URL) ? null : { dataDir: join(DATA_DIR, 'redis'), port: settings.localRedisPort };
     const mailCatcher = isSet(process.env.SMTP_URL)
       ? null
@@ -116,16 +122,29 @@ class Launcher {
     const inboxUrl = plan.mailCatcher ? (await startMailCatcher(this.supervisor, plan.mailCatcher)).inboxUrl : null;
 
     this.say('Applying database migrations');
-    await this.supervisor.run({ name: 'migrate', command: process.execPath, args: [appEntry('management-api', 'cli'), 'migrate'], env, cwd: ROOT });
+    await this.supervisor.run({
+      name: 'migrate',
+      command: process.execPath,
+      args: [appEntry('management-api', 'cli'), 'migrate'],
+      env,
+      cwd: ROOT,
+    });
     await this.setUpConsole(env);
 
-    const apps = APPS.map((name) => this.supervisor.start({ name, command: process.execPath, args: [appEntry(name, 'main')], env, cwd: ROOT }));
+    const apps = APPS.map((name) =>
+      this.supervisor.start({ name, command: process.execPath, args: [appEntry(name, 'main')], env, cwd: ROOT }),
+    );
     this.gateway = await startGateway(gatewayRoutes(config), settings.gatewayPort);
     await Promise.all(apps.map((app) => waitForHealth(app, config)));
 
     const managementUrl = `http://127.0.0.1:${settings.gatewayPort}/${config.http.apiPrefix}/v2`;
     const platformApiKey = config.secrets.platformApiKey ?? plan.secrets.platformApiKey;
-    const { demo, state } = await ensureDemo({ managementUrl, platformApiKey, ownerEmail: settings.demoOwnerEmail, file: join(DATA_DIR, 'demo.json') });
+    const { demo, state } = await ensureDemo({
+      managementUrl,
+      platformApiKey,
+      ownerEmail: settings.demoOwnerEmail,
+      file: join(DATA_DIR, 'demo.json'),
+    });
     printSummary({ config, demo, demoState: state, inboxUrl, smtpUrl: config.mail.smtpUrl });
   }
 
@@ -148,7 +167,13 @@ class Launcher {
    */
   private async ensureRedis(plan: LaunchPlan): Promise<void> {
     const { hostname, port } = new URL(plan.config.redis.url);
-    if (await tcpOpen(hostname, Number(port || 6379)).then(() => true, () => false)) return;
+    if (
+      await tcpOpen(hostname, Number(port || 6379)).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     if (!plan.localRedis) throw new Error(`Redis is not reachable at ${plan.config.redis.url}. Start it or correct REDIS_URL.`);
     const executable = findRedisServer();
     if (!executable) throw new Error(REDIS_INSTALL_HINT);

@@ -75,7 +75,8 @@ async function checkDemo(managementUrl: string, stored: DemoData, ownerEmail: st
 /** The owner of an older demo (or another DEMO_OWNER_EMAIL) becomes a member, invited like any other. */
 async function ensureOwner(api: ManagementClient, ownerEmail: string): Promise<void> {
   const members = await api.get<{ data: { email: string }[] }>('/tenant/member?limit=100');
-  if (!members.data.some((member) => member.email === ownerEmail.toLowerCase())) await api.post('/tenant/member', { email: ownerEmail, role: 'owner' });
+  if (!members.data.some((member) => member.email === ownerEmail.toLowerCase()))
+    await api.post('/tenant/member', { email: ownerEmail, role: 'owner' });
 }
 
 async function createDemo(options: DemoSeedOptions): Promise<DemoData> {

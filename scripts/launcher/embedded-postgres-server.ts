@@ -76,6 +76,8 @@ async function createDatabaseOnce(cluster: EmbeddedPostgres, database: string): 
 
 main().catch(async (error: unknown) => {
   // Postgres's own output (printed above) usually says why, e.g. a port in use or a stale lock file.
-  console.error(`Embedded Postgres failed to start: ${error instanceof Error ? error.message : String(error ?? 'the server process exited')}`);
+  console.error(
+    `Embedded Postgres failed to start: ${error instanceof Error ? error.message : String(error ?? 'the server process exited')}`,
+  );
   process.exit(1);
 });

@@ -10,7 +10,8 @@ export interface LocalRedisOptions {
 }
 
 /** The one line said when there is no Redis to use and none to start. */
-export const REDIS_INSTALL_HINT = 'Redis is not running and redis-server is not installed: install it (`apt-get install redis-server` or `brew install redis`), or set REDIS_URL.';
+export const REDIS_INSTALL_HINT =
+  'Redis is not running and redis-server is not installed: install it (`apt-get install redis-server` or `brew install redis`), or set REDIS_URL.';
 
 /** The redis-server executable on the PATH, or null. */
 export function findRedisServer(path = process.env.PATH ?? ''): string | null {
@@ -36,7 +37,25 @@ export async function startLocalRedis(supervisor: ProcessSupervisor, executable:
   const server = supervisor.start({
     name: 'redis',
     command: executable,
-    args: ['--bind', '127.0.0.1', '--port', String(options.port), '--dir', options.dataDir, '--appendonly', 'yes', '--save', '', '--daemonize', 'no'],
+    args: [
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(options.port),
+      '--dir',
+      options.dataDir,
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+      '--daemonize',
+      'no',
+    ],
   });
-  await waitUntil(() => tcpOpen('127.0.0.1', options.port), { description: `the local Redis on port ${options.port}`, timeoutMs: 30_000, intervalMs: 200, process: server });
+  await waitUntil(() => tcpOpen('127.0.0.1', options.port), {
+    description: `the local Redis on port ${options.port}`,
+    timeoutMs: 30_000,
+    intervalMs: 200,
+    process: server,
+  });
 }

@@ -16,7 +16,9 @@ export async function assertPortsFree(ports: NamedPort[], host = '127.0.0.1'): P
   }
   if (taken.length > 0) {
     const list = taken.map(({ name, port }) => `${port} (${name})`).join(', ');
-    throw new Error(`Port${taken.length > 1 ? 's' : ''} already in use: ${list}. Is Sesame already running? Stop it, or choose other ports (see docs/local-development.md).`);
+    throw new Error(
+      `Port${taken.length > 1 ? 's' : ''} already in use: ${list}. Is Sesame already running? Stop it, or choose other ports (see docs/local-development.md).`,
+    );
   }
 }
 

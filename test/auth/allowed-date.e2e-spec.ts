@@ -174,7 +174,10 @@ describe('allowedDate and the per-address backoff', () => {
     it('gets the same answer as anyone else, but no e-mail', async () => {
       const blocked = uniqueEmail('blocked');
       const unblocked = uniqueEmail('unblocked');
-      await call(stack.management.url, 'post', `/organization/${app.organizationId}/user`, app.apiKey, { email: blocked, blocked: true }).expect(201);
+      await call(stack.management.url, 'post', `/organization/${app.organizationId}/user`, app.apiKey, {
+        email: blocked,
+        blocked: true,
+      }).expect(201);
       await call(stack.management.url, 'post', `/organization/${app.organizationId}/user`, app.apiKey, { email: unblocked }).expect(201);
 
       const forBlocked = await start(blocked);
@@ -190,7 +193,12 @@ describe('allowedDate and the per-address backoff', () => {
       }
 
       const status = await loginAttemptStatus(stack.auth.url, app, forBlocked.body.loginAttemptId).expect(200);
-      expect(status.body).toEqual({ loginAttemptId: forBlocked.body.loginAttemptId, status: 'pending', expiresAt: at(600), allowedDate: at(15) });
+      expect(status.body).toEqual({
+        loginAttemptId: forBlocked.body.loginAttemptId,
+        status: 'pending',
+        expiresAt: at(600),
+        allowedDate: at(15),
+      });
 
       const early = await start(blocked);
       expect(early.status).toBe(429);
@@ -210,11 +218,21 @@ describe('allowedDate and the per-address backoff', () => {
       const started = await start(email).expect(200);
       const status = await loginAttemptStatus(stack.auth.url, app, started.body.loginAttemptId).expect(200);
       expect(status.headers['content-type']).toMatch(/^application\/json/);
-      expect(status.body).toEqual({ loginAttemptId: started.body.loginAttemptId, status: 'pending', expiresAt: at(600), allowedDate: at(15) });
+      expect(status.body).toEqual({
+        loginAttemptId: started.body.loginAttemptId,
+        status: 'pending',
+        expiresAt: at(600),
+        allowedDate: at(15),
+      });
 
       clock.advance(20);
       const later = await loginAttemptStatus(stack.auth.url, app, started.body.loginAttemptId).expect(200);
-      expect(later.body).toEqual({ loginAttemptId: started.body.loginAttemptId, status: 'pending', expiresAt: at(580), allowedDate: at(0) });
+      expect(later.body).toEqual({
+        loginAttemptId: started.body.loginAttemptId,
+        status: 'pending',
+        expiresAt: at(580),
+        allowedDate: at(0),
+      });
 
       clock.advance(580);
       const expired = await loginAttemptStatus(stack.auth.url, app, started.body.loginAttemptId).expect(200);

@@ -93,7 +93,9 @@ describe('POST /v1/authenticate_direct refusals', () => {
       const response = await request(stack.auth.url).get(`${V1}/login_attempt/${started.body.loginAttemptId}`);
       expectOAuthError(response, 401, 'invalid_client');
       expect(response.headers['www-authenticate']).toBe(CHALLENGE);
-      const wrong = await request(stack.auth.url).get(`${V1}/login_attempt/${started.body.loginAttemptId}`).set('Authorization', basicAuth(web, 'nope'));
+      const wrong = await request(stack.auth.url)
+        .get(`${V1}/login_attempt/${started.body.loginAttemptId}`)
+        .set('Authorization', basicAuth(web, 'nope'));
       expectOAuthError(wrong, 401, 'invalid_client');
     });
 
@@ -139,11 +141,19 @@ describe('POST /v1/authenticate_direct refusals', () => {
       ['email with consecutive dots', withValue('email', 'a..b@example.com'), /email must be a valid e-mail address/],
       ['email with a display name', withValue('email', 'Ada <ada@example.com>'), /email must be a valid e-mail address/],
       ['email longer than 320 characters', withValue('email', `${'a'.repeat(310)}@example.com`), /email/],
-      ['email longer than 254 characters', withValue('email', `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(60)}.com`), /email must be a valid e-mail address/],
+      [
+        'email longer than 254 characters',
+        withValue('email', `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(60)}.com`),
+        /email must be a valid e-mail address/,
+      ],
       ['redirect_uri missing', without('redirect_uri'), /redirect_uri/],
       ['redirect_uri not a string', withValue('redirect_uri', { href: 'https://app.example.com/cb' }), /redirect_uri/],
       ['redirect_uri empty', withValue('redirect_uri', ''), /redirect_uri/],
-      ['redirect_uri longer than 2000 characters', withValue('redirect_uri', `https://app.example.com/${'a'.repeat(2000)}`), /redirect_uri/],
+      [
+        'redirect_uri longer than 2000 characters',
+        withValue('redirect_uri', `https://app.example.com/${'a'.repeat(2000)}`),
+        /redirect_uri/,
+      ],
       ['state missing', without('state'), /state/],
       ['state empty', withValue('state', ''), /state/],
       ['state not a string', withValue('state', 12345), /state/],
@@ -159,11 +169,27 @@ describe('POST /v1/authenticate_direct refusals', () => {
       ['translations on several lines', withValue('translations', { greeting: 'Hi\nthere' }), /greeting/],
       ['translations with a control character', withValue('translations', { button: 'Go\u0000' }), /button/],
       ['code_challenge too short', withValue('code_challenge', 'abc'), /code_challenge/],
-      ['code_challenge with characters outside base64url', (body) => ({ ...body, code_challenge: `${'a'.repeat(42)}+`, code_challenge_method: 'S256' }), /code_challenge/],
+      [
+        'code_challenge with characters outside base64url',
+        (body) => ({ ...body, code_challenge: `${'a'.repeat(42)}+`, code_challenge_method: 'S256' }),
+        /code_challenge/,
+      ],
       ['code_challenge not a string', (body) => ({ ...body, code_challenge: 42, code_challenge_method: 'S256' }), /code_challenge/],
-      ['code_challenge without a method', withValue('code_challenge', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'), /code_challenge_method/],
-      ['code_challenge_method plain', (body) => ({ ...body, code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'plain' }), /code_challenge_method/],
-      ['code_challenge_method in lower case', (body) => ({ ...body, code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 's256' }), /code_challenge_method/],
+      [
+        'code_challenge without a method',
+        withValue('code_challenge', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'),
+        /code_challenge_method/,
+      ],
+      [
+        'code_challenge_method plain',
+        (body) => ({ ...body, code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'plain' }),
+        /code_challenge_method/,
+      ],
+      [
+        'code_challenge_method in lower case',
+        (body) => ({ ...body, code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 's256' }),
+        /code_challenge_method/,
+      ],
       ['code_challenge_method without a challenge', withValue('code_challenge_method', 'S256'), /code_challenge_method/],
       ['an unknown field', withValue('scope', 'openid'), /scope/],
       ['client_id in the body besides Basic', withValue('client_id', 'someone-else'), /./],
@@ -172,7 +198,10 @@ describe('POST /v1/authenticate_direct refusals', () => {
     ])('%s', async (_, change, description) => {
       const body = change(goodBody());
       const test = request(stack.auth.url).post(`${V1}/authenticate_direct`).set('Authorization', basicAuth(validation));
-      const response = typeof body === 'string' ? await test.set('Content-Type', 'application/json').send(JSON.stringify(body)) : await test.send(body as object);
+      const response =
+        typeof body === 'string'
+          ? await test.set('Content-Type', 'application/json').send(JSON.stringify(body))
+          : await test.send(body as object);
       expectOAuthError(response, 400, 'invalid_request', description);
       expect(response.headers['cache-control']).toBe('no-store');
       expect(response.headers.location).toBeUndefined();
@@ -238,22 +267,27 @@ describe('POST /v1/authenticate_direct refusals', () => {
       ['android', ['com.example.app:/callback']],
       ['ios', ['com.example.app:/callback']],
       ['desktop', ['http://127.0.0.1/callback']],
-    ])('a %s application (no client secret) presenting one is refused with invalid_client (RFC 6749 §5.2) and records nothing', async (type, callbackUrls) => {
-      const tenant = await createTenant(stack.management.url, 'enterprise');
-      const organization = await createOrganization(stack.management.url, tenant, { whitelistDomains: ['https://app.example.com'] });
-      const app = await createApplication(stack.management.url, organization, { type, callbackUrls });
-      expect(app.clientSecret).toBeNull();
-      for (const secret of ['', 'anything']) {
-        const response = await request(stack.auth.url)
+    ])(
+      'a %s application (no client secret) presenting one is refused with invalid_client (RFC 6749 §5.2) and records nothing',
+      async (type, callbackUrls) => {
+        const tenant = await createTenant(stack.management.url, 'enterprise');
+        const organization = await createOrganization(stack.management.url, tenant, { whitelistDomains: ['https://app.example.com'] });
+        const app = await createApplication(stack.management.url, organization, { type, callbackUrls });
+        expect(app.clientSecret).toBeNull();
+        for (const secret of ['', 'anything']) {
+          const response = await request(stack.auth.url)
+            .post(`${V1}/authenticate_direct`)
+            .set('Authorization', basicAuth(app, secret))
+            .send(goodBody({ redirect_uri: callbackUrls[0] }));
+          expectOAuthError(response, 401, 'invalid_client');
+        }
+        const bodyOnly = await request(stack.auth.url)
           .post(`${V1}/authenticate_direct`)
-          .set('Authorization', basicAuth(app, secret))
-          .send(goodBody({ redirect_uri: callbackUrls[0] }));
-        expectOAuthError(response, 401, 'invalid_client');
-      }
-      const bodyOnly = await request(stack.auth.url).post(`${V1}/authenticate_direct`).send({ ...goodBody({ redirect_uri: callbackUrls[0] }), client_id: app.clientId });
-      expectOAuthError(bodyOnly, 401, 'invalid_client');
-      expect(await attemptsOf(app.applicationId)).toEqual([]);
-    });
+          .send({ ...goodBody({ redirect_uri: callbackUrls[0] }), client_id: app.clientId });
+        expectOAuthError(bodyOnly, 401, 'invalid_client');
+        expect(await attemptsOf(app.applicationId)).toEqual([]);
+      },
+    );
   });
 
   describe('redirect_uri', () => {
@@ -355,7 +389,9 @@ describe('POST /v1/authenticate_direct refusals', () => {
       'http://localhost:4000/cb',
     ])('without callback URLs, %j on a whitelisted origin is accepted and stored as given', async (redirectUri) => {
       const response = await authenticateDirect(stack.auth.url, web, goodBody({ redirect_uri: redirectUri })).expect(200);
-      const [row] = await query<{ redirect_uri: string }>('SELECT redirect_uri FROM login_attempt WHERE id = $1', [response.body.loginAttemptId]);
+      const [row] = await query<{ redirect_uri: string }>('SELECT redirect_uri FROM login_attempt WHERE id = $1', [
+        response.body.loginAttemptId,
+      ]);
       expect(row.redirect_uri).toBe(redirectUri);
     });
 
@@ -367,7 +403,12 @@ describe('POST /v1/authenticate_direct refusals', () => {
       for (const refused of REJECTED_FOR_ANY_WEB_APP) expect(recorded).not.toContain(refused);
       for (const uri of recorded) {
         const origin = new URL(uri).origin;
-        expect(['https://app.example.com', 'https://a.apps.example.org', 'https://xn--a-0ga.apps.example.org', 'http://localhost:4000']).toContain(origin);
+        expect([
+          'https://app.example.com',
+          'https://a.apps.example.org',
+          'https://xn--a-0ga.apps.example.org',
+          'http://localhost:4000',
+        ]).toContain(origin);
       }
     });
   });

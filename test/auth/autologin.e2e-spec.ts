@@ -20,7 +20,11 @@ describe('autologin across whitelist domains', () => {
     const tenant = await createTenant(stack.management.url, 'pro');
     const organization = await createOrganization(stack.management.url, tenant, { autologin: true, whitelistDomains: DOMAINS });
     app = await createApplication(stack.management.url, organization, { type: 'web' });
-    plain = await createApplication(stack.management.url, await createOrganization(stack.management.url, tenant, { whitelistDomains: DOMAINS }), { type: 'web' });
+    plain = await createApplication(
+      stack.management.url,
+      await createOrganization(stack.management.url, tenant, { whitelistDomains: DOMAINS }),
+      { type: 'web' },
+    );
   });
 
   afterAll(async () => {
@@ -29,7 +33,11 @@ describe('autologin across whitelist domains', () => {
   });
 
   function exchange(code: string, redirectUri: string, extra: Record<string, string> = {}) {
-    return request(stack.auth.url).post('/api/v1/verify').set('Authorization', basicAuth(app)).type('form').send({ code, redirect_uri: redirectUri, ...extra });
+    return request(stack.auth.url)
+      .post('/api/v1/verify')
+      .set('Authorization', basicAuth(app))
+      .type('form')
+      .send({ code, redirect_uri: redirectUri, ...extra });
   }
 
   /** Direct authentication, then Continue on the link: the first stop, and the walk cookie the browser got. */
@@ -80,13 +88,22 @@ describe('autologin across whitelist domains', () => {
   it('a walk code is exchanged only with autologin=true, and autologin=true exchanges nothing else (login CSRF with a PKCE-less code)', async () => {
     const { stop } = await startWalk();
     const refused = await exchange(stop.searchParams.get('code')!, 'http://127.0.0.1:4001/callback').expect(400);
-    expect(refused.body).toEqual({ error: 'invalid_grant', error_description: 'This code is an autologin stop’s: exchange it with autologin=true' });
+    expect(refused.body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'This code is an autologin stop’s: exchange it with autologin=true',
+    });
 
     // A code without PKCE that no walk minted (direct authentication without a challenge; the hosted page no longer issues any).
     const email = uniqueEmail('no-walk');
-    await request(stack.auth.url).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(plain)).send({ email, redirect_uri: 'https://shop.example.com/callback', state: 's' }).expect(200);
+    await request(stack.auth.url)
+      .post('/api/v1/authenticate_direct')
+      .set('Authorization', basicAuth(plain))
+      .send({ email, redirect_uri: 'https://shop.example.com/callback', state: 's' })
+      .expect(200);
     const token = new URL(linkIn(await smtp.next(email))).searchParams.get('token')!;
-    const own = new URL((await request(stack.auth.url).post('/api/v1/login_link').type('form').send({ token }).expect(303)).headers.location);
+    const own = new URL(
+      (await request(stack.auth.url).post('/api/v1/login_link').type('form').send({ token }).expect(303)).headers.location,
+    );
     expect(own.searchParams.get('autologin_continue')).toBeNull();
     const injected = await request(stack.auth.url)
       .post('/api/v1/verify')
@@ -118,7 +135,14 @@ describe('autologin across whitelist domains', () => {
     expect(refused.body.error).toBe('invalid_request');
     const page = await request(stack.auth.url)
       .get('/api/v1/authorize')
-      .query({ response_type: 'code', client_id: app.clientId, redirect_uri: 'https://shop.example.com//evil.example/cb', state: 's', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' })
+      .query({
+        response_type: 'code',
+        client_id: app.clientId,
+        redirect_uri: 'https://shop.example.com//evil.example/cb',
+        state: 's',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+      })
       .expect(400);
     expect(page.headers.location).toBeUndefined();
   });

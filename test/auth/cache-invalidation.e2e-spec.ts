@@ -33,17 +33,24 @@ describe('cache invalidation across auth-api instances', () => {
 
   /** Resolves when a message matching `matches` has reached every instance (after their caches have handled it). */
   function reachingEveryInstance(matches: (message: CacheInvalidation) => boolean): Promise<void> {
-    return Promise.all(instances.map((instance) => new Promise<void>((resolve) => instance.app.get(CacheInvalidationBus).subscribe((message) => matches(message) && resolve())))).then(
-      () => undefined,
-    );
+    return Promise.all(
+      instances.map(
+        (instance) =>
+          new Promise<void>((resolve) => instance.app.get(CacheInvalidationBus).subscribe((message) => matches(message) && resolve())),
+      ),
+    ).then(() => undefined);
   }
 
   /** A client-authenticated call that answers 404 (unknown attempt) when the client authenticates, 401 when not. */
   const status = (instance: RunningApp, app: ApplicationFixture, secret = app.clientSecret!) =>
-    request(instance.url).get(`/api/v1/login_attempt/${SOME_ATTEMPT}`).set('Authorization', basicAuth({ clientId: app.clientId, clientSecret: secret }));
+    request(instance.url)
+      .get(`/api/v1/login_attempt/${SOME_ATTEMPT}`)
+      .set('Authorization', basicAuth({ clientId: app.clientId, clientSecret: secret }));
 
   async function webApp(plan = 'pro'): Promise<ApplicationFixture> {
-    const organization = await createOrganization(management.url, await createTenant(management.url, plan), { whitelistDomains: ['https://app.example.com'] });
+    const organization = await createOrganization(management.url, await createTenant(management.url, plan), {
+      whitelistDomains: ['https://app.example.com'],
+    });
     const app = await createApplication(management.url, organization, { type: 'web' });
     for (const instance of instances) await status(instance, app).expect(404); // looked up, and cached for 60 s
     return app;
@@ -54,7 +61,11 @@ describe('cache invalidation across auth-api instances', () => {
   it('a secret rotated with overlapSeconds 0 is refused on both instances at once; the new one works', async () => {
     const app = await webApp();
     const reached = reachingEveryInstance((message) => message.kind === 'application' && message.applicationId === app.applicationId);
-    const rotated = await request(management.url).post(`${applicationPath(app)}/rotate_secret`).set('Authorization', `Bearer ${app.apiKey}`).send({ overlapSeconds: 0 }).expect(200);
+    const rotated = await request(management.url)
+      .post(`${applicationPath(app)}/rotate_secret`)
+      .set('Authorization', `Bearer ${app.apiKey}`)
+      .send({ overlapSeconds: 0 })
+      .expect(200);
     await reached;
     for (const instance of instances) {
       await status(instance, app).expect(401);
@@ -73,10 +84,15 @@ describe('cache invalidation across auth-api instances', () => {
   it('a plan change is seen by both instances at once', async () => {
     const app = await webApp('pro');
     // On Pro, direct authentication gets as far as the redirect_uri check; on Basic it is refused for the plan.
-    const direct = (instance: RunningApp) => authenticateDirect(instance.url, app, { email: uniqueEmail('plan'), redirect_uri: 'https://elsewhere.example/cb', state: 's' });
+    const direct = (instance: RunningApp) =>
+      authenticateDirect(instance.url, app, { email: uniqueEmail('plan'), redirect_uri: 'https://elsewhere.example/cb', state: 's' });
     for (const instance of instances) expectOAuthError(await direct(instance), 400, 'invalid_request');
     const reached = reachingEveryInstance((message) => message.kind === 'tenant' && message.tenantId === app.tenantId);
-    await request(management.url).post(`/api/v2/tenant/${app.tenantId}`).set('Authorization', `Bearer ${PLATFORM_KEY}`).send({ plan: 'basic' }).expect(200);
+    await request(management.url)
+      .post(`/api/v2/tenant/${app.tenantId}`)
+      .set('Authorization', `Bearer ${PLATFORM_KEY}`)
+      .send({ plan: 'basic' })
+      .expect(200);
     await reached;
     for (const instance of instances) expectOAuthError(await direct(instance), 403, 'plan_not_supported');
   });

@@ -48,7 +48,12 @@ describe('userinfo and client caches', () => {
 
   it('a revoked token stops working at once on the instance that revoked it', async () => {
     const { accessToken } = await tokenFor(uniqueEmail('revoke'));
-    await request(stack.auth.url).post('/api/v1/revoke').set('Authorization', basicAuth(app)).type('form').send({ token: accessToken }).expect(200);
+    await request(stack.auth.url)
+      .post('/api/v1/revoke')
+      .set('Authorization', basicAuth(app))
+      .type('form')
+      .send({ token: accessToken })
+      .expect(200);
     await userInfo(accessToken).expect(401);
   });
 
@@ -66,7 +71,9 @@ describe('userinfo and client caches', () => {
   });
 
   const status = (secret: string) =>
-    request(stack.auth.url).get('/api/v1/login_attempt/00000000-0000-4000-8000-000000000000').set('Authorization', basicAuth({ clientId: app.clientId, clientSecret: secret }));
+    request(stack.auth.url)
+      .get('/api/v1/login_attempt/00000000-0000-4000-8000-000000000000')
+      .set('Authorization', basicAuth({ clientId: app.clientId, clientSecret: secret }));
   const rotate = (managementUrl: string) =>
     request(managementUrl)
       .post(`/api/v2/organization/${app.organizationId}/application/${app.applicationId}/rotate_secret`)
@@ -77,7 +84,9 @@ describe('userinfo and client caches', () => {
   it('a secret rotated without overlap is refused at once: the invalidation reaches the cache', async () => {
     await status(app.clientSecret!).expect(404); // looked up, and cached
     const reached = new Promise<void>((resolve) =>
-      stack.auth.app.get(CacheInvalidationBus).subscribe((message) => message.kind === 'application' && message.applicationId === app.applicationId && resolve()),
+      stack.auth.app
+        .get(CacheInvalidationBus)
+        .subscribe((message) => message.kind === 'application' && message.applicationId === app.applicationId && resolve()),
     );
     const rotated = await rotate(stack.management.url);
     await reached;
@@ -88,7 +97,10 @@ describe('userinfo and client caches', () => {
 
   it('when the invalidation is lost (as while Redis is away), a rotated secret works for at most the cache time', async () => {
     // A management API publishing under another REDIS_PREFIX: its message never reaches this auth API.
-    const elsewhere = await startManagementApi({ clock, env: { ...CACHE_ENV, REDIS_PREFIX: `${stack.auth.config.redis.prefix}-elsewhere` } });
+    const elsewhere = await startManagementApi({
+      clock,
+      env: { ...CACHE_ENV, REDIS_PREFIX: `${stack.auth.config.redis.prefix}-elsewhere` },
+    });
     try {
       await status(app.clientSecret!).expect(404); // looked up, and cached
       const rotated = await rotate(elsewhere.url);

@@ -42,11 +42,15 @@ describe('client secrets', () => {
       .send(body)
       .expect(200);
   const status = (app: ApplicationFixture, secret: string) =>
-    request(stack.auth.url).get('/api/v1/login_attempt/00000000-0000-4000-8000-000000000000').set('Authorization', basicAuth({ clientId: app.clientId, clientSecret: secret }));
+    request(stack.auth.url)
+      .get('/api/v1/login_attempt/00000000-0000-4000-8000-000000000000')
+      .set('Authorization', basicAuth({ clientId: app.clientId, clientSecret: secret }));
 
   it('stores neither the secret nor its bare SHA-256 (the id_token key): an HMAC under a key derived from SECRETS_KEY', async () => {
     const app = await createApplication(stack.management.url, organization, { type: 'web' });
-    const { rows } = await db.query('SELECT client_secret_hash, client_secret_verifier FROM application WHERE id = $1', [app.applicationId]);
+    const { rows } = await db.query('SELECT client_secret_hash, client_secret_verifier FROM application WHERE id = $1', [
+      app.applicationId,
+    ]);
     const sha256 = createHash('sha256').update(app.clientSecret!).digest();
     expect(rows[0].client_secret_hash).toBeNull();
     expect(rows[0].client_secret_verifier).toHaveLength(32);
@@ -92,7 +96,10 @@ describe('client secrets', () => {
   it('rows from before HMAC verifiers (a bare SHA-256) keep working until `migrate` replaces them', async () => {
     const app = await createApplication(stack.management.url, organization, { type: 'web' });
     const sha256 = createHash('sha256').update(app.clientSecret!).digest();
-    await db.query('UPDATE application SET client_secret_hash = $2, client_secret_verifier = NULL WHERE id = $1', [app.applicationId, sha256]);
+    await db.query('UPDATE application SET client_secret_hash = $2, client_secret_verifier = NULL WHERE id = $1', [
+      app.applicationId,
+      sha256,
+    ]);
     await status(app, app.clientSecret!).expect(404);
     await status(app, 'cs_wrong').expect(401);
   });

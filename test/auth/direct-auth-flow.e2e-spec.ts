@@ -15,7 +15,10 @@ describe('direct authentication, end to end', () => {
     await smtp.start();
     stack = await startStack(smtp.url);
     const tenant = await createTenant(stack.management.url, 'pro');
-    const organization = await createOrganization(stack.management.url, tenant, { name: 'Acme Shop', whitelistDomains: ['http://localhost:4000'] });
+    const organization = await createOrganization(stack.management.url, tenant, {
+      name: 'Acme Shop',
+      whitelistDomains: ['http://localhost:4000'],
+    });
     app = await createApplication(stack.management.url, organization, { type: 'web' });
   });
 
@@ -29,7 +32,12 @@ describe('direct authentication, end to end', () => {
     const started = await request(stack.auth.url)
       .post('/api/v1/authenticate_direct')
       .set('Authorization', basicAuth(app))
-      .send({ email, redirect_uri: REDIRECT_URI, state: 'state-123', translations: { subject: 'Ihr Link für {organization}', button: 'Anmelden <jetzt>' } })
+      .send({
+        email,
+        redirect_uri: REDIRECT_URI,
+        state: 'state-123',
+        translations: { subject: 'Ihr Link für {organization}', button: 'Anmelden <jetzt>' },
+      })
       .expect(200);
     expect(Object.keys(started.body).sort()).toEqual(['allowedDate', 'approvalNumber', 'loginAttemptId', 'sentence', 'token']);
     expect(started.body.token).toMatch(/^[0-9a-f]{64}$/);
@@ -66,7 +74,10 @@ describe('direct authentication, end to end', () => {
     expect(refused.searchParams.get('state')).toBe('state-123');
     expect(refused.searchParams.get('code')).toBeNull();
 
-    const status = await request(stack.auth.url).get(`/api/v1/login_attempt/${started.body.loginAttemptId}`).set('Authorization', basicAuth(app)).expect(200);
+    const status = await request(stack.auth.url)
+      .get(`/api/v1/login_attempt/${started.body.loginAttemptId}`)
+      .set('Authorization', basicAuth(app))
+      .expect(200);
     expect(status.body.status).toBe('completed');
   });
 });

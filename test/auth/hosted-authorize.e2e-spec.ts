@@ -34,13 +34,19 @@ describe('hosted login page /v1/authorize', () => {
       whitelistDomains: ['https://app.example.com', 'https://*.example.org', 'http://localhost:4000'],
     });
     web = await createApplication(stack.management.url, organization, { type: 'web', name: 'Hosted Web' });
-    webStrict = await createApplication(stack.management.url, organization, { type: 'web', callbackUrls: ['https://app.example.com/auth/callback'] });
+    webStrict = await createApplication(stack.management.url, organization, {
+      type: 'web',
+      callbackUrls: ['https://app.example.com/auth/callback'],
+    });
     android = await createApplication(stack.management.url, organization, {
       type: 'android',
       callbackUrls: ['com.example.notes:/oauth/callback', 'https://notes.example.com/android/callback'],
     });
     ios = await createApplication(stack.management.url, organization, { type: 'ios', callbackUrls: ['com.example.notes.ios:/cb'] });
-    desktop = await createApplication(stack.management.url, organization, { type: 'desktop', callbackUrls: ['http://127.0.0.1/callback', 'http://[::1]/callback'] });
+    desktop = await createApplication(stack.management.url, organization, {
+      type: 'desktop',
+      callbackUrls: ['http://127.0.0.1/callback', 'http://[::1]/callback'],
+    });
   });
 
   afterAll(async () => {
@@ -131,13 +137,62 @@ describe('hosted login page /v1/authorize', () => {
       ['no response_type', () => web, 'https://app.example.com/cb', { response_type: undefined }, 'unsupported_response_type', 'st-1'],
       ['response_type=token', () => web, 'https://app.example.com/cb', { response_type: 'token' }, 'unsupported_response_type', 'st-1'],
       ['no state', () => web, 'https://app.example.com/cb', { state: undefined }, 'invalid_request', null],
-      ['a native app without PKCE', () => android, 'com.example.notes:/oauth/callback', { code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request', 'st-1'],
-      ['a web app without PKCE (RFC 9700 §2.1.1)', () => web, 'https://app.example.com/cb', { code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request', 'st-1'],
-      ['a nonce with a control character', () => desktop, 'http://127.0.0.1:5000/callback', { nonce: 'a\u0000b' }, 'invalid_request', 'st-1'],
-      ['code_challenge_method=plain', () => desktop, 'http://127.0.0.1:5000/callback', { code_challenge_method: 'plain' }, 'invalid_request', 'st-1'],
-      ['a code_challenge without its method', () => desktop, 'http://127.0.0.1:5000/callback', { code_challenge_method: undefined }, 'invalid_request', 'st-1'],
-      ['a code_challenge that is no SHA-256 digest', () => ios, 'com.example.notes.ios:/cb', { code_challenge: 'too-short' }, 'invalid_request', 'st-1'],
-      ['a web app’s malformed code_challenge', () => web, 'https://app.example.com/cb', { ...pkce, code_challenge: 'x'.repeat(44) }, 'invalid_request', 'st-1'],
+      [
+        'a native app without PKCE',
+        () => android,
+        'com.example.notes:/oauth/callback',
+        { code_challenge: undefined, code_challenge_method: undefined },
+        'invalid_request',
+        'st-1',
+      ],
+      [
+        'a web app without PKCE (RFC 9700 §2.1.1)',
+        () => web,
+        'https://app.example.com/cb',
+        { code_challenge: undefined, code_challenge_method: undefined },
+        'invalid_request',
+        'st-1',
+      ],
+      [
+        'a nonce with a control character',
+        () => desktop,
+        'http://127.0.0.1:5000/callback',
+        { nonce: 'a\u0000b' },
+        'invalid_request',
+        'st-1',
+      ],
+      [
+        'code_challenge_method=plain',
+        () => desktop,
+        'http://127.0.0.1:5000/callback',
+        { code_challenge_method: 'plain' },
+        'invalid_request',
+        'st-1',
+      ],
+      [
+        'a code_challenge without its method',
+        () => desktop,
+        'http://127.0.0.1:5000/callback',
+        { code_challenge_method: undefined },
+        'invalid_request',
+        'st-1',
+      ],
+      [
+        'a code_challenge that is no SHA-256 digest',
+        () => ios,
+        'com.example.notes.ios:/cb',
+        { code_challenge: 'too-short' },
+        'invalid_request',
+        'st-1',
+      ],
+      [
+        'a web app’s malformed code_challenge',
+        () => web,
+        'https://app.example.com/cb',
+        { ...pkce, code_challenge: 'x'.repeat(44) },
+        'invalid_request',
+        'st-1',
+      ],
     ])('%s', async (_, app, redirectUri, change, error, state) => {
       expectErrorRedirect(await authorize(base(app(), redirectUri, change)), redirectUri, error, state);
     });
@@ -177,7 +232,9 @@ describe('hosted login page /v1/authorize', () => {
       expect(form.fields.csrf).toEqual(expect.any(String));
       expect(form.response.headers['content-security-policy']).toMatch(/form-action 'self'/);
       expect(form.response.headers['x-frame-options']).toBe('DENY');
-      expect(form.response.headers['set-cookie'][0]).toMatch(/^sesame_csrf=[A-Za-z0-9_-]+; Path=\/api\/v1\/authorize; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
+      expect(form.response.headers['set-cookie'][0]).toMatch(
+        /^sesame_csrf=[A-Za-z0-9_-]+; Path=\/api\/v1\/authorize; HttpOnly; SameSite=Strict; Max-Age=\d+$/,
+      );
     });
 
     it('prefills login_hint and carries code_challenge through the form', async () => {
@@ -211,11 +268,20 @@ describe('hosted login page /v1/authorize', () => {
       const page = await request(stack.auth.url).get(`${link.pathname}${link.search}`).expect(200);
       expect(sentenceIn(page.text)).toBe(sentence);
 
-      const continued = await request(stack.auth.url).post('/api/v1/login_link').type('form').send({ token: link.searchParams.get('token') }).expect(303);
+      const continued = await request(stack.auth.url)
+        .post('/api/v1/login_link')
+        .type('form')
+        .send({ token: link.searchParams.get('token') })
+        .expect(303);
       const callback = new URL(continued.headers.location);
       expect(`${callback.origin}${callback.pathname}`).toBe('http://127.0.0.1:5002/callback');
       expect(callback.searchParams.get('state')).toBe('round-trip');
-      await verify(stack.auth.url, { client_id: desktop.clientId, code: callback.searchParams.get('code')!, redirect_uri: query.redirect_uri, code_verifier: pair.verifier }).expect(200);
+      await verify(stack.auth.url, {
+        client_id: desktop.clientId,
+        code: callback.searchParams.get('code')!,
+        redirect_uri: query.redirect_uri,
+        code_verifier: pair.verifier,
+      }).expect(200);
     });
 
     it('shows the approval number on "check your inbox"; only the browser that asked may type a code or follow the attempt', async () => {
@@ -229,7 +295,12 @@ describe('hosted login page /v1/authorize', () => {
       const fields = hiddenFields(sent.text);
       const rightCode = codeIn(await smtp.next(email));
       const wrongCode = rightCode.replace(/\d/g, (digit) => String((Number(digit) + 1) % 10));
-      const postCode = (cookie: string, code: string) => request(stack.auth.url).post('/api/v1/authorize/code').set('Cookie', cookie).type('form').send({ ...fields, code });
+      const postCode = (cookie: string, code: string) =>
+        request(stack.auth.url)
+          .post('/api/v1/authorize/code')
+          .set('Cookie', cookie)
+          .type('form')
+          .send({ ...fields, code });
 
       // Someone who knows the attempt's id (and has a CSRF pair of their own) cannot burn its tries.
       const stranger = await openAuthorize(stack.auth.url, base(web, 'http://localhost:4000/callback'));
@@ -237,13 +308,27 @@ describe('hosted login page /v1/authorize', () => {
       const strangerAttempt = String(strangerSent.headers['set-cookie']?.[0] ?? '').split(';')[0];
       const strangerFields = { ...fields, csrf: hiddenFields(strangerSent.text).csrf };
       for (const cookie of [stranger.cookie, `${stranger.cookie}; ${strangerAttempt}`]) {
-        await request(stack.auth.url).post('/api/v1/authorize/code').set('Cookie', cookie).type('form').send({ ...strangerFields, code: wrongCode }).expect(404);
+        await request(stack.auth.url)
+          .post('/api/v1/authorize/code')
+          .set('Cookie', cookie)
+          .type('form')
+          .send({ ...strangerFields, code: wrongCode })
+          .expect(404);
       }
-      await request(stack.auth.url).get('/api/v1/authorize/status').query({ ...base(web, 'http://localhost:4000/callback'), login_attempt_id: fields.login_attempt_id }).set('Cookie', `${stranger.cookie}; ${strangerAttempt}`).expect(404);
-      const [counted] = await query<{ code_failures: number }>('SELECT code_failures FROM login_attempt WHERE id = $1', [fields.login_attempt_id]);
+      await request(stack.auth.url)
+        .get('/api/v1/authorize/status')
+        .query({ ...base(web, 'http://localhost:4000/callback'), login_attempt_id: fields.login_attempt_id })
+        .set('Cookie', `${stranger.cookie}; ${strangerAttempt}`)
+        .expect(404);
+      const [counted] = await query<{ code_failures: number }>('SELECT code_failures FROM login_attempt WHERE id = $1', [
+        fields.login_attempt_id,
+      ]);
       expect(counted.code_failures).toBe(0);
       // Nor through direct authentication's status endpoint, with the application's own credentials.
-      await request(stack.auth.url).get(`/api/v1/login_attempt/${fields.login_attempt_id}`).set('Authorization', basicAuth(web)).expect(404);
+      await request(stack.auth.url)
+        .get(`/api/v1/login_attempt/${fields.login_attempt_id}`)
+        .set('Authorization', basicAuth(web))
+        .expect(404);
 
       // The browser that asked: a wrong code shows the page again, with the same approval number; the right one signs in.
       const again = await postCode(`${form.cookie}; ${attemptCookie}`, wrongCode).expect(400);
@@ -277,7 +362,11 @@ describe('hosted login page /v1/authorize', () => {
 
     it('checks the posted parameters again: a redirect_uri swapped in the form is refused with the error page', async () => {
       const form = await openAuthorize(stack.auth.url, desktopQuery(5005));
-      const response = await submitEmail(stack.auth.url, { ...form, fields: { ...form.fields, redirect_uri: 'http://localhost:5005/callback' } }, uniqueEmail());
+      const response = await submitEmail(
+        stack.auth.url,
+        { ...form, fields: { ...form.fields, redirect_uri: 'http://localhost:5005/callback' } },
+        uniqueEmail(),
+      );
       expectErrorPage(response, /This sign-in request cannot continue/);
     });
 
@@ -321,7 +410,11 @@ describe('hosted login page /v1/authorize', () => {
       const code = callback.searchParams.get('code')!;
       await verify(stack.auth.url, { code, redirect_uri: 'http://localhost:4000/callback' }, basicAuth(web)).expect(400);
       const again = await hostedLogin(stack, smtp, base(web, 'http://localhost:4000/callback', { code_challenge: pair.challenge }));
-      await verify(stack.auth.url, { code: again.searchParams.get('code')!, redirect_uri: 'http://localhost:4000/callback', code_verifier: pair.verifier }, basicAuth(web)).expect(200);
+      await verify(
+        stack.auth.url,
+        { code: again.searchParams.get('code')!, redirect_uri: 'http://localhost:4000/callback', code_verifier: pair.verifier },
+        basicAuth(web),
+      ).expect(200);
     });
 
     it('carries the nonce of the request into the id_token (OpenID Connect Core 3.1.2.1)', async () => {
@@ -333,7 +426,12 @@ describe('hosted login page /v1/authorize', () => {
       const email = uniqueEmail('nonce');
       await submitEmail(stack.auth.url, form, email).expect(200);
       const callback = await followLink(stack, smtp, email);
-      const tokens = await verify(stack.auth.url, { client_id: desktop.clientId, code: callback.searchParams.get('code')!, redirect_uri: redirectUri, code_verifier: pair.verifier }).expect(200);
+      const tokens = await verify(stack.auth.url, {
+        client_id: desktop.clientId,
+        code: callback.searchParams.get('code')!,
+        redirect_uri: redirectUri,
+        code_verifier: pair.verifier,
+      }).expect(200);
       expect(decodeJwt(tokens.body.id_token).nonce).toBe(nonce);
     });
   });
@@ -362,9 +460,13 @@ describe('hosted login page /v1/authorize', () => {
     });
 
     it('falls back to Accept-Language, then to English', async () => {
-      const german = await openAuthorize(stack.auth.url, base(desktop, 'http://127.0.0.1:5012/callback'), { 'Accept-Language': 'de-CH,de;q=0.9,en;q=0.5' });
+      const german = await openAuthorize(stack.auth.url, base(desktop, 'http://127.0.0.1:5012/callback'), {
+        'Accept-Language': 'de-CH,de;q=0.9,en;q=0.5',
+      });
       expect(german.response.text).toContain('<html lang="de">');
-      const english = await openAuthorize(stack.auth.url, base(desktop, 'http://127.0.0.1:5012/callback'), { 'Accept-Language': 'ja,zh;q=0.8' });
+      const english = await openAuthorize(stack.auth.url, base(desktop, 'http://127.0.0.1:5012/callback'), {
+        'Accept-Language': 'ja,zh;q=0.8',
+      });
       expect(english.response.text).toContain('<html lang="en">');
       const invalid = await openAuthorize(stack.auth.url, base(desktop, 'http://127.0.0.1:5012/callback', { ui_locales: 'xx' }));
       expect(invalid.response.text).toContain('Sign in to Hosted Org');
@@ -375,11 +477,25 @@ describe('hosted login page /v1/authorize', () => {
     const tenant = await createTenant(stack.management.url, plan);
     const organization = await createOrganization(stack.management.url, tenant, { whitelistDomains: ['https://app.example.com'] });
     const planWeb = await createApplication(stack.management.url, organization, { type: 'web' });
-    const planAndroid = await createApplication(stack.management.url, organization, { type: 'android', callbackUrls: ['com.example.plan:/cb'] });
+    const planAndroid = await createApplication(stack.management.url, organization, {
+      type: 'android',
+      callbackUrls: ['com.example.plan:/cb'],
+    });
 
     const pair = pkcePair();
-    const webCallback = await hostedLogin(stack, smtp, { response_type: 'code', client_id: planWeb.clientId, redirect_uri: 'https://app.example.com/cb', state: plan, code_challenge: pair.challenge, code_challenge_method: 'S256' });
-    await verify(stack.auth.url, { code: webCallback.searchParams.get('code')!, redirect_uri: 'https://app.example.com/cb', code_verifier: pair.verifier }, basicAuth(planWeb)).expect(200);
+    const webCallback = await hostedLogin(stack, smtp, {
+      response_type: 'code',
+      client_id: planWeb.clientId,
+      redirect_uri: 'https://app.example.com/cb',
+      state: plan,
+      code_challenge: pair.challenge,
+      code_challenge_method: 'S256',
+    });
+    await verify(
+      stack.auth.url,
+      { code: webCallback.searchParams.get('code')!, redirect_uri: 'https://app.example.com/cb', code_verifier: pair.verifier },
+      basicAuth(planWeb),
+    ).expect(200);
 
     const nativeCallback = await hostedLogin(stack, smtp, {
       response_type: 'code',
@@ -390,6 +506,11 @@ describe('hosted login page /v1/authorize', () => {
       code_challenge_method: 'S256',
     });
     expect(nativeCallback.href).toMatch(/^com\.example\.plan:\/cb\?code=[A-Za-z0-9_-]{43}&state=/);
-    await verify(stack.auth.url, { client_id: planAndroid.clientId, code: nativeCallback.searchParams.get('code')!, redirect_uri: 'com.example.plan:/cb', code_verifier: pair.verifier }).expect(200);
+    await verify(stack.auth.url, {
+      client_id: planAndroid.clientId,
+      code: nativeCallback.searchParams.get('code')!,
+      redirect_uri: 'com.example.plan:/cb',
+      code_verifier: pair.verifier,
+    }).expect(200);
   });
 });

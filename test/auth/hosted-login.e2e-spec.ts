@@ -5,7 +5,9 @@ import { followLink, pkcePair, uniqueEmail } from '../support/login';
 import { SmtpSink } from '../support/smtp-sink';
 
 function hiddenFields(page: string): Record<string, string> {
-  return Object.fromEntries([...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1], match[2].replace(/&amp;/g, '&')]));
+  return Object.fromEntries(
+    [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1], match[2].replace(/&amp;/g, '&')]),
+  );
 }
 
 describe('hosted login page', () => {
@@ -29,7 +31,14 @@ describe('hosted login page', () => {
   it('signs a desktop app user in through the form, the e-mailed link and PKCE on a random loopback port', async () => {
     const { verifier, challenge } = pkcePair();
     const redirectUri = 'http://127.0.0.1:53123/callback';
-    const query = { response_type: 'code', client_id: desktop.clientId, redirect_uri: redirectUri, state: 'xyz', code_challenge: challenge, code_challenge_method: 'S256' };
+    const query = {
+      response_type: 'code',
+      client_id: desktop.clientId,
+      redirect_uri: redirectUri,
+      state: 'xyz',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    };
     const form = await request(stack.auth.url).get('/api/v1/authorize').query(query).expect(200);
     expect(form.text).toContain('Sign in to Acme Desktop');
     const cookie = form.headers['set-cookie'][0].split(';')[0];
@@ -58,8 +67,19 @@ describe('hosted login page', () => {
 
   it('refuses a form post without the CSRF cookie', async () => {
     const { challenge } = pkcePair();
-    const query = { response_type: 'code', client_id: desktop.clientId, redirect_uri: 'http://127.0.0.1:40000/callback', state: 's', code_challenge: challenge, code_challenge_method: 'S256' };
+    const query = {
+      response_type: 'code',
+      client_id: desktop.clientId,
+      redirect_uri: 'http://127.0.0.1:40000/callback',
+      state: 's',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    };
     const form = await request(stack.auth.url).get('/api/v1/authorize').query(query).expect(200);
-    await request(stack.auth.url).post('/api/v1/authorize').type('form').send({ ...hiddenFields(form.text), email: uniqueEmail() }).expect(403);
+    await request(stack.auth.url)
+      .post('/api/v1/authorize')
+      .type('form')
+      .send({ ...hiddenFields(form.text), email: uniqueEmail() })
+      .expect(403);
   });
 });

@@ -45,7 +45,11 @@ describe('interoperability with oauth4webapi', () => {
     const tenant = await createTenant(management, 'basic');
     const organization = await createOrganization(management, tenant, { name: 'Interop Org', whitelistDomains: ['http://localhost:4000'] });
     web = await createApplication(management, organization, { type: 'web', name: 'Interop Web' });
-    desktop = await createApplication(management, organization, { type: 'desktop', name: 'Interop Desktop', callbackUrls: ['http://127.0.0.1/callback'] });
+    desktop = await createApplication(management, organization, {
+      type: 'desktop',
+      name: 'Interop Desktop',
+      callbackUrls: ['http://127.0.0.1/callback'],
+    });
     as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...insecure }));
   });
 
@@ -56,7 +60,10 @@ describe('interoperability with oauth4webapi', () => {
   });
 
   it('discovers the same metadata at the OpenID Connect location and at RFC 8414’s well-known URI (through the gateway)', async () => {
-    const rfc8414 = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+    const rfc8414 = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+    );
     expect(rfc8414).toEqual(as);
     expect(as.issuer).toBe(gateway.issuer);
     expect(as.code_challenge_methods_supported).toEqual(['S256']);
@@ -88,7 +95,10 @@ describe('interoperability with oauth4webapi', () => {
     (clientSecret: string): oauth.JweDecryptFunction =>
     async (jwe) => {
       const key = createHash('sha256').update(clientSecret).digest();
-      const { plaintext } = await compactDecrypt(jwe, key, { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] }).catch((cause: unknown) => {
+      const { plaintext } = await compactDecrypt(jwe, key, {
+        keyManagementAlgorithms: ['dir'],
+        contentEncryptionAlgorithms: ['A256GCM'],
+      }).catch((cause: unknown) => {
         throw new oauth.OperationProcessingError('decryption failed', { cause });
       });
       return new TextDecoder().decode(plaintext);
@@ -97,41 +107,64 @@ describe('interoperability with oauth4webapi', () => {
   it.each([
     ['client_secret_basic', (secret: string) => oauth.ClientSecretBasic(secret)],
     ['client_secret_post', (secret: string) => oauth.ClientSecretPost(secret)],
-  ])('web app (%s): code with PKCE and state, JWE id_token through the jweDecrypt hook, userinfo, introspection, revocation', async (_, clientAuthFor) => {
-    const client: oauth.Client = { client_id: web.clientId, require_auth_time: true };
-    const clientAuth = clientAuthFor(web.clientSecret!);
-    const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
-    const email = uniqueEmail('interop-web');
+  ])(
+    'web app (%s): code with PKCE and state, JWE id_token through the jweDecrypt hook, userinfo, introspection, revocation',
+    async (_, clientAuthFor) => {
+      const client: oauth.Client = { client_id: web.clientId, require_auth_time: true };
+      const clientAuth = clientAuthFor(web.clientSecret!);
+      const verifier = oauth.generateRandomCodeVerifier();
+      const state = oauth.generateRandomState();
+      const email = uniqueEmail('interop-web');
 
-    const callback = await userSignsIn(authorizationUrl(client, WEB_REDIRECT_URI, state, await oauth.calculatePKCECodeChallenge(verifier)), email);
-    const params = oauth.validateAuthResponse(as, client, callback, state);
+      const callback = await userSignsIn(
+        authorizationUrl(client, WEB_REDIRECT_URI, state, await oauth.calculatePKCECodeChallenge(verifier)),
+        email,
+      );
+      const params = oauth.validateAuthResponse(as, client, callback, state);
 
-    const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, WEB_REDIRECT_URI, verifier, insecure);
-    const result = await oauth.processAuthorizationCodeResponse(as, client, response, { requireIdToken: true, maxAge: 300, [oauth.jweDecrypt]: decryptWithSecret(web.clientSecret!) });
-    expect(result.token_type).toBe('bearer'); // oauth4webapi normalises the type
-    expect(result.expires_in).toBe(30 * 24 * 3600);
-    expect(result.id_token!.split('.')).toHaveLength(5); // it was a JWE
-    await oauth.validateApplicationLevelSignature(as, response, insecure);
-    const claims = oauth.getValidatedIdTokenClaims(result)!;
-    expect(claims).toMatchObject({ iss: gateway.issuer, aud: web.clientId, email, email_verified: true, org_id: web.organizationId });
+      const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, WEB_REDIRECT_URI, verifier, insecure);
+      const result = await oauth.processAuthorizationCodeResponse(as, client, response, {
+        requireIdToken: true,
+        maxAge: 300,
+        [oauth.jweDecrypt]: decryptWithSecret(web.clientSecret!),
+      });
+      expect(result.token_type).toBe('bearer'); // oauth4webapi normalises the type
+      expect(result.expires_in).toBe(30 * 24 * 3600);
+      expect(result.id_token!.split('.')).toHaveLength(5); // it was a JWE
+      await oauth.validateApplicationLevelSignature(as, response, insecure);
+      const claims = oauth.getValidatedIdTokenClaims(result)!;
+      expect(claims).toMatchObject({ iss: gateway.issuer, aud: web.clientId, email, email_verified: true, org_id: web.organizationId });
 
-    const info = await oauth.processUserInfoResponse(as, client, claims.sub, await oauth.userInfoRequest(as, client, result.access_token, insecure));
-    expect(info).toMatchObject({ sub: claims.sub, email, email_verified: true, organization_id: web.organizationId });
+      const info = await oauth.processUserInfoResponse(
+        as,
+        client,
+        claims.sub,
+        await oauth.userInfoRequest(as, client, result.access_token, insecure),
+      );
+      expect(info).toMatchObject({ sub: claims.sub, email, email_verified: true, organization_id: web.organizationId });
 
-    const active = await oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, clientAuth, result.access_token, insecure));
-    expect(active).toMatchObject({ active: true, client_id: web.clientId, sub: claims.sub, token_type: 'Bearer' });
+      const active = await oauth.processIntrospectionResponse(
+        as,
+        client,
+        await oauth.introspectionRequest(as, client, clientAuth, result.access_token, insecure),
+      );
+      expect(active).toMatchObject({ active: true, client_id: web.clientId, sub: claims.sub, token_type: 'Bearer' });
 
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, result.access_token, insecure));
-    const inactive = await oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, clientAuth, result.access_token, insecure));
-    expect(inactive.active).toBe(false);
-    // The library understands the RFC 6750 challenge of a revoked token.
-    const refused = await oauth.userInfoRequest(as, client, result.access_token, insecure);
-    await expect(oauth.processUserInfoResponse(as, client, claims.sub, refused)).rejects.toMatchObject({
-      code: oauth.WWW_AUTHENTICATE_CHALLENGE,
-      cause: [expect.objectContaining({ scheme: 'bearer', parameters: expect.objectContaining({ error: 'invalid_token' }) })],
-    });
-  });
+      await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, result.access_token, insecure));
+      const inactive = await oauth.processIntrospectionResponse(
+        as,
+        client,
+        await oauth.introspectionRequest(as, client, clientAuth, result.access_token, insecure),
+      );
+      expect(inactive.active).toBe(false);
+      // The library understands the RFC 6750 challenge of a revoked token.
+      const refused = await oauth.userInfoRequest(as, client, result.access_token, insecure);
+      await expect(oauth.processUserInfoResponse(as, client, claims.sub, refused)).rejects.toMatchObject({
+        code: oauth.WWW_AUTHENTICATE_CHALLENGE,
+        cause: [expect.objectContaining({ scheme: 'bearer', parameters: expect.objectContaining({ error: 'invalid_token' }) })],
+      });
+    },
+  );
 
   it('native app (desktop, loopback on a random port): public client with PKCE only, signed id_token', async () => {
     const client: oauth.Client = { client_id: desktop.clientId, require_auth_time: true };
@@ -140,7 +173,10 @@ describe('interoperability with oauth4webapi', () => {
     const email = uniqueEmail('interop-native');
     const redirectUri = listener.redirectUri;
 
-    const callback = await userSignsIn(authorizationUrl(client, redirectUri, state, await oauth.calculatePKCECodeChallenge(verifier)), email);
+    const callback = await userSignsIn(
+      authorizationUrl(client, redirectUri, state, await oauth.calculatePKCECodeChallenge(verifier)),
+      email,
+    );
     expect(`${callback.origin}${callback.pathname}`).toBe(redirectUri);
     const params = oauth.validateAuthResponse(as, client, callback, state);
 
@@ -151,7 +187,12 @@ describe('interoperability with oauth4webapi', () => {
     const claims = oauth.getValidatedIdTokenClaims(result)!;
     expect(claims).toMatchObject({ iss: gateway.issuer, aud: desktop.clientId, email, org_id: desktop.organizationId });
 
-    const info = await oauth.processUserInfoResponse(as, client, claims.sub, await oauth.userInfoRequest(as, client, result.access_token, insecure));
+    const info = await oauth.processUserInfoResponse(
+      as,
+      client,
+      claims.sub,
+      await oauth.userInfoRequest(as, client, result.access_token, insecure),
+    );
     expect(info.email).toBe(email);
 
     // A second exchange of the same code: the library surfaces the RFC 6749 §5.2 error.

@@ -31,10 +31,17 @@ describe('interoperability with openid-client', () => {
     await listener.start();
     gateway = await startGatewayStack(smtp.url);
     const management = gateway.stack.management.url;
-    const organization = await createOrganization(management, await createTenant(management, 'basic'), { name: 'OIDC Org', whitelistDomains: ['http://localhost:4000'] });
+    const organization = await createOrganization(management, await createTenant(management, 'basic'), {
+      name: 'OIDC Org',
+      whitelistDomains: ['http://localhost:4000'],
+    });
     web = await createApplication(management, organization, { type: 'web', name: 'OIDC Web', idTokenEncryptedResponseAlg: null });
     encryptedWeb = await createApplication(management, organization, { type: 'web', name: 'OIDC Web (encrypted)' });
-    desktop = await createApplication(management, organization, { type: 'desktop', name: 'OIDC Desktop', callbackUrls: ['http://127.0.0.1/callback'] });
+    desktop = await createApplication(management, organization, {
+      type: 'desktop',
+      name: 'OIDC Desktop',
+      callbackUrls: ['http://127.0.0.1/callback'],
+    });
   });
 
   afterAll(async () => {
@@ -45,7 +52,9 @@ describe('interoperability with openid-client', () => {
 
   /** As the library's README does it; allowInsecureRequests because the test stack speaks http on 127.0.0.1. */
   async function configure(app: ApplicationFixture, authentication: client.ClientAuth): Promise<client.Configuration> {
-    const config = await client.discovery(new URL(gateway.issuer), app.clientId, undefined, authentication, { execute: [client.allowInsecureRequests] });
+    const config = await client.discovery(new URL(gateway.issuer), app.clientId, undefined, authentication, {
+      execute: [client.allowInsecureRequests],
+    });
     client.enableNonRepudiationChecks(config);
     return config;
   }
@@ -63,7 +72,13 @@ describe('interoperability with openid-client', () => {
       nonce,
     });
     const { callback } = await userSignsIn(smtp, url, email);
-    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true, maxAge: 300 });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier,
+      expectedState: state,
+      expectedNonce: nonce,
+      idTokenExpected: true,
+      maxAge: 300,
+    });
     return { tokens, nonce, callback };
   }
 
@@ -78,20 +93,32 @@ describe('interoperability with openid-client', () => {
   it.each([
     ['client_secret_basic', () => client.ClientSecretBasic(web.clientSecret!)],
     ['client_secret_post', () => client.ClientSecretPost(web.clientSecret!)],
-  ])('web app with a signed-only id_token (%s): PKCE, state, nonce, a verified id_token, userinfo, revocation', async (_, authentication) => {
-    const config = await configure(web, authentication());
-    const email = uniqueEmail('oidc-web');
-    const { tokens, nonce } = await signIn(config, WEB_REDIRECT_URI, email);
-    const claims = tokens.claims()!;
-    expect(claims).toMatchObject({ iss: gateway.issuer, aud: web.clientId, nonce, email, email_verified: true, org_id: web.organizationId });
-    expect(tokens.id_token!.split('.')).toHaveLength(3);
+  ])(
+    'web app with a signed-only id_token (%s): PKCE, state, nonce, a verified id_token, userinfo, revocation',
+    async (_, authentication) => {
+      const config = await configure(web, authentication());
+      const email = uniqueEmail('oidc-web');
+      const { tokens, nonce } = await signIn(config, WEB_REDIRECT_URI, email);
+      const claims = tokens.claims()!;
+      expect(claims).toMatchObject({
+        iss: gateway.issuer,
+        aud: web.clientId,
+        nonce,
+        email,
+        email_verified: true,
+        org_id: web.organizationId,
+      });
+      expect(tokens.id_token!.split('.')).toHaveLength(3);
 
-    const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
-    expect(info).toMatchObject({ sub: claims.sub, email, email_verified: true });
+      const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+      expect(info).toMatchObject({ sub: claims.sub, email, email_verified: true });
 
-    await client.tokenRevocation(config, tokens.access_token);
-    await expect(client.fetchUserInfo(config, tokens.access_token, claims.sub)).rejects.toMatchObject({ code: 'OAUTH_WWW_AUTHENTICATE_CHALLENGE' });
-  });
+      await client.tokenRevocation(config, tokens.access_token);
+      await expect(client.fetchUserInfo(config, tokens.access_token, claims.sub)).rejects.toMatchObject({
+        code: 'OAUTH_WWW_AUTHENTICATE_CHALLENGE',
+      });
+    },
+  );
 
   it('desktop app (public client, loopback on a random port): PKCE, state, nonce, a verified id_token, userinfo, revocation', async () => {
     const config = await configure(desktop, client.None());
@@ -104,7 +131,9 @@ describe('interoperability with openid-client', () => {
     const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
     expect(info.email).toBe(email);
     await client.tokenRevocation(config, tokens.access_token);
-    await expect(client.fetchUserInfo(config, tokens.access_token, claims.sub)).rejects.toMatchObject({ code: 'OAUTH_WWW_AUTHENTICATE_CHALLENGE' });
+    await expect(client.fetchUserInfo(config, tokens.access_token, claims.sub)).rejects.toMatchObject({
+      code: 'OAUTH_WWW_AUTHENTICATE_CHALLENGE',
+    });
   });
 
   it('catches a wrong state and a wrong nonce itself', async () => {
@@ -119,15 +148,23 @@ describe('interoperability with openid-client', () => {
       nonce: 'the-nonce',
     });
     const { callback } = await userSignsIn(smtp, url, uniqueEmail('oidc-checks'));
-    const reason = (pattern: RegExp) => expect.objectContaining({ cause: expect.objectContaining({ message: expect.stringMatching(pattern) }) });
-    await expect(client.authorizationCodeGrant(config, callback, { pkceCodeVerifier, expectedState: 'another-state', expectedNonce: 'the-nonce' })).rejects.toEqual(reason(/state/));
-    await expect(client.authorizationCodeGrant(config, callback, { pkceCodeVerifier, expectedState: 'the-state', expectedNonce: 'another-nonce' })).rejects.toEqual(reason(/nonce/));
+    const reason = (pattern: RegExp) =>
+      expect.objectContaining({ cause: expect.objectContaining({ message: expect.stringMatching(pattern) }) });
+    await expect(
+      client.authorizationCodeGrant(config, callback, { pkceCodeVerifier, expectedState: 'another-state', expectedNonce: 'the-nonce' }),
+    ).rejects.toEqual(reason(/state/));
+    await expect(
+      client.authorizationCodeGrant(config, callback, { pkceCodeVerifier, expectedState: 'the-state', expectedNonce: 'another-nonce' }),
+    ).rejects.toEqual(reason(/nonce/));
   });
 
   it('an application with the default encrypted id_token is not readable by it, as its documentation says (the reason for the signed-only choice)', async () => {
     const config = await configure(encryptedWeb, client.ClientSecretBasic(encryptedWeb.clientSecret!));
     await expect(signIn(config, WEB_REDIRECT_URI, uniqueEmail('oidc-jwe'))).rejects.toEqual(
-      expect.objectContaining({ code: 'OAUTH_UNSUPPORTED_OPERATION', cause: expect.objectContaining({ message: expect.stringMatching(/JWE decryption is not configured/) }) }),
+      expect.objectContaining({
+        code: 'OAUTH_UNSUPPORTED_OPERATION',
+        cause: expect.objectContaining({ message: expect.stringMatching(/JWE decryption is not configured/) }),
+      }),
     );
   });
 });

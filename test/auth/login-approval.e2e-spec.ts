@@ -48,7 +48,15 @@ describe('approval from another device (direct authentication)', () => {
     };
     const started = await authenticateDirect(stack.auth.url, app, body).expect(200);
     const mail = await smtp.next(email);
-    return { email, loginAttemptId: started.body.loginAttemptId as string, approvalNumber: started.body.approvalNumber as string, token: tokenIn(mail), code: codeIn(mail), mail, answer: started.text };
+    return {
+      email,
+      loginAttemptId: started.body.loginAttemptId as string,
+      approvalNumber: started.body.approvalNumber as string,
+      token: tokenIn(mail),
+      code: codeIn(mail),
+      mail,
+      answer: started.text,
+    };
   }
 
   const approvalPage = (url: string, token: string) => request(url).get(`${V1}/login_link/approve?token=${token}`);
@@ -60,7 +68,11 @@ describe('approval from another device (direct authentication)', () => {
     second = await startAuthApi({ env: { PUBLIC_BASE_URL: stack.auth.config.http.publicBaseUrl, DATABASE_POOL_SIZE: '2' } });
     const tenant = await createTenant(stack.management.url, 'pro');
     // Links of 5 minutes: the e-mail's "10 minutes" could read as an approval number of 10.
-    const organization = await createOrganization(stack.management.url, tenant, { name: 'Approve Shop', whitelistDomains: ['http://localhost:4000'], linkTtlSeconds: 300 });
+    const organization = await createOrganization(stack.management.url, tenant, {
+      name: 'Approve Shop',
+      whitelistDomains: ['http://localhost:4000'],
+      linkTtlSeconds: 300,
+    });
     app = await createApplication(stack.management.url, organization, { type: 'web' });
   });
 
@@ -77,10 +89,18 @@ describe('approval from another device (direct authentication)', () => {
     const link = await request(stack.auth.url).get(`${V1}/login_link?token=${attempt.token}`).expect(200);
     const approval = await approvalPage(stack.auth.url, attempt.token).expect(200);
     const status = await loginAttemptStatus(stack.auth.url, app, attempt.loginAttemptId).expect(200);
-    const activity = await request(stack.management.url).get(`/api/v2/organization/${app.organizationId}/login_attempt`).set('Authorization', `Bearer ${app.apiKey}`).expect(200);
-    expectApprovalNumberAbsent([attempt.mail.text, attempt.mail.html, link.text, approval.text, JSON.stringify(status.body), JSON.stringify(activity.body)], attempt.approvalNumber);
+    const activity = await request(stack.management.url)
+      .get(`/api/v2/organization/${app.organizationId}/login_attempt`)
+      .set('Authorization', `Bearer ${app.apiKey}`)
+      .expect(200);
+    expectApprovalNumberAbsent(
+      [attempt.mail.text, attempt.mail.html, link.text, approval.text, JSON.stringify(status.body), JSON.stringify(activity.body)],
+      attempt.approvalNumber,
+    );
     // The attempt keeps only an HMAC of it, bound to the link token.
-    const [row] = await query<{ approval_verifier: Buffer }>('SELECT approval_verifier FROM login_attempt WHERE id = $1', [attempt.loginAttemptId]);
+    const [row] = await query<{ approval_verifier: Buffer }>('SELECT approval_verifier FROM login_attempt WHERE id = $1', [
+      attempt.loginAttemptId,
+    ]);
     expect(row.approval_verifier).toHaveLength(32);
   });
 
@@ -116,7 +136,12 @@ describe('approval from another device (direct authentication)', () => {
     expect(done.text).toContain('Approved — go back to the other device');
 
     const collected = await loginAttemptStatus(stack.auth.url, app, attempt.loginAttemptId).expect(200);
-    expect(collected.body).toMatchObject({ status: 'approved', code: expect.any(String), state: 'approve-state', redirectUri: WEB_REDIRECT_URI });
+    expect(collected.body).toMatchObject({
+      status: 'approved',
+      code: expect.any(String),
+      state: 'approve-state',
+      redirectUri: WEB_REDIRECT_URI,
+    });
     expect(collected.headers['cache-control']).toBe('no-store');
     const again = await loginAttemptStatus(stack.auth.url, app, attempt.loginAttemptId).expect(200);
     expect(again.body.status).toBe('completed');
@@ -170,7 +195,9 @@ describe('approval from another device (direct authentication)', () => {
   it('wait= answers as soon as an approval is made through the other instance, not at the end of its wait', async () => {
     const attempt = await start();
     const startedAt = performance.now();
-    const held = loginAttemptStatus(stack.auth.url, app, attempt.loginAttemptId).query({ wait: 25 }).then((response) => response);
+    const held = loginAttemptStatus(stack.auth.url, app, attempt.loginAttemptId)
+      .query({ wait: 25 })
+      .then((response) => response);
     // Approve only once the held request listens (one subscriber on the attempt's channel), through the other instance.
     await subscribed(`${stack.auth.config.redis.prefix}:login_attempt:${attempt.loginAttemptId}`);
     expect((await loginAttemptStatus(stack.auth.url, app, attempt.loginAttemptId).expect(200)).body.status).toBe('pending');
@@ -184,9 +211,19 @@ describe('approval from another device (direct authentication)', () => {
   it('wait= holds no Postgres connection: twelve held requests on an instance with a pool of 2 leave it answering', async () => {
     const attempts = await Promise.all([start(), start(), start()]);
     const held = attempts.flatMap((attempt) =>
-      Array.from({ length: 4 }, () => request(second.url).get(`${V1}/login_attempt/${attempt.loginAttemptId}`).set('Authorization', basicAuth(app)).query({ wait: 25 }).then((response) => response)),
+      Array.from({ length: 4 }, () =>
+        request(second.url)
+          .get(`${V1}/login_attempt/${attempt.loginAttemptId}`)
+          .set('Authorization', basicAuth(app))
+          .query({ wait: 25 })
+          .then((response) => response),
+      ),
     );
-    const quick = await request(second.url).get(`${V1}/login_attempt/${attempts[0].loginAttemptId}`).set('Authorization', basicAuth(app)).timeout(3000).expect(200);
+    const quick = await request(second.url)
+      .get(`${V1}/login_attempt/${attempts[0].loginAttemptId}`)
+      .set('Authorization', basicAuth(app))
+      .timeout(3000)
+      .expect(200);
     expect(quick.body.status).toBe('pending');
     for (const attempt of attempts) await useLink(stack.auth.url, attempt.token).expect(303);
     const answers = await Promise.all(held);

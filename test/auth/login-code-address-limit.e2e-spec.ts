@@ -27,14 +27,17 @@ describe('wrong codes counted per address across attempts', () => {
   /** A new attempt for the address, later than its allowedDate. */
   async function start(email: string) {
     clock.advance(PAST_BACKOFF_SECONDS);
-    const started = await authenticateDirect(stack.auth.url, app, { email, redirect_uri: WEB_REDIRECT_URI, state: 'limit-state' }).expect(200);
+    const started = await authenticateDirect(stack.auth.url, app, { email, redirect_uri: WEB_REDIRECT_URI, state: 'limit-state' }).expect(
+      200,
+    );
     const mail = await smtp.next(email);
     return { loginAttemptId: started.body.loginAttemptId as string, code: codeIn(mail), token: tokenIn(mail) };
   }
 
   /** `count` wrong codes on one attempt (fewer than the five that lock it). */
   async function wrongCodes(attempt: { loginAttemptId: string; code: string }, count: number): Promise<void> {
-    for (let index = 0; index < count; index++) expectOAuthError(await loginCode(stack.auth.url, app, attempt.loginAttemptId, wrong(attempt.code)), 400, 'invalid_login_code');
+    for (let index = 0; index < count; index++)
+      expectOAuthError(await loginCode(stack.auth.url, app, attempt.loginAttemptId, wrong(attempt.code)), 400, 'invalid_login_code');
   }
 
   beforeAll(async () => {
@@ -65,7 +68,9 @@ describe('wrong codes counted per address across attempts', () => {
     expectOAuthError(refused, 400, 'login_code_disabled');
     expect(refused.body.error_description).not.toMatch(/user|account|exist/i);
     // The refusal used nothing up: the attempt is pending, and its link signs in.
-    const [row] = await query<{ status: string; code_failures: number }>('SELECT status, code_failures FROM login_attempt WHERE id = $1', [fresh.loginAttemptId]);
+    const [row] = await query<{ status: string; code_failures: number }>('SELECT status, code_failures FROM login_attempt WHERE id = $1', [
+      fresh.loginAttemptId,
+    ]);
     expect(row).toEqual({ status: 'pending', code_failures: 0 });
     const link = await useLink(stack.auth.url, fresh.token).expect(303);
     expect(new URL(link.headers.location).searchParams.get('code')).toEqual(expect.any(String));

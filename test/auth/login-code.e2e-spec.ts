@@ -1,6 +1,15 @@
 import request from 'supertest';
 import { startStack, Stack } from '../support/apps';
-import { attemptsOf, authenticateDirect, expectOAuthError, loginAttemptStatus, loginCode, tokenIn, useLink, V1 } from '../support/direct-auth';
+import {
+  attemptsOf,
+  authenticateDirect,
+  expectOAuthError,
+  loginAttemptStatus,
+  loginCode,
+  tokenIn,
+  useLink,
+  V1,
+} from '../support/direct-auth';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { pkcePair, uniqueEmail } from '../support/login';
 import { codeIn, SmtpSink } from '../support/smtp-sink';
@@ -22,7 +31,12 @@ describe('login codes (direct authentication)', () => {
 
   async function start(options: { challenge?: string } = {}) {
     const email = uniqueEmail('code');
-    const body = { email, redirect_uri: WEB_REDIRECT_URI, state: 'code-state', ...(options.challenge ? { code_challenge: options.challenge, code_challenge_method: 'S256' } : {}) };
+    const body = {
+      email,
+      redirect_uri: WEB_REDIRECT_URI,
+      state: 'code-state',
+      ...(options.challenge ? { code_challenge: options.challenge, code_challenge_method: 'S256' } : {}),
+    };
     const started = await authenticateDirect(stack.auth.url, app, body).expect(200);
     const mail = await smtp.next(email);
     return { email, loginAttemptId: started.body.loginAttemptId as string, code: codeIn(mail), token: tokenIn(mail), mail };
@@ -32,7 +46,10 @@ describe('login codes (direct authentication)', () => {
     await smtp.start();
     stack = await startStack(smtp.url);
     const tenant = await createTenant(stack.management.url, 'pro');
-    const organization = await createOrganization(stack.management.url, tenant, { name: 'Code Shop', whitelistDomains: ['http://localhost:4000'] });
+    const organization = await createOrganization(stack.management.url, tenant, {
+      name: 'Code Shop',
+      whitelistDomains: ['http://localhost:4000'],
+    });
     app = await createApplication(stack.management.url, organization, { type: 'web' });
     other = await createApplication(stack.management.url, organization, { type: 'web' });
   });
@@ -96,7 +113,9 @@ describe('login codes (direct authentication)', () => {
 
   it('counts concurrent wrong codes exactly: of ten at once, four are wrong and the rest find it locked', async () => {
     const attempt = await start();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => loginCode(stack.auth.url, app, attempt.loginAttemptId, wrong(attempt.code))));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => loginCode(stack.auth.url, app, attempt.loginAttemptId, wrong(attempt.code))),
+    );
     const errors = answers.map((answer) => answer.body.error as string).sort();
     expect(errors).toEqual([...Array(4).fill('invalid_login_code'), ...Array(6).fill('login_attempt_locked')]);
   });
@@ -104,7 +123,10 @@ describe('login codes (direct authentication)', () => {
   it('a link and its code raced together give exactly one success', async () => {
     for (let round = 0; round < 5; round++) {
       const attempt = await start();
-      const [link, code] = await Promise.all([useLink(stack.auth.url, attempt.token), loginCode(stack.auth.url, app, attempt.loginAttemptId, attempt.code)]);
+      const [link, code] = await Promise.all([
+        useLink(stack.auth.url, attempt.token),
+        loginCode(stack.auth.url, app, attempt.loginAttemptId, attempt.code),
+      ]);
       const linkWon = new URL(link.headers.location).searchParams.has('code');
       const codeWon = code.status === 200;
       expect([linkWon, codeWon].filter(Boolean)).toHaveLength(1);
@@ -118,7 +140,9 @@ describe('login codes (direct authentication)', () => {
     expectOAuthError(await loginCode(stack.auth.url, other, attempt.loginAttemptId, attempt.code), 404, 'not_found');
     expectOAuthError(await loginCode(stack.auth.url, app, attempt.loginAttemptId, '12345'), 400, 'invalid_request');
     expectOAuthError(await loginCode(stack.auth.url, app, 'not-a-uuid', attempt.code), 400, 'invalid_request');
-    const anonymous = await request(stack.auth.url).post(`${V1}/login_code`).send({ loginAttemptId: attempt.loginAttemptId, code: attempt.code });
+    const anonymous = await request(stack.auth.url)
+      .post(`${V1}/login_code`)
+      .send({ loginAttemptId: attempt.loginAttemptId, code: attempt.code });
     expectOAuthError(anonymous, 401, 'invalid_client');
     const [row] = (await attemptsOf(app.applicationId, attempt.email)) as unknown as { code_failures: number; status: string }[];
     expect(row).toMatchObject({ code_failures: 0, status: 'pending' });

@@ -2,7 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { ManualClock } from '@sesame/common';
 import request, { Response } from 'supertest';
 import { startStack, Stack } from '../support/apps';
-import { attemptsOf, authenticateDirect, loginAttemptStatus, NO_SWEEPS, query, sha256Hex, tokenIn, useLink, V1 } from '../support/direct-auth';
+import {
+  attemptsOf,
+  authenticateDirect,
+  loginAttemptStatus,
+  NO_SWEEPS,
+  query,
+  sha256Hex,
+  tokenIn,
+  useLink,
+  V1,
+} from '../support/direct-auth';
 import { uniqueEmail } from '../support/login';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { call } from '../support/management';
@@ -56,7 +66,12 @@ describe('login link pages', () => {
   /** Starts an attempt and returns it with the token of its e-mail. */
   async function startAttempt(options: { app?: ApplicationFixture; email?: string; body?: Record<string, unknown> } = {}) {
     const email = options.email ?? uniqueEmail('link');
-    const started = await authenticateDirect(stack.auth.url, options.app ?? app, { email, redirect_uri: REDIRECT_URI, state: 'state-xyz', ...options.body }).expect(200);
+    const started = await authenticateDirect(stack.auth.url, options.app ?? app, {
+      email,
+      redirect_uri: REDIRECT_URI,
+      state: 'state-xyz',
+      ...options.body,
+    }).expect(200);
     const mail = await smtp.next(email);
     const token = tokenIn(mail);
     expect(sha256Hex(token)).toBe(started.body.token);
@@ -73,8 +88,14 @@ describe('login link pages', () => {
       whitelistDomains: ['http://localhost:4000', 'https://app.example.com'],
     });
     app = await createApplication(stack.management.url, organization, { type: 'web', name: 'Shop <App>' });
-    strict = await createApplication(stack.management.url, organization, { type: 'web', callbackUrls: ['https://app.example.com/cb?tenant=a'] });
-    const shortOrganization = await createOrganization(stack.management.url, tenant, { whitelistDomains: ['http://localhost:4000'], linkTtlSeconds: 60 });
+    strict = await createApplication(stack.management.url, organization, {
+      type: 'web',
+      callbackUrls: ['https://app.example.com/cb?tenant=a'],
+    });
+    const shortOrganization = await createOrganization(stack.management.url, tenant, {
+      whitelistDomains: ['http://localhost:4000'],
+      linkTtlSeconds: 60,
+    });
     shortLived = await createApplication(stack.management.url, shortOrganization, { type: 'web' });
   });
 
@@ -130,14 +151,23 @@ describe('login link pages', () => {
 
   it('speak the language the browser asks for (en, de, fr, es), error pages too', async () => {
     const attempt = await startAttempt();
-    const page = (language: string) => request(stack.auth.url).get(`${V1}/login_link`).query({ token: attempt.token }).set('Accept-Language', language).expect(200);
+    const page = (language: string) =>
+      request(stack.auth.url).get(`${V1}/login_link`).query({ token: attempt.token }).set('Accept-Language', language).expect(200);
     expect((await page('de-CH,de;q=0.9')).text).toMatch(/<html lang="de">[\s\S]*Hier fortfahren/);
     expect((await page('fr')).text).toContain('Continuer ici');
     expect((await page('es-MX')).text).toContain('Continuar aquí');
     expect((await page('ja')).text).toMatch(/<html lang="en">[\s\S]*Continue here/);
-    const approval = await request(stack.auth.url).get(`${V1}/login_link/approve`).query({ token: attempt.token }).set('Accept-Language', 'de').expect(200);
+    const approval = await request(stack.auth.url)
+      .get(`${V1}/login_link/approve`)
+      .query({ token: attempt.token })
+      .set('Accept-Language', 'de')
+      .expect(200);
     expect(approval.text).toContain('Bestätigen');
-    const unknown = await request(stack.auth.url).get(`${V1}/login_link`).query({ token: randomBytes(32).toString('base64url') }).set('Accept-Language', 'fr').expect(404);
+    const unknown = await request(stack.auth.url)
+      .get(`${V1}/login_link`)
+      .query({ token: randomBytes(32).toString('base64url') })
+      .set('Accept-Language', 'fr')
+      .expect(404);
     expect(unknown.text).toContain('Ce lien n’est pas valide');
   });
 
@@ -191,7 +221,11 @@ describe('login link pages', () => {
         'SELECT id, email_verified, last_login_at, blocked FROM "user" WHERE organization_id = $1 AND email = $2',
         [app.organizationId, attempt.email],
       );
-      expect({ verified: user.email_verified, lastLogin: user.last_login_at, blocked: user.blocked }).toEqual({ verified: true, lastLogin: now, blocked: false });
+      expect({ verified: user.email_verified, lastLogin: user.last_login_at, blocked: user.blocked }).toEqual({
+        verified: true,
+        lastLogin: now,
+        blocked: false,
+      });
 
       const [code] = await query<Record<string, unknown>>(
         'SELECT application_id, user_id, redirect_uri, code_challenge, expires_at, used_at FROM authorization_code WHERE hash = $1',
@@ -207,8 +241,14 @@ describe('login link pages', () => {
       });
 
       const [row] = await attemptsOf(app.applicationId, attempt.email);
-      expect({ status: row.status, usedAt: row.used_at, sealedToken: row.link_token_encrypted }).toEqual({ status: 'completed', usedAt: now, sealedToken: null });
-      expect(await query('SELECT * FROM email_throttle WHERE organization_id = $1 AND email = $2', [app.organizationId, attempt.email])).toEqual([]);
+      expect({ status: row.status, usedAt: row.used_at, sealedToken: row.link_token_encrypted }).toEqual({
+        status: 'completed',
+        usedAt: now,
+        sealedToken: null,
+      });
+      expect(
+        await query('SELECT * FROM email_throttle WHERE organization_id = $1 AND email = $2', [app.organizationId, attempt.email]),
+      ).toEqual([]);
       const status = await loginAttemptStatus(stack.auth.url, app, attempt.loginAttemptId).expect(200);
       expect(status.body.status).toBe('completed');
       // The backoff was reset: the address may ask again at once.
@@ -218,7 +258,10 @@ describe('login link pages', () => {
 
     it('updates lastLoginAt of an existing user and never creates a second one', async () => {
       const email = uniqueEmail('returning');
-      const created = await call(stack.management.url, 'post', `/organization/${app.organizationId}/user`, app.apiKey, { email, name: 'Ret Urning' }).expect(201);
+      const created = await call(stack.management.url, 'post', `/organization/${app.organizationId}/user`, app.apiKey, {
+        email,
+        name: 'Ret Urning',
+      }).expect(201);
       expect(created.body.lastLoginAt).toBeNull();
       const first = await startAttempt({ email });
       await useLink(stack.auth.url, first.token).expect(303);
@@ -238,9 +281,10 @@ describe('login link pages', () => {
       const used = callback(await useLink(stack.auth.url, attempt.token));
       expect(used.location.href.startsWith('https://app.example.com/cb?tenant=a&code=')).toBe(true);
       expect(used.params.map(([name]) => name)).toEqual(['tenant', 'code', 'state']);
-      const [code] = await query<{ redirect_uri: string; code_challenge: string | null }>('SELECT redirect_uri, code_challenge FROM authorization_code WHERE hash = $1', [
-        Buffer.from(sha256Hex(used.params[1][1]), 'hex'),
-      ]);
+      const [code] = await query<{ redirect_uri: string; code_challenge: string | null }>(
+        'SELECT redirect_uri, code_challenge FROM authorization_code WHERE hash = $1',
+        [Buffer.from(sha256Hex(used.params[1][1]), 'hex')],
+      );
       expect(code).toEqual({ redirect_uri: 'HTTPS://APP.example.com:443/cb?tenant=a', code_challenge: null });
     });
 
@@ -281,7 +325,9 @@ describe('login link pages', () => {
           ['state', 'state-xyz'],
         ]);
       }
-      const codes = await query('SELECT c.hash FROM authorization_code c JOIN "user" u ON u.id = c.user_id WHERE u.email = $1', [attempt.email]);
+      const codes = await query('SELECT c.hash FROM authorization_code c JOIN "user" u ON u.id = c.user_id WHERE u.email = $1', [
+        attempt.email,
+      ]);
       expect(codes).toHaveLength(1);
     });
 
@@ -291,9 +337,13 @@ describe('login link pages', () => {
       const outcomes = responses.map((response) => callback(response).params[0]);
       expect(outcomes.filter(([name]) => name === 'code')).toHaveLength(1);
       expect(outcomes.filter(([name, value]) => name === 'error' && value === 'login_link_used')).toHaveLength(11);
-      const codes = await query('SELECT c.hash FROM authorization_code c JOIN "user" u ON u.id = c.user_id WHERE u.email = $1', [attempt.email]);
+      const codes = await query('SELECT c.hash FROM authorization_code c JOIN "user" u ON u.id = c.user_id WHERE u.email = $1', [
+        attempt.email,
+      ]);
       expect(codes).toHaveLength(1);
-      expect(await query('SELECT id FROM "user" WHERE organization_id = $1 AND email = $2', [app.organizationId, attempt.email])).toHaveLength(1);
+      expect(
+        await query('SELECT id FROM "user" WHERE organization_id = $1 AND email = $2', [app.organizationId, attempt.email]),
+      ).toHaveLength(1);
     });
 
     it('two different links of one new address used at once both log in, creating one user', async () => {
@@ -310,7 +360,9 @@ describe('login link pages', () => {
       const email = uniqueEmail('blocked-later');
       const user = await call(stack.management.url, 'post', `/organization/${app.organizationId}/user`, app.apiKey, { email }).expect(201);
       const attempt = await startAttempt({ email });
-      await call(stack.management.url, 'post', `/organization/${app.organizationId}/user/${user.body.id}`, app.apiKey, { blocked: true }).expect(200);
+      await call(stack.management.url, 'post', `/organization/${app.organizationId}/user/${user.body.id}`, app.apiKey, {
+        blocked: true,
+      }).expect(200);
       const refused = callback(await useLink(stack.auth.url, attempt.token));
       expect(refused.target).toBe(REDIRECT_URI);
       expect(refused.params).toEqual([
@@ -319,7 +371,10 @@ describe('login link pages', () => {
         ['state', 'state-xyz'],
       ]);
       expect(await query('SELECT hash FROM authorization_code WHERE user_id = $1', [user.body.id])).toEqual([]);
-      const [row] = await query<{ last_login_at: Date | null; email_verified: boolean }>('SELECT last_login_at, email_verified FROM "user" WHERE id = $1', [user.body.id]);
+      const [row] = await query<{ last_login_at: Date | null; email_verified: boolean }>(
+        'SELECT last_login_at, email_verified FROM "user" WHERE id = $1',
+        [user.body.id],
+      );
       expect(row).toEqual({ last_login_at: null, email_verified: false });
       // The link is spent: a second try is "used", not a login.
       expect(callback(await useLink(stack.auth.url, attempt.token)).params[0]).toEqual(['error', 'login_link_used']);

@@ -34,7 +34,9 @@ async function installCuts(): Promise<void> {
       RETURN NEW;
     END $$`);
   await query(`CREATE TRIGGER ${TAG}_organization BEFORE INSERT ON organization FOR EACH ROW EXECUTE FUNCTION ${TAG}_cut_organization()`);
-  await query(`CREATE TRIGGER ${TAG}_login_attempt BEFORE INSERT OR UPDATE ON login_attempt FOR EACH ROW EXECUTE FUNCTION ${TAG}_cut_login_attempt()`);
+  await query(
+    `CREATE TRIGGER ${TAG}_login_attempt BEFORE INSERT OR UPDATE ON login_attempt FOR EACH ROW EXECUTE FUNCTION ${TAG}_cut_login_attempt()`,
+  );
 }
 
 async function removeCuts(): Promise<void> {
@@ -66,14 +68,25 @@ describe('a Postgres connection lost mid-request', () => {
 
   it('the management API answers 503 with Retry-After, then works again', async () => {
     const response = await call(stack.management.url, 'post', '/organization', app.apiKey, { name: `${TAG}-always` });
-    expectProblem(response, { status: 503, code: 'service_unavailable', detail: 'The database is temporarily unavailable; try again shortly', instance: `${V2}/organization` });
+    expectProblem(response, {
+      status: 503,
+      code: 'service_unavailable',
+      detail: 'The database is temporarily unavailable; try again shortly',
+      instance: `${V2}/organization`,
+    });
     expect(response.headers['retry-after']).toBe('1');
     await call(stack.management.url, 'post', '/organization', app.apiKey, { name: 'After the cut' }).expect(201);
   });
 
   it('authenticate_direct answers temporarily_unavailable with Retry-After, and nothing was accepted', async () => {
     const email = `${TAG}-always-${uniqueEmail()}`;
-    const response = await authenticateDirect(stack.auth.url, app, { email, redirect_uri: REDIRECT_URI, state: 's', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' });
+    const response = await authenticateDirect(stack.auth.url, app, {
+      email,
+      redirect_uri: REDIRECT_URI,
+      state: 's',
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: 'S256',
+    });
     expectOAuthError(response, 503, 'temporarily_unavailable');
     expect(response.headers['retry-after']).toBe('1');
     expect(await attemptsOf(app.applicationId, email)).toEqual([]);
@@ -81,7 +94,13 @@ describe('a Postgres connection lost mid-request', () => {
 
   it('authenticate_direct answers 200 when only the bookkeeping after queueing the e-mail lost its connection', async () => {
     const email = `${TAG}-bookkeeping-${uniqueEmail()}`;
-    const response = await authenticateDirect(stack.auth.url, app, { email, redirect_uri: REDIRECT_URI, state: 's', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' });
+    const response = await authenticateDirect(stack.auth.url, app, {
+      email,
+      redirect_uri: REDIRECT_URI,
+      state: 's',
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: 'S256',
+    });
     expect(response.status).toBe(200);
     const mail = await smtp.next(email);
     expect(mail.text).toContain(response.body.sentence);
@@ -94,13 +113,21 @@ describe('a Postgres connection lost mid-request', () => {
     const jobs = watchJobs(mailQueueOf(stack.worker));
     try {
       const email = `${TAG}-sent-${uniqueEmail()}`;
-      const response = await authenticateDirect(stack.auth.url, app, { email, redirect_uri: REDIRECT_URI, state: 's', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' });
+      const response = await authenticateDirect(stack.auth.url, app, {
+        email,
+        redirect_uri: REDIRECT_URI,
+        state: 's',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+      });
       expect(response.status).toBe(200);
       await smtp.next(email);
       // A job failed after the send would be tried again, and the e-mail sent twice.
       expect(await jobs.settled(response.body.loginAttemptId)).toBe('completed');
       expect(smtp.pending(email)).toEqual([]);
-      const [attempt] = await query<{ mail_sent_at: Date | null }>('SELECT mail_sent_at FROM login_attempt WHERE id = $1', [response.body.loginAttemptId]);
+      const [attempt] = await query<{ mail_sent_at: Date | null }>('SELECT mail_sent_at FROM login_attempt WHERE id = $1', [
+        response.body.loginAttemptId,
+      ]);
       expect(attempt.mail_sent_at).toBeInstanceOf(Date);
       expect((await query<{ cuts: string }>(`SELECT last_value AS cuts FROM ${TAG}_sent_once`))[0].cuts).toBe('2');
     } finally {

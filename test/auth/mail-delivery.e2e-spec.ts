@@ -49,7 +49,10 @@ describe('mail delivery', () => {
     management = await startManagementApi({ env: ENV });
     auth = await startAuthApi({ env: ENV });
     const tenant = await createTenant(management.url, 'pro');
-    const organization = await createOrganization(management.url, tenant, { name: 'Mail & Co', whitelistDomains: ['http://localhost:4000'] });
+    const organization = await createOrganization(management.url, tenant, {
+      name: 'Mail & Co',
+      whitelistDomains: ['http://localhost:4000'],
+    });
     app = await createApplication(management.url, organization, { type: 'web' });
   });
 
@@ -155,10 +158,20 @@ describe('mail delivery', () => {
     await queue.pause();
     try {
       const blockedEmail = uniqueEmail('sweep-blocked');
-      await call(management.url, 'post', `/organization/${app.organizationId}/user`, app.apiKey, { email: blockedEmail, blocked: true }).expect(201);
-      const emails = { neverQueued: uniqueEmail('sweep-never'), lost: uniqueEmail('sweep-lost'), waiting: uniqueEmail('sweep-waiting'), expired: uniqueEmail('sweep-expired'), blocked: blockedEmail };
+      await call(management.url, 'post', `/organization/${app.organizationId}/user`, app.apiKey, {
+        email: blockedEmail,
+        blocked: true,
+      }).expect(201);
+      const emails = {
+        neverQueued: uniqueEmail('sweep-never'),
+        lost: uniqueEmail('sweep-lost'),
+        waiting: uniqueEmail('sweep-waiting'),
+        expired: uniqueEmail('sweep-expired'),
+        blocked: blockedEmail,
+      };
       const ids: Record<keyof typeof emails, string> = {} as Record<keyof typeof emails, string>;
-      for (const [name, email] of Object.entries(emails) as [keyof typeof emails, string][]) ids[name] = (await start(email)).body.loginAttemptId;
+      for (const [name, email] of Object.entries(emails) as [keyof typeof emails, string][])
+        ids[name] = (await start(email)).body.loginAttemptId;
 
       // never queued: auth-api stopped between recording the attempt and queueing its job
       await (await queue.getJob(ids.neverQueued))!.remove();
@@ -188,13 +201,21 @@ describe('mail delivery', () => {
     }
 
     for (const email of ['sweep-never', 'sweep-lost', 'sweep-waiting']) {
-      const row = (await query<{ email: string }>('SELECT email FROM login_attempt WHERE application_id = $1 AND email LIKE $2', [app.applicationId, `${email}-%`]))[0];
+      const row = (
+        await query<{ email: string }>('SELECT email FROM login_attempt WHERE application_id = $1 AND email LIKE $2', [
+          app.applicationId,
+          `${email}-%`,
+        ])
+      )[0];
       const mail = await smtp.next(row.email);
       expect(linkIn(mail)).toContain('/v1/login_link?token=');
     }
     await drainWithSentinel();
     for (const prefix of ['sweep-never', 'sweep-lost', 'sweep-waiting', 'sweep-expired', 'sweep-blocked']) {
-      const rows = await query<{ email: string }>('SELECT email FROM login_attempt WHERE application_id = $1 AND email LIKE $2', [app.applicationId, `${prefix}-%`]);
+      const rows = await query<{ email: string }>('SELECT email FROM login_attempt WHERE application_id = $1 AND email LIKE $2', [
+        app.applicationId,
+        `${prefix}-%`,
+      ]);
       expect(rows).toHaveLength(1);
       expect(smtp.pending(rows[0].email)).toEqual([]);
     }

@@ -24,7 +24,11 @@ describe('mail jobs of an unknown payload version', () => {
     const queue = mailQueueOf(worker);
     const jobs = watchJobs(queue);
     try {
-      const job = await queue.add(LOGIN_LINK_JOB, { version: 2, loginAttemptId: '0193a9c4-5b7e-7c1a-9f3e-2d4b6a8c0e12', requestId: null }, { attempts: 5 });
+      const job = await queue.add(
+        LOGIN_LINK_JOB,
+        { version: 2, loginAttemptId: '0193a9c4-5b7e-7c1a-9f3e-2d4b6a8c0e12', requestId: null },
+        { attempts: 5 },
+      );
       expect(await jobs.settled(String(job.id))).toBe('failed');
       const failed = (await queue.getJob(job.id))!;
       expect(failed.attemptsMade).toBe(1);

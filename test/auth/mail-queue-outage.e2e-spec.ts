@@ -53,7 +53,9 @@ describe('authenticate_direct while Redis is unreachable', () => {
   describe('the mail queue (rate limiters set aside, to reach the enqueue)', () => {
     const passThrough = { canActivate: () => true };
     // The global guard is an APP_GUARD alias of a provider; the endpoint guard is an enhancer (@UseGuards).
-    const f = outageFixture((builder) => builder.overrideProvider(GlobalIpThrottlerGuard).useValue(passThrough).overrideGuard(EndpointThrottlerGuard).useValue(passThrough));
+    const f = outageFixture((builder) =>
+      builder.overrideProvider(GlobalIpThrottlerGuard).useValue(passThrough).overrideGuard(EndpointThrottlerGuard).useValue(passThrough),
+    );
     const start = (email: string) => authenticateDirect(f.stack.auth.url, f.app, { email, redirect_uri: REDIRECT_URI, state: 'st' });
     const at = (seconds: number) => new Date(f.clock.now().getTime() + seconds * 1000).toISOString();
 
@@ -82,11 +84,13 @@ describe('authenticate_direct while Redis is unreachable', () => {
         [false, 'expired'],
       ]);
       // The backoff is as it was before the failed requests.
-      expect(await query('SELECT * FROM email_throttle WHERE organization_id = $1 AND email = $2', [app.organizationId, fresh])).toEqual([]);
-      const throttles = await query<{ attempts: number; allowed_date: Date }>('SELECT attempts, allowed_date FROM email_throttle WHERE organization_id = $1 AND email = $2', [
-        app.organizationId,
-        returning,
-      ]);
+      expect(await query('SELECT * FROM email_throttle WHERE organization_id = $1 AND email = $2', [app.organizationId, fresh])).toEqual(
+        [],
+      );
+      const throttles = await query<{ attempts: number; allowed_date: Date }>(
+        'SELECT attempts, allowed_date FROM email_throttle WHERE organization_id = $1 AND email = $2',
+        [app.organizationId, returning],
+      );
       expect(throttles).toEqual([{ attempts: 1, allowed_date: new Date(first.body.allowedDate) }]);
 
       await f.redis.restart();
@@ -120,7 +124,9 @@ describe('authenticate_direct while Redis is unreachable', () => {
       expect(Object.keys(response.body).sort()).toEqual(['error', 'error_description']);
       expect(response.headers['retry-after']).toMatch(/^\d+$/);
       expect(await attemptsOf(f.app.applicationId, email)).toEqual([]);
-      expect(await query('SELECT * FROM email_throttle WHERE organization_id = $1 AND email = $2', [f.app.organizationId, email])).toEqual([]);
+      expect(await query('SELECT * FROM email_throttle WHERE organization_id = $1 AND email = $2', [f.app.organizationId, email])).toEqual(
+        [],
+      );
     });
 
     it('the 503 carries the RFC 6749 code temporarily_unavailable', async () => {

@@ -26,7 +26,8 @@ describe('login attempt sentences', () => {
   // Unique to this run, so attempts of other test files never hold them.
   const phrase = (label: string) => `${label} ${process.pid} ${Date.now()} phrase`;
 
-  const start = (email: string, application = app) => authenticateDirect(stack.auth.url, application, { email, redirect_uri: REDIRECT_URI, state: 'st' });
+  const start = (email: string, application = app) =>
+    authenticateDirect(stack.auth.url, application, { email, redirect_uri: REDIRECT_URI, state: 'st' });
 
   beforeAll(async () => {
     await smtp.start();
@@ -53,7 +54,10 @@ describe('login attempt sentences', () => {
     const firstMail = await smtp.next(first);
     expect(firstMail.text).toContain(taken);
     expect(firstMail.html).toContain(taken);
-    const page = await request(stack.auth.url).get('/api/v1/login_link').query({ token: tokenIn(firstMail) }).expect(200);
+    const page = await request(stack.auth.url)
+      .get('/api/v1/login_link')
+      .query({ token: tokenIn(firstMail) })
+      .expect(200);
     expect(page.text).toContain(taken);
 
     // Another address, even in another organization, draws again.

@@ -26,13 +26,25 @@ describe('stored redirect_uris are checked again when used', () => {
   });
 
   const updateOrganization = (app: ApplicationFixture, body: Record<string, unknown>) =>
-    request(stack.management.url).post(`/api/v2/organization/${app.organizationId}`).set('Authorization', `Bearer ${app.apiKey}`).send(body).expect(200);
+    request(stack.management.url)
+      .post(`/api/v2/organization/${app.organizationId}`)
+      .set('Authorization', `Bearer ${app.apiKey}`)
+      .send(body)
+      .expect(200);
   const updateApplication = (app: ApplicationFixture, body: Record<string, unknown>) =>
-    request(stack.management.url).post(`/api/v2/organization/${app.organizationId}/application/${app.applicationId}`).set('Authorization', `Bearer ${app.apiKey}`).send(body).expect(200);
+    request(stack.management.url)
+      .post(`/api/v2/organization/${app.organizationId}/application/${app.applicationId}`)
+      .set('Authorization', `Bearer ${app.apiKey}`)
+      .send(body)
+      .expect(200);
 
   async function mailedLink(app: ApplicationFixture, redirectUri: string): Promise<string> {
     const email = uniqueEmail('recheck');
-    await request(stack.auth.url).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(app)).send({ email, redirect_uri: redirectUri, state: 's' }).expect(200);
+    await request(stack.auth.url)
+      .post('/api/v1/authenticate_direct')
+      .set('Authorization', basicAuth(app))
+      .send({ email, redirect_uri: redirectUri, state: 's' })
+      .expect(200);
     return new URL(linkIn(await smtp.next(email))).searchParams.get('token')!;
   }
   const press = (token: string) => request(stack.auth.url).post('/api/v1/login_link').type('form').send({ token });
@@ -44,7 +56,9 @@ describe('stored redirect_uris are checked again when used', () => {
   }
 
   it('a whitelist domain removed after the e-mail was sent: the link shows an error page, stays unused, and works once the domain is back', async () => {
-    const organization = await createOrganization(stack.management.url, tenant, { whitelistDomains: ['http://localhost:4000', 'https://shop.example.com'] });
+    const organization = await createOrganization(stack.management.url, tenant, {
+      whitelistDomains: ['http://localhost:4000', 'https://shop.example.com'],
+    });
     const app = await createApplication(stack.management.url, organization, { type: 'web' });
     const token = await mailedLink(app, 'https://shop.example.com/cb');
     await updateOrganization(app, { whitelistDomains: ['http://localhost:4000'] });
@@ -62,7 +76,10 @@ describe('stored redirect_uris are checked again when used', () => {
 
   it('a callback URL removed after the e-mail was sent', async () => {
     const organization = await createOrganization(stack.management.url, tenant, { whitelistDomains: ['http://localhost:4000'] });
-    const app = await createApplication(stack.management.url, organization, { type: 'web', callbackUrls: ['http://localhost:4000/a', 'http://localhost:4000/b'] });
+    const app = await createApplication(stack.management.url, organization, {
+      type: 'web',
+      callbackUrls: ['http://localhost:4000/a', 'http://localhost:4000/b'],
+    });
     const token = await mailedLink(app, 'http://localhost:4000/b');
     await updateApplication(app, { callbackUrls: ['http://localhost:4000/a'] });
     expectNoLongerAllowed(await press(token));
@@ -77,7 +94,10 @@ describe('stored redirect_uris are checked again when used', () => {
       const pressed = await press(await mailedLink(app, 'http://localhost:4000/callback')).expect(303);
       return { stop: new URL(pressed.headers.location), cookie: String(pressed.headers['set-cookie'][0]).split(';')[0] };
     };
-    const next = (stop: URL, cookie: string) => request(stack.auth.url).get(`/api/v1/autologin${new URL(stop.searchParams.get('autologin_continue')!).search}`).set('Cookie', cookie);
+    const next = (stop: URL, cookie: string) =>
+      request(stack.auth.url)
+        .get(`/api/v1/autologin${new URL(stop.searchParams.get('autologin_continue')!).search}`)
+        .set('Cookie', cookie);
 
     const walk = await start();
     expect(walk.stop.origin).toBe('http://127.0.0.1:4001');

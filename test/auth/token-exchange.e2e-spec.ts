@@ -62,7 +62,10 @@ describe('code exchange, id_token and userinfo', () => {
     expect(typeof payload.sub).toBe('string');
     expect(payload.auth_time).toEqual(expect.any(Number));
 
-    const user = await request(stack.auth.url).get('/api/v1/userinfo').set('Authorization', `Bearer ${exchanged.body.access_token}`).expect(200);
+    const user = await request(stack.auth.url)
+      .get('/api/v1/userinfo')
+      .set('Authorization', `Bearer ${exchanged.body.access_token}`)
+      .expect(200);
     expect(user.body).toEqual({
       sub: payload.sub,
       email,

@@ -38,7 +38,10 @@ describe('authorization codes', () => {
     request(stack.auth.url).post('/api/v1/introspect').set('Authorization', basicAuth(web)).type('form').send({ token }).expect(200);
 
   function expectInvalidGrant(response: request.Response): void {
-    expect({ status: response.status, body: response.body }).toEqual({ status: 400, body: { error: 'invalid_grant', error_description: expect.any(String) } });
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: expect.any(String) },
+    });
   }
 
   describe('single use', () => {
@@ -58,7 +61,9 @@ describe('authorization codes', () => {
 
     it('of simultaneous exchanges exactly one succeeds, the others get invalid_grant (no 5xx), and the winner’s token is revoked', async () => {
       const issued = await webCode(stack, smtp, web);
-      const attempts = await Promise.all(Array.from({ length: 6 }, () => verify(stack.auth.url, { code: issued.code, redirect_uri: issued.redirectUri }, basicAuth(web))));
+      const attempts = await Promise.all(
+        Array.from({ length: 6 }, () => verify(stack.auth.url, { code: issued.code, redirect_uri: issued.redirectUri }, basicAuth(web))),
+      );
       const statuses = attempts.map((response) => response.status).sort();
       expect(statuses).toEqual([200, 400, 400, 400, 400, 400]);
       attempts.filter((response) => response.status === 400).forEach(expectInvalidGrant);
@@ -103,7 +108,12 @@ describe('authorization codes', () => {
         expectInvalidGrant(replay);
         expect([client, replay.body.error_description]).toEqual([client, 'The code is invalid, expired, or was issued to another client']);
       }
-      const native = await verify(stack.auth.url, { client_id: desktop.clientId, code: issued.code, redirect_uri: issued.redirectUri, code_verifier: 'v'.repeat(43) });
+      const native = await verify(stack.auth.url, {
+        client_id: desktop.clientId,
+        code: issued.code,
+        redirect_uri: issued.redirectUri,
+        code_verifier: 'v'.repeat(43),
+      });
       expectInvalidGrant(native);
       await userInfo(stack.auth.url, tokens.access_token).expect(200);
       expect((await introspect(tokens.access_token)).body.active).toBe(true);
@@ -124,7 +134,14 @@ describe('authorization codes', () => {
 
     it('a native app cannot redeem a web app’s code with client_id alone', async () => {
       const issued = await webCode(stack, smtp, web, { pkce: true });
-      expectInvalidGrant(await verify(stack.auth.url, { client_id: desktop.clientId, code: issued.code, redirect_uri: issued.redirectUri, code_verifier: issued.verifier }));
+      expectInvalidGrant(
+        await verify(stack.auth.url, {
+          client_id: desktop.clientId,
+          code: issued.code,
+          redirect_uri: issued.redirectUri,
+          code_verifier: issued.verifier,
+        }),
+      );
       await exchangeWeb(stack, web, issued);
     });
   });
@@ -145,7 +162,12 @@ describe('authorization codes', () => {
     it('a desktop app must present the loopback port it used, not just any port', async () => {
       const issued = await nativeCode(stack, smtp, desktop, 'http://127.0.0.1:40002/callback');
       expectInvalidGrant(
-        await verify(stack.auth.url, { client_id: desktop.clientId, code: issued.code, redirect_uri: 'http://127.0.0.1:40003/callback', code_verifier: issued.verifier }),
+        await verify(stack.auth.url, {
+          client_id: desktop.clientId,
+          code: issued.code,
+          redirect_uri: 'http://127.0.0.1:40003/callback',
+          code_verifier: issued.verifier,
+        }),
       );
     });
   });
@@ -166,22 +188,37 @@ describe('authorization codes', () => {
       const { verifier, challenge } = pkcePair();
       const callback = await loginByLink(stack, smtp, web, { codeChallenge: challenge, redirectUri: WEB_REDIRECT_URI });
       const code = callback.searchParams.get('code')!;
-      expectInvalidGrant(await verify(stack.auth.url, { code, redirect_uri: WEB_REDIRECT_URI, code_verifier: candidate(challenge) }, basicAuth(web)));
+      expectInvalidGrant(
+        await verify(stack.auth.url, { code, redirect_uri: WEB_REDIRECT_URI, code_verifier: candidate(challenge) }, basicAuth(web)),
+      );
       expectInvalidGrant(await verify(stack.auth.url, { code, redirect_uri: WEB_REDIRECT_URI, code_verifier: verifier }, basicAuth(web)));
     });
 
     it('downgrade protection: a verifier sent for a code issued without a challenge is invalid_grant', async () => {
       const issued = await webCode(stack, smtp, web);
-      const response = await verify(stack.auth.url, { code: issued.code, redirect_uri: issued.redirectUri, code_verifier: pkcePair().verifier }, basicAuth(web));
+      const response = await verify(
+        stack.auth.url,
+        { code: issued.code, redirect_uri: issued.redirectUri, code_verifier: pkcePair().verifier },
+        basicAuth(web),
+      );
       expectInvalidGrant(response);
       expect(response.body.error_description).toMatch(/without code_challenge/);
     });
 
     it('a native app with a wrong or missing verifier gets invalid_grant', async () => {
       const wrong = await nativeCode(stack, smtp, desktop, 'http://127.0.0.1:40004/callback');
-      expectInvalidGrant(await verify(stack.auth.url, { client_id: desktop.clientId, code: wrong.code, redirect_uri: wrong.redirectUri, code_verifier: pkcePair().verifier }));
+      expectInvalidGrant(
+        await verify(stack.auth.url, {
+          client_id: desktop.clientId,
+          code: wrong.code,
+          redirect_uri: wrong.redirectUri,
+          code_verifier: pkcePair().verifier,
+        }),
+      );
       const missing = await nativeCode(stack, smtp, desktop, 'http://127.0.0.1:40005/callback');
-      expectInvalidGrant(await verify(stack.auth.url, { client_id: desktop.clientId, code: missing.code, redirect_uri: missing.redirectUri }));
+      expectInvalidGrant(
+        await verify(stack.auth.url, { client_id: desktop.clientId, code: missing.code, redirect_uri: missing.redirectUri }),
+      );
     });
   });
 });

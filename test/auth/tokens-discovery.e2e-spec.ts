@@ -40,9 +40,15 @@ describe('discovery, JWKS and the OpenAPI document of the auth API', () => {
       ui_locales_supported: ['en', 'de', 'fr', 'es'],
     });
     expect([...response.body.token_endpoint_auth_methods_supported].sort()).toEqual(['client_secret_basic', 'client_secret_post', 'none']);
-    expect([...response.body.revocation_endpoint_auth_methods_supported].sort()).toEqual(['client_secret_basic', 'client_secret_post', 'none']);
+    expect([...response.body.revocation_endpoint_auth_methods_supported].sort()).toEqual([
+      'client_secret_basic',
+      'client_secret_post',
+      'none',
+    ]);
     expect([...response.body.introspection_endpoint_auth_methods_supported].sort()).toEqual(['client_secret_basic', 'client_secret_post']);
-    expect(response.body.claims_supported).toEqual(expect.arrayContaining(['iss', 'sub', 'aud', 'iat', 'exp', 'auth_time', 'nonce', 'email', 'email_verified', 'org_id']));
+    expect(response.body.claims_supported).toEqual(
+      expect.arrayContaining(['iss', 'sub', 'aud', 'iat', 'exp', 'auth_time', 'nonce', 'email', 'email_verified', 'org_id']),
+    );
 
     const openid = await request(auth.url).get('/api/v1/.well-known/openid-configuration').expect(200);
     expect(openid.body).toEqual(response.body);
@@ -69,7 +75,15 @@ describe('discovery, JWKS and the OpenAPI document of the auth API', () => {
     const response = await request(auth.url).get('/api/v1/.well-known/jwks.json').expect(200);
     expect(response.body.keys.length).toBeGreaterThanOrEqual(1);
     for (const key of response.body.keys) {
-      expect(key).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', kid: expect.any(String), x: expect.any(String), y: expect.any(String) });
+      expect(key).toMatchObject({
+        kty: 'EC',
+        crv: 'P-256',
+        alg: 'ES256',
+        use: 'sig',
+        kid: expect.any(String),
+        x: expect.any(String),
+        y: expect.any(String),
+      });
       expect(key).not.toHaveProperty('d');
     }
   });
@@ -77,9 +91,13 @@ describe('discovery, JWKS and the OpenAPI document of the auth API', () => {
   it('the OpenAPI document at /api/v1/openapi.json describes every route the app serves', async () => {
     const response = await request(auth.url).get('/api/v1/openapi.json').expect(200);
     const documented = new Set(
-      Object.entries(response.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`)),
+      Object.entries(response.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
+        Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+      ),
     );
-    const served = registeredRoutes(auth).map((route) => route.replace(/:(\w+)/g, '{$1}')).filter((route) => !/ \/api\/(v1\/(docs|openapi\.(json|yaml))|metrics$)/.test(route));
+    const served = registeredRoutes(auth)
+      .map((route) => route.replace(/:(\w+)/g, '{$1}'))
+      .filter((route) => !/ \/api\/(v1\/(docs|openapi\.(json|yaml))|metrics$)/.test(route));
     // The routes this issue is about, so that a broken route listing cannot make the check pass vacuously.
     expect(served).toEqual(
       expect.arrayContaining([
@@ -103,12 +121,20 @@ describe('discovery, JWKS and the OpenAPI document of the auth API', () => {
 
   it('describes the parameters, bodies and errors of the login and token endpoints', async () => {
     type Parameter = { name: string; in: string; required?: boolean };
-    type Operation = { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[]; $ref?: string } }> }; responses: Record<string, unknown> };
+    type Operation = {
+      parameters?: Parameter[];
+      requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[]; $ref?: string } }> };
+      responses: Record<string, unknown>;
+    };
     const { body } = await request(auth.url).get('/api/v1/openapi.json').expect(200);
     const operation = (method: string, path: string): Operation => body.paths[path][method];
 
     const show = operation('get', '/api/v1/authorize');
-    const query = Object.fromEntries((show.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => [parameter.name, parameter.required ?? false]));
+    const query = Object.fromEntries(
+      (show.parameters ?? [])
+        .filter((parameter) => parameter.in === 'query')
+        .map((parameter) => [parameter.name, parameter.required ?? false]),
+    );
     expect(query).toEqual({
       response_type: true,
       client_id: true,
@@ -124,7 +150,9 @@ describe('discovery, JWKS and the OpenAPI document of the auth API', () => {
 
     const submit = operation('post', '/api/v1/authorize');
     const form = submit.requestBody!.content['application/x-www-form-urlencoded'].schema;
-    expect(form.required).toEqual(expect.arrayContaining(['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'csrf', 'email']));
+    expect(form.required).toEqual(
+      expect.arrayContaining(['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'csrf', 'email']),
+    );
     expect(Object.keys(submit.responses).sort()).toEqual(['200', '400', '403', '413', '415', '429', '503']);
 
     for (const [path, responses] of [
@@ -137,14 +165,25 @@ describe('discovery, JWKS and the OpenAPI document of the auth API', () => {
       expect({ path, responses: Object.keys(post.responses).sort() }).toEqual({ path, responses });
     }
     expect(body.components.schemas.VerifyForm.properties.autologin).toMatchObject({ enum: ['true', 'false'] });
-    expect(Object.keys(operation('post', '/api/v1/login_link').responses).sort()).toEqual(['303', '400', '403', '404', '413', '415', '429', '503']);
+    expect(Object.keys(operation('post', '/api/v1/login_link').responses).sort()).toEqual([
+      '303',
+      '400',
+      '403',
+      '404',
+      '413',
+      '415',
+      '429',
+      '503',
+    ]);
     expect(Object.keys(operation('get', '/api/v1/autologin').responses).sort()).toEqual(['303', '400', '404', '429', '503']);
     expect(Object.keys(operation('get', '/api/v1/userinfo').responses).sort()).toEqual(['200', '401', '429', '503']);
 
     // Cookies and Accept-Language are optional: a document that requires them misleads every generated client.
     const requiredHeaders = Object.entries(body.paths as Record<string, Record<string, Operation>>).flatMap(([path, methods]) =>
       Object.entries(methods).flatMap(([method, op]) =>
-        (op.parameters ?? []).filter((parameter) => parameter.in === 'header' && parameter.required).map((parameter) => `${method.toUpperCase()} ${path}: ${parameter.name}`),
+        (op.parameters ?? [])
+          .filter((parameter) => parameter.in === 'header' && parameter.required)
+          .map((parameter) => `${method.toUpperCase()} ${path}: ${parameter.name}`),
       ),
     );
     expect(requiredHeaders).toEqual([]);

@@ -118,7 +118,12 @@ describe('userinfo, revocation and introspection', () => {
 
     it('with client_secret_post, and ignoring an unknown token_type_hint', async () => {
       const tokens = await signIn();
-      await form('revoke', { token: tokens.access_token, token_type_hint: 'refresh_token', client_id: web.clientId, client_secret: web.clientSecret! }).expect(200);
+      await form('revoke', {
+        token: tokens.access_token,
+        token_type_hint: 'refresh_token',
+        client_id: web.clientId,
+        client_secret: web.clientSecret!,
+      }).expect(200);
       await userInfo(stack.auth.url, tokens.access_token).expect(401);
     });
 
@@ -145,7 +150,11 @@ describe('userinfo, revocation and introspection', () => {
       // A web app cannot use the secret-less method.
       expect((await form('revoke', { token: tokens.access_token, client_id: web.clientId }).expect(401)).body.error).toBe('invalid_client');
       expect((await form('revoke', {}, basicAuth(web)).expect(400)).body.error).toBe('invalid_request');
-      const json = await request(stack.auth.url).post('/api/v1/revoke').set('Authorization', basicAuth(web)).send({ token: tokens.access_token }).expect(400);
+      const json = await request(stack.auth.url)
+        .post('/api/v1/revoke')
+        .set('Authorization', basicAuth(web))
+        .send({ token: tokens.access_token })
+        .expect(400);
       expect(json.body.error).toBe('invalid_request');
       await userInfo(stack.auth.url, tokens.access_token).expect(200);
     });
@@ -173,7 +182,11 @@ describe('userinfo, revocation and introspection', () => {
     it('another application of the same organization sees it active (with client_secret_post too)', async () => {
       const tokens = await signIn();
       expect((await introspect(tokens.access_token, sibling)).body).toMatchObject({ active: true, client_id: web.clientId });
-      const posted = await form('introspect', { token: tokens.access_token, client_id: sibling.clientId, client_secret: sibling.clientSecret! }).expect(200);
+      const posted = await form('introspect', {
+        token: tokens.access_token,
+        client_id: sibling.clientId,
+        client_secret: sibling.clientSecret!,
+      }).expect(200);
       expect(posted.body.active).toBe(true);
     });
 
@@ -189,7 +202,9 @@ describe('userinfo, revocation and introspection', () => {
 
     it('requires a client secret: native apps (client_id alone) and anonymous callers get 401 invalid_client', async () => {
       const tokens = await signIn();
-      expect((await form('introspect', { token: tokens.access_token, client_id: desktop.clientId }).expect(401)).body.error).toBe('invalid_client');
+      expect((await form('introspect', { token: tokens.access_token, client_id: desktop.clientId }).expect(401)).body.error).toBe(
+        'invalid_client',
+      );
       expect((await form('introspect', { token: tokens.access_token }).expect(401)).body.error).toBe('invalid_client');
       expect((await form('introspect', {}, basicAuth(web)).expect(400)).body.error).toBe('invalid_request');
     });

@@ -56,7 +56,10 @@ describe('POST /v1/verify', () => {
   describe('request format', () => {
     it('takes application/x-www-form-urlencoded only: JSON is invalid_request', async () => {
       const { code, redirectUri } = await webCode(stack, smtp, web);
-      const response = await request(stack.auth.url).post('/api/v1/verify').set('Authorization', basicAuth(web)).send({ code, redirect_uri: redirectUri });
+      const response = await request(stack.auth.url)
+        .post('/api/v1/verify')
+        .set('Authorization', basicAuth(web))
+        .send({ code, redirect_uri: redirectUri });
       expectOAuthError(response, 400, 'invalid_request');
       // The refused request did not use the code.
       await verify(stack.auth.url, { code, redirect_uri: redirectUri }, basicAuth(web)).expect(200);
@@ -72,14 +75,26 @@ describe('POST /v1/verify', () => {
     it('answers unsupported_grant_type for any grant_type other than authorization_code, and accepts authorization_code', async () => {
       const { code, redirectUri } = await webCode(stack, smtp, web);
       for (const grantType of ['password', 'client_credentials', 'refresh_token', 'AUTHORIZATION_CODE']) {
-        expectOAuthError(await verify(stack.auth.url, { grant_type: grantType, code, redirect_uri: redirectUri }, basicAuth(web)), 400, 'unsupported_grant_type');
+        expectOAuthError(
+          await verify(stack.auth.url, { grant_type: grantType, code, redirect_uri: redirectUri }, basicAuth(web)),
+          400,
+          'unsupported_grant_type',
+        );
       }
       await verify(stack.auth.url, { grant_type: 'authorization_code', code, redirect_uri: redirectUri }, basicAuth(web)).expect(200);
     });
 
     it('answers invalid_grant for a code that was never issued', async () => {
-      expectOAuthError(await verify(stack.auth.url, { code: 'A'.repeat(43), redirect_uri: WEB_REDIRECT_URI }, basicAuth(web)), 400, 'invalid_grant');
-      expectOAuthError(await verify(stack.auth.url, { code: 'short', redirect_uri: WEB_REDIRECT_URI }, basicAuth(web)), 400, 'invalid_grant');
+      expectOAuthError(
+        await verify(stack.auth.url, { code: 'A'.repeat(43), redirect_uri: WEB_REDIRECT_URI }, basicAuth(web)),
+        400,
+        'invalid_grant',
+      );
+      expectOAuthError(
+        await verify(stack.auth.url, { code: 'short', redirect_uri: WEB_REDIRECT_URI }, basicAuth(web)),
+        400,
+        'invalid_grant',
+      );
     });
   });
 
@@ -87,7 +102,8 @@ describe('POST /v1/verify', () => {
     it('client_secret_basic (preferred), with client_id and secret form-urlencoded before base64 (RFC 6749 §2.3.1)', async () => {
       const issued = await webCode(stack, smtp, web);
       // Every character percent-encoded: a server that skipped the decoding would not find the client.
-      const encode = (value: string) => [...value].map((character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('');
+      const encode = (value: string) =>
+        [...value].map((character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('');
       const header = `Basic ${Buffer.from(`${encode(web.clientId)}:${encode(web.clientSecret!)}`).toString('base64')}`;
       const response = await verify(stack.auth.url, { code: issued.code, redirect_uri: issued.redirectUri }, header).expect(200);
       expect(response.headers['cache-control']).toBe('no-store');
@@ -96,13 +112,20 @@ describe('POST /v1/verify', () => {
 
     it('client_secret_post: client_id and client_secret in the body', async () => {
       const issued = await webCode(stack, smtp, web);
-      const response = await verify(stack.auth.url, { client_id: web.clientId, client_secret: web.clientSecret!, code: issued.code, redirect_uri: issued.redirectUri }).expect(200);
+      const response = await verify(stack.auth.url, {
+        client_id: web.clientId,
+        client_secret: web.clientSecret!,
+        code: issued.code,
+        redirect_uri: issued.redirectUri,
+      }).expect(200);
       expect(response.body.token_type).toBe('Bearer');
     });
 
     it('accepts client_id in the body next to a Basic header naming the same client', async () => {
       const issued = await webCode(stack, smtp, web);
-      await verify(stack.auth.url, { client_id: web.clientId, code: issued.code, redirect_uri: issued.redirectUri }, basicAuth(web)).expect(200);
+      await verify(stack.auth.url, { client_id: web.clientId, code: issued.code, redirect_uri: issued.redirectUri }, basicAuth(web)).expect(
+        200,
+      );
     });
 
     it('none: a native app sends client_id and the PKCE verifier alone', async () => {
@@ -115,7 +138,11 @@ describe('POST /v1/verify', () => {
       const issued = await webCode(stack, smtp, web);
       const form = { code: issued.code, redirect_uri: issued.redirectUri };
       expectOAuthError(await verify(stack.auth.url, { ...form, client_secret: web.clientSecret! }, basicAuth(web)), 400, 'invalid_request');
-      expectOAuthError(await verify(stack.auth.url, { ...form, client_id: web.clientId, client_secret: web.clientSecret! }, basicAuth(web)), 400, 'invalid_request');
+      expectOAuthError(
+        await verify(stack.auth.url, { ...form, client_id: web.clientId, client_secret: web.clientSecret! }, basicAuth(web)),
+        400,
+        'invalid_request',
+      );
       expectOAuthError(await verify(stack.auth.url, { ...form, client_id: desktop.clientId }, basicAuth(web)), 400, 'invalid_request');
       // None of these used the code.
       await verify(stack.auth.url, form, basicAuth(web)).expect(200);
@@ -136,7 +163,14 @@ describe('POST /v1/verify', () => {
 
     it('invalid_client for a web app that sends client_id alone, even with a valid PKCE verifier', async () => {
       const issued = await webCode(stack, smtp, web, { pkce: true });
-      expectInvalidClient(await verify(stack.auth.url, { client_id: web.clientId, code: issued.code, redirect_uri: issued.redirectUri, code_verifier: issued.verifier }));
+      expectInvalidClient(
+        await verify(stack.auth.url, {
+          client_id: web.clientId,
+          code: issued.code,
+          redirect_uri: issued.redirectUri,
+          code_verifier: issued.verifier,
+        }),
+      );
     });
 
     it('invalid_client (401) for a native app that presents a client secret: an authentication method it does not support (RFC 6749 §5.2); the code still works', async () => {
@@ -146,7 +180,11 @@ describe('POST /v1/verify', () => {
         await verify(stack.auth.url, { ...form, client_id: desktop.clientId, client_secret: 'anything' }),
         await verify(stack.auth.url, form, basicAuth({ clientId: desktop.clientId, clientSecret: 'anything' })),
       ]) {
-        expect([response.status, response.body.error, response.headers['www-authenticate']]).toEqual([401, 'invalid_client', 'Basic realm="sesame"']);
+        expect([response.status, response.body.error, response.headers['www-authenticate']]).toEqual([
+          401,
+          'invalid_client',
+          'Basic realm="sesame"',
+        ]);
       }
       await exchangeNative(stack, desktop, issued);
     });
@@ -156,7 +194,11 @@ describe('POST /v1/verify', () => {
     it('web app: opaque access token, and an id_token JWE (dir, A256GCM, cty JWT) keyed by SHA-256 of the client secret', async () => {
       const issued = await webCode(stack, smtp, web, { pkce: true });
       const before = Math.floor(Date.now() / 1000);
-      const response = await verify(stack.auth.url, { code: issued.code, redirect_uri: issued.redirectUri, code_verifier: issued.verifier }, basicAuth(web)).expect(200);
+      const response = await verify(
+        stack.auth.url,
+        { code: issued.code, redirect_uri: issued.redirectUri, code_verifier: issued.verifier },
+        basicAuth(web),
+      ).expect(200);
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       expect(response.body).toEqual({
         access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
@@ -180,13 +222,16 @@ describe('POST /v1/verify', () => {
 
     it('stores codes and access tokens only as SHA-256 hashes', async () => {
       const issued = await webCode(stack, smtp, web);
-      const tokens = (await verify(stack.auth.url, { code: issued.code, redirect_uri: issued.redirectUri }, basicAuth(web)).expect(200)).body;
+      const tokens = (await verify(stack.auth.url, { code: issued.code, redirect_uri: issued.redirectUri }, basicAuth(web)).expect(200))
+        .body;
       const database = stack.auth.app.get(DataSource);
       const [token] = await database.query('SELECT * FROM access_token WHERE hash = $1', [sha256(tokens.access_token)]);
       const [code] = await database.query('SELECT * FROM authorization_code WHERE hash = $1', [sha256(issued.code)]);
       expect(token).toBeDefined();
       expect(code).toBeDefined();
-      const stored = JSON.stringify([token, code], (_, value) => (value?.type === 'Buffer' ? Buffer.from(value.data).toString('base64url') : value));
+      const stored = JSON.stringify([token, code], (_, value) =>
+        value?.type === 'Buffer' ? Buffer.from(value.data).toString('base64url') : value,
+      );
       expect(stored).not.toContain(tokens.access_token);
       expect(stored).not.toContain(issued.code);
     });
@@ -220,8 +265,24 @@ describe('POST /v1/verify', () => {
     it('web app through the hosted login page with PKCE, exchanged with its secret and the verifier', async () => {
       const email = uniqueEmail('hosted-web');
       const { verifier, challenge } = pkcePair();
-      const callback = await hostedLogin(stack, smtp, { response_type: 'code', client_id: web.clientId, redirect_uri: WEB_REDIRECT_URI, state: 'w', code_challenge: challenge, code_challenge_method: 'S256' }, email);
-      const response = await verify(stack.auth.url, { code: callback.searchParams.get('code')!, redirect_uri: WEB_REDIRECT_URI, code_verifier: verifier }, basicAuth(web)).expect(200);
+      const callback = await hostedLogin(
+        stack,
+        smtp,
+        {
+          response_type: 'code',
+          client_id: web.clientId,
+          redirect_uri: WEB_REDIRECT_URI,
+          state: 'w',
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+        },
+        email,
+      );
+      const response = await verify(
+        stack.auth.url,
+        { code: callback.searchParams.get('code')!, redirect_uri: WEB_REDIRECT_URI, code_verifier: verifier },
+        basicAuth(web),
+      ).expect(200);
       const { payload } = await openIdToken(stack, web, response.body.id_token);
       expect(payload.email).toBe(email);
     });
@@ -235,7 +296,11 @@ describe('POST /v1/verify', () => {
         .send({ email, redirect_uri: WEB_REDIRECT_URI, state: 's', nonce: 'direct-nonce-1' })
         .expect(200);
       const callback = await followLink(stack, smtp, email);
-      const response = await verify(stack.auth.url, { code: callback.searchParams.get('code')!, redirect_uri: WEB_REDIRECT_URI }, basicAuth(signed)).expect(200);
+      const response = await verify(
+        stack.auth.url,
+        { code: callback.searchParams.get('code')!, redirect_uri: WEB_REDIRECT_URI },
+        basicAuth(signed),
+      ).expect(200);
       expect(response.body.id_token.split('.')).toHaveLength(3);
       const { payload, encrypted } = await openIdToken(stack, signed, response.body.id_token);
       expect({ encrypted, email: payload.email, nonce: payload.nonce }).toEqual({ encrypted: false, email, nonce: 'direct-nonce-1' });
@@ -260,8 +325,16 @@ describe('POST /v1/verify', () => {
 
     it('same user, same sub, whichever application of the organization they sign in to', async () => {
       const email = uniqueEmail('same');
-      const fromWeb = await openIdToken(stack, web, (await verify(stack.auth.url, await webForm(email), basicAuth(web)).expect(200)).body.id_token);
-      const fromDesktop = await openIdToken(stack, desktop, (await exchangeNative(stack, desktop, await nativeCode(stack, smtp, desktop, 'http://127.0.0.1:61002/callback', email))).id_token);
+      const fromWeb = await openIdToken(
+        stack,
+        web,
+        (await verify(stack.auth.url, await webForm(email), basicAuth(web)).expect(200)).body.id_token,
+      );
+      const fromDesktop = await openIdToken(
+        stack,
+        desktop,
+        (await exchangeNative(stack, desktop, await nativeCode(stack, smtp, desktop, 'http://127.0.0.1:61002/callback', email))).id_token,
+      );
       expect(fromDesktop.payload.sub).toBe(fromWeb.payload.sub);
     });
   });

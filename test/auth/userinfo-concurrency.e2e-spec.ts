@@ -61,9 +61,14 @@ describe('userinfo under concurrent requests', () => {
     const { sub } = (await userInfo(stack.auth.url, access_token).expect(200)).body;
     return { token: access_token, user: { sub, email: issued.email } };
   };
-  const revoke = (token: string) => request(stack.auth.url).post('/api/v1/revoke').set('Authorization', basicAuth(web)).type('form').send({ token }).expect(200);
+  const revoke = (token: string) =>
+    request(stack.auth.url).post('/api/v1/revoke').set('Authorization', basicAuth(web)).type('form').send({ token }).expect(200);
   const block = (sub: string) =>
-    request(stack.management.url).post(`/api/v2/organization/${web.organizationId}/user/${sub}`).set('Authorization', `Bearer ${web.apiKey}`).send({ blocked: true }).expect(200);
+    request(stack.management.url)
+      .post(`/api/v2/organization/${web.organizationId}/user/${sub}`)
+      .set('Authorization', `Bearer ${web.apiKey}`)
+      .send({ blocked: true })
+      .expect(200);
 
   /**
    * Holds the app's first find-tokens query until the batcher has been asked `expected` times, and
@@ -111,7 +116,9 @@ describe('userinfo under concurrent requests', () => {
     const batchSizes = holdFirstBatchUntilQueued(batched, requests.length);
     const responses = await Promise.all(requests.map(({ token }) => userInfo(batched.url, token)));
 
-    const answers = responses.map((response) => (response.status === 200 ? { status: 200, user: { sub: response.body.sub, email: response.body.email } } : { status: response.status }));
+    const answers = responses.map((response) =>
+      response.status === 200 ? { status: 200, user: { sub: response.body.sub, email: response.body.email } } : { status: response.status },
+    );
     expect(answers).toEqual(requests.map(({ user }) => (user ? { status: 200, user } : { status: 401 })));
     // The first request's token went out alone; every token (the first one again, for its other
     // requests) waited for that query and went out in the next.

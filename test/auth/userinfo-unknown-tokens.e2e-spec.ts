@@ -44,7 +44,12 @@ describe('userinfo and unknown tokens', () => {
       .type('form')
       .send({ code: callback.searchParams.get('code'), redirect_uri: REDIRECT_URI })
       .expect(200);
-    await request(stack.auth.url).post('/api/v1/revoke').set('Authorization', basicAuth(app)).type('form').send({ token: tokens.body.access_token }).expect(200);
+    await request(stack.auth.url)
+      .post('/api/v1/revoke')
+      .set('Authorization', basicAuth(app))
+      .type('form')
+      .send({ token: tokens.body.access_token })
+      .expect(200);
     for (let i = 0; i < 5; i++) await userInfo(tokens.body.access_token).expect(401);
 
     const madeUp = () => randomBytes(32).toString('base64url');
@@ -55,7 +60,11 @@ describe('userinfo and unknown tokens', () => {
   });
 
   it('counts an IPv6 client by its /64: new addresses of one subscriber do not get a fresh budget', async () => {
-    const from = (address: string) => request(proxied.url).get('/api/v1/userinfo').set('Authorization', `Bearer ${randomBytes(32).toString('base64url')}`).set('X-Forwarded-For', address);
+    const from = (address: string) =>
+      request(proxied.url)
+        .get('/api/v1/userinfo')
+        .set('Authorization', `Bearer ${randomBytes(32).toString('base64url')}`)
+        .set('X-Forwarded-For', address);
     for (const address of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff:ffff:ffff:ffff']) await from(address).expect(401);
     expect((await from('2001:db8:1:2:abcd::9').expect(429)).body.error).toBe('rate_limited');
     await from('2001:db8:1:3::1').expect(401); // another /64

@@ -53,7 +53,9 @@ describe('hosted login approved from another device', () => {
   async function openApprovalOnDeviceB(link: string) {
     await deviceB.page.goto(link);
     // B did not ask (no cookie of A's): the way to approve comes first.
-    expect(await deviceB.page.locator('main a.button, main form button').first().textContent()).toBe('Sign in on the device where you asked');
+    expect(await deviceB.page.locator('main a.button, main form button').first().textContent()).toBe(
+      'Sign in on the device where you asked',
+    );
     await deviceB.screenshot(deviceB.page, 'b-01-link-page');
     await Promise.all([deviceB.page.waitForNavigation({ waitUntil: 'load' }), deviceB.page.click('#approve')]);
     expect(await textOf(deviceB.page, 'h1')).toBe('Sign in on the device where you asked');
@@ -67,7 +69,11 @@ describe('hosted login approved from another device', () => {
     const tenant = await createTenant(management, 'free');
     // Links of 5 minutes: the e-mail's "10 minutes" could read as an approval number of 10.
     const organization = await createOrganization(management, tenant, { name: 'Acme Notes', linkTtlSeconds: 300 });
-    desktop = await createApplication(management, organization, { type: 'desktop', name: 'Acme Notes for Desktop', callbackUrls: ['http://127.0.0.1/callback'] });
+    desktop = await createApplication(management, organization, {
+      type: 'desktop',
+      name: 'Acme Notes for Desktop',
+      callbackUrls: ['http://127.0.0.1/callback'],
+    });
     deviceA = await launchBrowser({ artifacts: 'approve-other-device' });
     deviceB = await launchBrowser({ artifacts: 'approve-other-device', viewport: { width: 390, height: 844 } });
     seenOnB = recordDocuments(deviceB.page);
@@ -88,8 +94,12 @@ describe('hosted login approved from another device', () => {
 
     // A mail scanner opens the link first: nothing happens.
     const scanned = new URL(link);
-    await request(scanned.origin).head(scanned.pathname + scanned.search).expect(200);
-    await request(scanned.origin).get(scanned.pathname.replace(/login_link$/, 'login_link/approve') + scanned.search).expect(200);
+    await request(scanned.origin)
+      .head(scanned.pathname + scanned.search)
+      .expect(200);
+    await request(scanned.origin)
+      .get(scanned.pathname.replace(/login_link$/, 'login_link/approve') + scanned.search)
+      .expect(200);
 
     await openApprovalOnDeviceB(link);
     expect(await textOf(deviceB.page, '#requested-from')).toBe('Chrome on Linux');
@@ -117,7 +127,12 @@ describe('hosted login approved from another device', () => {
     await request(gateway.stack.auth.url)
       .post('/api/v1/verify')
       .type('form')
-      .send({ client_id: desktop.clientId, code: callback.searchParams.get('code'), redirect_uri: listener.redirectUri, code_verifier: verifier })
+      .send({
+        client_id: desktop.clientId,
+        code: callback.searchParams.get('code'),
+        redirect_uri: listener.redirectUri,
+        code_verifier: verifier,
+      })
       .expect(200);
   });
 

@@ -29,14 +29,23 @@ describe('hosted login in Chromium (desktop app, loopback redirect)', () => {
     const management = gateway.stack.management.url;
     const tenant = await createTenant(management, 'free');
     const organization = await createOrganization(management, tenant, { name: 'Acme Notes' });
-    desktop = await createApplication(management, organization, { type: 'desktop', name: 'Acme Notes for Desktop', callbackUrls: ['http://127.0.0.1/callback'] });
-    android = await createApplication(management, organization, { type: 'android', name: 'Acme Notes for Android', callbackUrls: ['com.example.notes:/oauth/callback'] });
+    desktop = await createApplication(management, organization, {
+      type: 'desktop',
+      name: 'Acme Notes for Desktop',
+      callbackUrls: ['http://127.0.0.1/callback'],
+    });
+    android = await createApplication(management, organization, {
+      type: 'android',
+      name: 'Acme Notes for Android',
+      callbackUrls: ['com.example.notes:/oauth/callback'],
+    });
     browser = await launchBrowser({ artifacts: 'browser-hosted-login' });
     // CSP violations (a blocked stylesheet, a blocked form target) show up on the console. Pages
     // answered with an error status (the form with a typo: 400; favicons: 404) are expected.
     browser.context.on('console', (message: ConsoleMessage) => {
       const text = message.text();
-      if ((message.type() === 'error' || message.type() === 'warning') && !text.startsWith('Failed to load resource')) consoleProblems.push(text);
+      if ((message.type() === 'error' || message.type() === 'warning') && !text.startsWith('Failed to load resource'))
+        consoleProblems.push(text);
     });
   }, 60_000);
 
@@ -111,7 +120,10 @@ describe('hosted login in Chromium (desktop app, loopback redirect)', () => {
     const jwks = createRemoteJWKSet(new URL(`${gateway.issuer}/.well-known/jwks.json`));
     const { payload } = await jwtVerify(tokens.body.id_token, jwks, { issuer: gateway.issuer, audience: desktop.clientId });
     expect(payload.email).toBe(email);
-    const user = await request(gateway.stack.auth.url).get('/api/v1/userinfo').set('Authorization', `Bearer ${tokens.body.access_token}`).expect(200);
+    const user = await request(gateway.stack.auth.url)
+      .get('/api/v1/userinfo')
+      .set('Authorization', `Bearer ${tokens.body.access_token}`)
+      .expect(200);
     expect(user.body).toMatchObject({ sub: payload.sub, email, email_verified: true, organization_id: desktop.organizationId });
 
     // 7. The link again (as from the e-mail): already used.
@@ -141,7 +153,9 @@ describe('hosted login in Chromium (desktop app, loopback redirect)', () => {
     await page.goto(linkIn(await smtp.next(email)));
     // Either the browser hands the URL to the app (a request for the custom scheme), or the CSP
     // blocks it (a console error): wait for whichever comes first, no timeouts involved.
-    const handedOver = page.waitForEvent('request', { predicate: (sent) => sent.url().startsWith('com.example.notes:') }).then((sent) => new URL(sent.url()));
+    const handedOver = page
+      .waitForEvent('request', { predicate: (sent) => sent.url().startsWith('com.example.notes:') })
+      .then((sent) => new URL(sent.url()));
     const blocked = page
       .waitForEvent('console', { predicate: (message) => message.text().includes('Content Security Policy') })
       .then((message) => new Error(`Blocked by the page's CSP: ${message.text()}`));
@@ -199,7 +213,7 @@ describe('hosted login in Chromium (desktop app, loopback redirect)', () => {
     // The pages follow the system's dark mode.
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.reload();
-    expect(await page.evaluate<string>("getComputedStyle(document.body).backgroundColor")).toBe('rgb(20, 22, 27)');
+    expect(await page.evaluate<string>('getComputedStyle(document.body).backgroundColor')).toBe('rgb(20, 22, 27)');
     await browser.screenshot(page, '09-sign-in-dark');
     await page.emulateMedia({ colorScheme: 'light' });
   });

@@ -30,10 +30,18 @@ describe('the console asks for a fresh sign-in, in a browser', () => {
     await smtp.start();
     stack = await startConsoleStack(smtp.url, { env: UNTHROTTLED_ENV, clock });
     const tenant = await createTenant(stack.origin);
-    app = await createApplication(stack.origin, await createOrganization(stack.origin, tenant, { whitelistDomains: ['https://shop.example.com'] }), {
-      callbackUrls: ['https://shop.example.com/callback'],
-    });
-    await request(stack.origin).post('/api/v2/tenant/member').set('Authorization', `Bearer ${tenant.apiKey}`).send({ email: admin, role: 'admin' }).expect(201);
+    app = await createApplication(
+      stack.origin,
+      await createOrganization(stack.origin, tenant, { whitelistDomains: ['https://shop.example.com'] }),
+      {
+        callbackUrls: ['https://shop.example.com/callback'],
+      },
+    );
+    await request(stack.origin)
+      .post('/api/v2/tenant/member')
+      .set('Authorization', `Bearer ${tenant.apiKey}`)
+      .send({ email: admin, role: 'admin' })
+      .expect(201);
     browser = await launchBrowser({ artifacts: 'console-step-up', viewport: { width: 1280, height: 860 } });
   }, CONSOLE_SETUP_TIMEOUT_MS);
 
@@ -55,7 +63,9 @@ describe('the console asks for a fresh sign-in, in a browser', () => {
 
     await page.goto(`${stack.consoleUrl}/t/${app.tenantId}/api-keys`);
     await page.getByRole('heading', { name: 'New API key' }).waitFor();
-    const roles = await page.getByRole('radio').evaluateAll((radios) => radios.map((radio) => (radio as unknown as { value: string }).value));
+    const roles = await page
+      .getByRole('radio')
+      .evaluateAll((radios) => radios.map((radio) => (radio as unknown as { value: string }).value));
     expect(roles).toEqual(['viewer', 'admin']);
     await browser.screenshot(page, '01-admin-key-roles');
 

@@ -34,7 +34,11 @@ describe('the console, in a browser', () => {
     await smtp.start();
     await example.listen();
     stack = await startConsoleStack(smtp.url, { env: { ...UNTHROTTLED_ENV, API_KEY_CACHE_SECONDS: '0' } });
-    const created = await request(stack.origin).post('/api/v2/tenant').set('Authorization', `Bearer ${PLATFORM_KEY}`).send({ name: 'Acme', plan: 'pro', ownerEmail: owner }).expect(201);
+    const created = await request(stack.origin)
+      .post('/api/v2/tenant')
+      .set('Authorization', `Bearer ${PLATFORM_KEY}`)
+      .send({ name: 'Acme', plan: 'pro', ownerEmail: owner })
+      .expect(201);
     tenantId = created.body.tenant.id;
     tenantKey = created.body.apiKey.key;
     browser = await launchBrowser({ artifacts: 'console', viewport: { width: 1280, height: 860 } });
@@ -124,7 +128,13 @@ describe('the console, in a browser', () => {
     await page.getByRole('button', { name: 'Hide' }).click();
 
     // The credentials work: the example app signs a user in with them.
-    example.start({ sesameUrl: stack.publicBaseUrl, clientId: made.clientId, clientSecret: made.clientSecret, appName: 'Acme Books', logger: { log: () => undefined, error: () => undefined } });
+    example.start({
+      sesameUrl: stack.publicBaseUrl,
+      clientId: made.clientId,
+      clientSecret: made.clientSecret,
+      appName: 'Acme Books',
+      logger: { log: () => undefined, error: () => undefined },
+    });
     const user = uniqueEmail('acme-reader');
     const shop = await browser.context.newPage();
     await shop.goto(`${example.origin}/`);
@@ -136,7 +146,9 @@ describe('the console, in a browser', () => {
     await shop.close();
 
     // No secret is kept by the pages, nor put in a URL.
-    const stored = await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href');
+    const stored = await page.evaluate<string>(
+      'JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href',
+    );
     expect(stored).not.toContain(made.clientSecret);
   });
 
@@ -194,7 +206,10 @@ describe('the console, in a browser', () => {
     await dialog.getByRole('button', { name: 'Delete organization' }).click();
     await page.waitForURL(`${stack.consoleUrl}/t/${tenantId}/organizations`);
     await request(stack.origin).get(`/api/v2/organization/${created}`).set('Authorization', `Bearer ${tenantKey}`).expect(404);
-    expect(await consoleCall(page, tenantId, 'GET', `organization/${created}`)).toEqual({ status: 404, body: expect.objectContaining({ code: 'not_found' }) });
+    expect(await consoleCall(page, tenantId, 'GET', `organization/${created}`)).toEqual({
+      status: 404,
+      body: expect.objectContaining({ code: 'not_found' }),
+    });
   });
 
   it('a lost session sends the person to sign in, and back to the page they were on', async () => {
@@ -231,12 +246,16 @@ describe('the console, in a browser', () => {
 
       const refused = await consoleCall(page, tenantId, 'POST', 'organization', { name: 'Not allowed' });
       expect(refused).toEqual({ status: 403, body: expect.objectContaining({ code: 'insufficient_role' }) });
-      const tried = await page.evaluate(async ({ tenant, url }) => {
-        const [organizationId, applicationId] = /organizations\/([^/]+)\/applications\/([^/]+)/.exec(url)!.slice(1);
-        const { csrfToken } = (await (await fetch('/console/api/session')).json()) as { csrfToken: string };
-        const headers = { 'content-type': 'application/json', 'x-csrf-token': csrfToken, 'sesame-tenant': tenant };
-        return (await fetch('/console/api/try_it', { method: 'POST', headers, body: JSON.stringify({ organizationId, applicationId }) })).status;
-      }, { tenant: tenantId, url: made.integrationUrl });
+      const tried = await page.evaluate(
+        async ({ tenant, url }) => {
+          const [organizationId, applicationId] = /organizations\/([^/]+)\/applications\/([^/]+)/.exec(url)!.slice(1);
+          const { csrfToken } = (await (await fetch('/console/api/session')).json()) as { csrfToken: string };
+          const headers = { 'content-type': 'application/json', 'x-csrf-token': csrfToken, 'sesame-tenant': tenant };
+          return (await fetch('/console/api/try_it', { method: 'POST', headers, body: JSON.stringify({ organizationId, applicationId }) }))
+            .status;
+        },
+        { tenant: tenantId, url: made.integrationUrl },
+      );
       expect(tried).toBe(403);
     } finally {
       await viewing.close();
@@ -275,7 +294,11 @@ describe('the console, in a browser', () => {
     /** A new member of the tenant (a fresh address: no allowedDate to wait for). */
     async function newMember(): Promise<string> {
       const email = uniqueEmail('console-device');
-      await request(stack.origin).post('/api/v2/tenant/member').set('Authorization', `Bearer ${tenantKey}`).send({ email, role: 'viewer' }).expect(201);
+      await request(stack.origin)
+        .post('/api/v2/tenant/member')
+        .set('Authorization', `Bearer ${tenantKey}`)
+        .send({ email, role: 'viewer' })
+        .expect(201);
       return email;
     }
 
@@ -317,7 +340,9 @@ describe('the console, in a browser', () => {
         shots.push(await phone.screenshot(phone.page, '19-phone-approved'));
 
         await desktop.page.waitForURL(`${stack.consoleUrl}/t/${tenantId}/overview`);
-        expect(await desktop.page.evaluate(async () => ((await (await fetch('/console/api/session')).json()) as { email: string }).email)).toBe(email);
+        expect(
+          await desktop.page.evaluate(async () => ((await (await fetch('/console/api/session')).json()) as { email: string }).email),
+        ).toBe(email);
       } finally {
         await desktop.close();
       }
@@ -337,7 +362,10 @@ describe('the console, in a browser', () => {
         const code = desktop.page.getByLabel('Or type the 6-digit code from the e-mail');
         await code.fill(codeIn(mail) === '000000' ? '111111' : '000000');
         await desktop.page.getByRole('button', { name: 'Sign in with the code' }).click();
-        await desktop.page.getByRole('alert').getByText(/not right/).waitFor();
+        await desktop.page
+          .getByRole('alert')
+          .getByText(/not right/)
+          .waitFor();
         shots.push(await desktop.screenshot(desktop.page, '20-check-your-inbox-wrong-code'));
         await code.fill(codeIn(mail));
         await desktop.page.getByRole('button', { name: 'Sign in with the code' }).click();
@@ -381,16 +409,29 @@ describe('the console, in a browser', () => {
 async function expectAccessible(page: Page, screen: string): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();
   const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect({ screen, violations: serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`) }).toEqual({ screen, violations: [] });
+  expect({
+    screen,
+    violations: serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+  }).toEqual({ screen, violations: [] });
 }
 
 /** A management API call from the page, as the signed-in member (with the session's CSRF token). */
-async function consoleCall(page: Page, tenant: string, method: 'GET' | 'POST', path: string, body?: object): Promise<{ status: number; body: unknown }> {
+async function consoleCall(
+  page: Page,
+  tenant: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: object,
+): Promise<{ status: number; body: unknown }> {
   return page.evaluate(
     async ({ tenant, method, path, body }) => {
       const { csrfToken } = (await (await fetch('/console/api/session')).json()) as { csrfToken: string };
       const headers = { 'content-type': 'application/json', 'x-csrf-token': csrfToken, 'sesame-tenant': tenant };
-      const answer = await fetch(`/console/api/v2/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const answer = await fetch(`/console/api/v2/${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: answer.status, body: await answer.json() };
     },
     { tenant, method, path, body },

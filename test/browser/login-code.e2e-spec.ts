@@ -48,7 +48,11 @@ describe('hosted login: the e-mailed code typed on the device that asked', () =>
     const management = gateway.stack.management.url;
     const tenant = await createTenant(management, 'free');
     const organization = await createOrganization(management, tenant, { name: 'Acme Notes' });
-    desktop = await createApplication(management, organization, { type: 'desktop', name: 'Acme Notes for Desktop', callbackUrls: ['http://127.0.0.1/callback'] });
+    desktop = await createApplication(management, organization, {
+      type: 'desktop',
+      name: 'Acme Notes for Desktop',
+      callbackUrls: ['http://127.0.0.1/callback'],
+    });
     deviceA = await launchBrowser({ artifacts: 'login-code' });
     deviceB = await launchBrowser({ artifacts: 'login-code', viewport: { width: 390, height: 844 } });
   }, 60_000);
@@ -95,7 +99,9 @@ describe('hosted login: the e-mailed code typed on the device that asked', () =>
     for (let attempt = 1; attempt <= 4; attempt++) {
       await deviceA.page.fill('input[name=code]', wrong);
       await submit(deviceA.page);
-      expect(await textOf(deviceA.page, '#code-error')).toBe('Dieser Code stimmt nicht. Nach 5 falschen Codes wird diese Anmeldung beendet.');
+      expect(await textOf(deviceA.page, '#code-error')).toBe(
+        'Dieser Code stimmt nicht. Nach 5 falschen Codes wird diese Anmeldung beendet.',
+      );
     }
     await deviceA.screenshot(deviceA.page, '04-wrong-code-de');
     await deviceA.page.fill('input[name=code]', wrong);

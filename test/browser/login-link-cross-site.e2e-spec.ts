@@ -45,7 +45,11 @@ describe('the login link refuses posts from other sites', () => {
 
   async function linkToken(): Promise<{ token: string; link: string }> {
     const email = uniqueEmail('cross-site');
-    await request(stack.auth.url).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(app)).send({ email, redirect_uri: 'http://localhost:4000/callback', state: 's' }).expect(200);
+    await request(stack.auth.url)
+      .post('/api/v1/authenticate_direct')
+      .set('Authorization', basicAuth(app))
+      .send({ email, redirect_uri: 'http://localhost:4000/callback', state: 's' })
+      .expect(200);
     const link = linkIn(await smtp.next(email));
     return { token: new URL(link).searchParams.get('token')!, link };
   }
@@ -54,7 +58,9 @@ describe('the login link refuses posts from other sites', () => {
     const { token, link } = await linkToken();
     attackerPage = `<!doctype html><form id="f" method="post" action="${stack.auth.url}/api/v1/login_link"><input type="hidden" name="token" value="${token}"></form><script>document.getElementById('f').submit()</script>`;
     const { page } = browser;
-    const answer = page.waitForResponse((response) => response.url().endsWith('/api/v1/login_link') && response.request().method() === 'POST');
+    const answer = page.waitForResponse(
+      (response) => response.url().endsWith('/api/v1/login_link') && response.request().method() === 'POST',
+    );
     await page.goto(`${attackerOrigin}/`);
     const refused = await answer;
     expect(refused.status()).toBe(403);
@@ -71,7 +77,12 @@ describe('the login link refuses posts from other sites', () => {
 
   it('over plain HTTP: Sec-Fetch-Site cross-site or same-site, or a foreign Origin, is 403 cross_site_request', async () => {
     const { token } = await linkToken();
-    for (const headers of [{ 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }, { Origin: 'https://evil.example' }, { Origin: 'null' }]) {
+    for (const headers of [
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { 'Sec-Fetch-Site': 'same-site' },
+      { Origin: 'https://evil.example' },
+      { Origin: 'null' },
+    ]) {
       const refused = await request(stack.auth.url).post('/api/v1/login_link').set(headers).type('form').send({ token }).expect(403);
       expect(refused.headers.location).toBeUndefined();
       expect(refused.text).toContain('This form can only be sent from its own page');

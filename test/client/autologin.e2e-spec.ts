@@ -30,10 +30,28 @@ describe('autologin across two origins in Chromium', () => {
     stack = await startStack(smtp.url);
     const management = stack.management.url;
     const tenant = await createTenant(management, 'enterprise');
-    const organization = await createOrganization(management, tenant, { name: 'Acme Group', autologin: true, whitelistDomains: [first.origin, second.origin] });
-    app = await createApplication(management, organization, { type: 'web', name: 'Acme Group web', callbackUrls: [`${first.origin}/callback`, `${second.origin}/callback`] });
-    for (const [server, appName] of [[first, 'Acme Shop'], [second, 'Acme Blog']] as const) {
-      server.start({ sesameUrl: stack.auth.config.http.publicBaseUrl, clientId: app.clientId, clientSecret: app.clientSecret!, appName, logger, autologin: true });
+    const organization = await createOrganization(management, tenant, {
+      name: 'Acme Group',
+      autologin: true,
+      whitelistDomains: [first.origin, second.origin],
+    });
+    app = await createApplication(management, organization, {
+      type: 'web',
+      name: 'Acme Group web',
+      callbackUrls: [`${first.origin}/callback`, `${second.origin}/callback`],
+    });
+    for (const [server, appName] of [
+      [first, 'Acme Shop'],
+      [second, 'Acme Blog'],
+    ] as const) {
+      server.start({
+        sesameUrl: stack.auth.config.http.publicBaseUrl,
+        clientId: app.clientId,
+        clientSecret: app.clientSecret!,
+        appName,
+        logger,
+        autologin: true,
+      });
     }
     browser = await launchBrowser({ artifacts: 'client-autologin' });
   }, 60_000);
@@ -82,14 +100,18 @@ describe('autologin across two origins in Chromium', () => {
       `${first.origin}/`,
     ]);
     const stop = visited[1];
-    expect(stop.searchParams.get('autologin_continue')).toMatch(new RegExp(`^${escapeRegExp(stack.auth.config.http.publicBaseUrl)}/v1/autologin\\?token=`));
+    expect(stop.searchParams.get('autologin_continue')).toMatch(
+      new RegExp(`^${escapeRegExp(stack.auth.config.http.publicBaseUrl)}/v1/autologin\\?token=`),
+    );
     expect(stop.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{22}\.\d+\.[A-Za-z0-9_-]{43}$/); // the signed state the second origin verified
     expect(visited[3].searchParams.get('state')).toBe(stop.searchParams.get('state'));
     expect(logger.lines.filter((line) => line.startsWith('Signed in'))).toEqual([`Signed in ${email} (autologin)`, `Signed in ${email}`]);
 
     // Each origin has its own session cookie (HttpOnly, Secure, SameSite=Lax), with its own token.
     const [firstSession, secondSession] = await Promise.all(
-      [first.origin, second.origin].map(async (origin) => (await context.cookies(origin)).find((cookie) => cookie.name === 'sesame_session')),
+      [first.origin, second.origin].map(async (origin) =>
+        (await context.cookies(origin)).find((cookie) => cookie.name === 'sesame_session'),
+      ),
     );
     for (const session of [firstSession, secondSession]) expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax' });
     expect(firstSession!.domain).toBe('localhost');

@@ -43,9 +43,23 @@ describe('example Express app: signing in from another device', () => {
     const management = stack.management.url;
     const tenant = await createTenant(management, 'pro');
     // Links of 5 minutes: the e-mail's "10 minutes" could read as an approval number of 10.
-    const organization = await createOrganization(management, tenant, { name: 'Acme Books', whitelistDomains: [example.origin], linkTtlSeconds: 300 });
-    app = await createApplication(management, organization, { type: 'web', name: 'Acme Books web', callbackUrls: [`${example.origin}/callback`] });
-    example.start({ sesameUrl: stack.auth.config.http.publicBaseUrl, clientId: app.clientId, clientSecret: app.clientSecret!, appName: 'Acme Books', logger });
+    const organization = await createOrganization(management, tenant, {
+      name: 'Acme Books',
+      whitelistDomains: [example.origin],
+      linkTtlSeconds: 300,
+    });
+    app = await createApplication(management, organization, {
+      type: 'web',
+      name: 'Acme Books web',
+      callbackUrls: [`${example.origin}/callback`],
+    });
+    example.start({
+      sesameUrl: stack.auth.config.http.publicBaseUrl,
+      clientId: app.clientId,
+      clientSecret: app.clientSecret!,
+      appName: 'Acme Books',
+      logger,
+    });
     deviceA = await launchBrowser({ artifacts: 'client-express-app-other-device' });
     deviceB = await launchBrowser({ artifacts: 'client-express-app-other-device', viewport: { width: 390, height: 844 } });
     seenOnB = recordDocuments(deviceB.page);

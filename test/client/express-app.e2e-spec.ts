@@ -27,8 +27,18 @@ describe('example Express app in Chromium', () => {
     const management = stack.management.url;
     const tenant = await createTenant(management, 'pro');
     const organization = await createOrganization(management, tenant, { name: 'Acme Books', whitelistDomains: [example.origin] });
-    app = await createApplication(management, organization, { type: 'web', name: 'Acme Books web', callbackUrls: [`${example.origin}/callback`] });
-    example.start({ sesameUrl: stack.auth.config.http.publicBaseUrl, clientId: app.clientId, clientSecret: app.clientSecret!, appName: 'Acme Books', logger });
+    app = await createApplication(management, organization, {
+      type: 'web',
+      name: 'Acme Books web',
+      callbackUrls: [`${example.origin}/callback`],
+    });
+    example.start({
+      sesameUrl: stack.auth.config.http.publicBaseUrl,
+      clientId: app.clientId,
+      clientSecret: app.clientSecret!,
+      appName: 'Acme Books',
+      logger,
+    });
     browser = await launchBrowser({ artifacts: 'client-express-app' });
   }, 60_000);
 
@@ -86,7 +96,12 @@ describe('example Express app in Chromium', () => {
     // Another site cannot sign the user out: a same-origin post with the session's CSRF token is needed.
     const csrf = await page.locator('input[name=csrf]').getAttribute('value');
     const signOut = (headers: Record<string, string>, body: string) =>
-      fetch(`${example.origin}/signout`, { method: 'POST', redirect: 'manual', headers: { cookie: `sesame_session=${session.value}`, 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+      fetch(`${example.origin}/signout`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: `sesame_session=${session.value}`, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body,
+      });
     expect((await signOut({ origin: 'https://evil.example' }, `csrf=${csrf}`)).status).toBe(403);
     expect((await signOut({ 'sec-fetch-site': 'cross-site', origin: example.origin }, `csrf=${csrf}`)).status).toBe(403);
     expect((await signOut({}, `csrf=${csrf}`)).status).toBe(403); // neither Sec-Fetch-Site nor Origin

@@ -85,7 +85,11 @@ describe('Node client on node:http against Sesame', () => {
     const email = uniqueEmail('node-http');
     const started = await jar.fetch(`${origin}/flow/signin?email=${encodeURIComponent(email)}&return_to=%2Fflow%2Fme`, { method: 'POST' });
     expect(started.status).toBe(200);
-    expect(await started.json()).toMatchObject({ redirectUri: `${origin}/flow/callback`, returnTo: `${origin}/flow/me`, sentence: expect.any(String) });
+    expect(await started.json()).toMatchObject({
+      redirectUri: `${origin}/flow/callback`,
+      returnTo: `${origin}/flow/me`,
+      sentence: expect.any(String),
+    });
 
     const callback = await pressContinue(linkIn(await smtp.next(email)));
     expect(callback.startsWith(`${origin}/flow/callback?code=`)).toBe(true);
@@ -95,7 +99,10 @@ describe('Node client on node:http against Sesame', () => {
     expect(jar.has('sesame_session')).toBe(true);
     expect(jar.has('sesame_login')).toBe(false);
 
-    expect((await json<{ user: unknown }>(jar.fetch(`${origin}/flow/me`))).user).toMatchObject({ email, organizationId: fixture.organizationId });
+    expect((await json<{ user: unknown }>(jar.fetch(`${origin}/flow/me`))).user).toMatchObject({
+      email,
+      organizationId: fixture.organizationId,
+    });
     expect(await json(jar.fetch(`${origin}/flow/signout`, { method: 'POST' }))).toEqual({ revoked: true });
     expect((await json<{ user: unknown }>(jar.fetch(`${origin}/flow/me`))).user).toBeNull();
   });
@@ -125,7 +132,9 @@ describe('Node client on node:http against Sesame', () => {
   it('retries when the endpoint’s rate limit answers 429, waiting at least Retry-After, and gets through', async () => {
     const { sleeps } = await newApp('burst');
     const answers = await Promise.all(
-      [1, 2, 3, 4, 5].map((n) => new CookieJar().fetch(`${origin}/burst/signin?email=${encodeURIComponent(uniqueEmail(`burst-${n}`))}`, { method: 'POST' })),
+      [1, 2, 3, 4, 5].map((n) =>
+        new CookieJar().fetch(`${origin}/burst/signin?email=${encodeURIComponent(uniqueEmail(`burst-${n}`))}`, { method: 'POST' }),
+      ),
     );
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
     // Two of the five were refused at first and retried after Retry-After (the window is 2 s).

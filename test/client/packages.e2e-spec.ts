@@ -16,7 +16,12 @@ function manifestOf(lib: string): { main: string; types: string } {
 function requiresIn(dist: string): { file: string; name: string }[] {
   return readdirSync(dist, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.js'))
-    .flatMap((file) => [...readFileSync(join(dist, file), 'utf8').matchAll(/require\("([^"]+)"\)/g)].map((match) => ({ file: join(dist, file), name: match[1] })));
+    .flatMap((file) =>
+      [...readFileSync(join(dist, file), 'utf8').matchAll(/require\("([^"]+)"\)/g)].map((match) => ({
+        file: join(dist, file),
+        name: match[1],
+      })),
+    );
 }
 
 /** The requires that do not name a file of the package's own dist (libs/client-core is compiled into it). */
@@ -33,12 +38,31 @@ function outsideRequires(dist: string): string[] {
  * Run `npm run build` first.
  */
 describe('client packages', () => {
-  const CLIENT_EXPORTS = ['InvalidStateError', 'ProviderError', 'RateLimitedError', 'SesameClient', 'SesameError', 'createSesameClient', 'createSignedState', 'redirectResponse', 'verifySignedState'].sort();
-  const NATIVE_EXPORTS = ['InvalidStateError', 'MemoryStorage', 'ProviderError', 'RateLimitedError', 'SesameError', 'SesameNativeClient', 'createSesameNativeClient'].sort();
+  const CLIENT_EXPORTS = [
+    'InvalidStateError',
+    'ProviderError',
+    'RateLimitedError',
+    'SesameClient',
+    'SesameError',
+    'createSesameClient',
+    'createSignedState',
+    'redirectResponse',
+    'verifySignedState',
+  ].sort();
+  const NATIVE_EXPORTS = [
+    'InvalidStateError',
+    'MemoryStorage',
+    'ProviderError',
+    'RateLimitedError',
+    'SesameError',
+    'SesameNativeClient',
+    'createSesameNativeClient',
+  ].sort();
 
   beforeAll(() => {
     for (const lib of LIBS) {
-      if (!existsSync(join(ROOT, 'libs', lib, manifestOf(lib).main))) throw new Error(`libs/${lib}/dist is missing: run \`npm run build\` first`);
+      if (!existsSync(join(ROOT, 'libs', lib, manifestOf(lib).main)))
+        throw new Error(`libs/${lib}/dist is missing: run \`npm run build\` first`);
     }
   });
 
@@ -80,7 +104,9 @@ describe('client packages', () => {
       const tarballs: string[] = [];
       for (const lib of LIBS) {
         // Built already (beforeAll above): --ignore-scripts skips the prepack build.
-        const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], { cwd: join(ROOT, 'libs', lib) });
+        const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], {
+          cwd: join(ROOT, 'libs', lib),
+        });
         tarballs.push(join(project, JSON.parse(stdout)[0].filename));
       }
       await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs], { cwd: project });

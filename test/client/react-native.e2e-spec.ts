@@ -34,7 +34,8 @@ describe('React Native client against Sesame', () => {
     // The app's own backend: it takes the Bearer token and asks Sesame who it belongs to (RFC 7662 introspection with its own credentials).
     backend = createServer((req, res) => {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-      const answer = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const answer = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (!token) return answer(401, { error: 'no token' });
       fetch(`${stack.auth.url}/api/v1/introspect`, {
         method: 'POST',
@@ -42,7 +43,9 @@ describe('React Native client against Sesame', () => {
         body: new URLSearchParams({ token }).toString(),
       })
         .then((response) => response.json() as Promise<{ active: boolean; email?: string }>)
-        .then((introspection) => (introspection.active ? answer(200, { notes: [`Hello ${introspection.email}`] }) : answer(401, { error: 'inactive token' })))
+        .then((introspection) =>
+          introspection.active ? answer(200, { notes: [`Hello ${introspection.email}`] }) : answer(401, { error: 'inactive token' }),
+        )
         .catch((error: Error) => answer(500, { error: error.message }));
     });
     await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
@@ -55,7 +58,10 @@ describe('React Native client against Sesame', () => {
     await smtp.stop();
   });
 
-  function nativeClient(storage = new MemoryStorage(), email = uniqueEmail('native')): { sesame: SesameNativeClient; storage: MemoryStorage; email: string } {
+  function nativeClient(
+    storage = new MemoryStorage(),
+    email = uniqueEmail('native'),
+  ): { sesame: SesameNativeClient; storage: MemoryStorage; email: string } {
     const sesame = createSesameNativeClient({
       baseUrl: stack.auth.config.http.publicBaseUrl,
       clientId: ios.clientId,
@@ -90,7 +96,9 @@ describe('React Native client against Sesame', () => {
     expect(await restarted.logout()).toEqual({ revoked: true });
     expect(storage.keys()).toEqual([]);
     expect(await sesame.getUser()).toBeNull();
-    expect((await fetch(`${stack.auth.url}/api/v1/userinfo`, { headers: { authorization: `Bearer ${session.accessToken}` } })).status).toBe(401);
+    expect((await fetch(`${stack.auth.url}/api/v1/userinfo`, { headers: { authorization: `Bearer ${session.accessToken}` } })).status).toBe(
+      401,
+    );
     expect((await fetch(`${backendUrl}/notes`, { headers: { authorization: `Bearer ${session.accessToken}` } })).status).toBe(401);
   });
 

@@ -25,7 +25,11 @@ describe('signing in to the console', () => {
   });
 
   async function tenantWithOwner(owner: string): Promise<{ tenantId: string; apiKey: string }> {
-    const created = await request(stack.origin).post('/api/v2/tenant').set('Authorization', `Bearer ${PLATFORM_KEY}`).send({ name: 'Console tenant', plan: 'free', ownerEmail: owner }).expect(201);
+    const created = await request(stack.origin)
+      .post('/api/v2/tenant')
+      .set('Authorization', `Bearer ${PLATFORM_KEY}`)
+      .send({ name: 'Console tenant', plan: 'free', ownerEmail: owner })
+      .expect(201);
     expect(created.body.owner).toEqual(expect.objectContaining({ email: owner, role: 'owner', invitedBy: null, lastSignInAt: null }));
     return { tenantId: created.body.tenant.id, apiKey: created.body.apiKey.key };
   }
@@ -52,7 +56,10 @@ describe('signing in to the console', () => {
       const tenant = await browser.get('/console/api/v2/tenant').set('Sesame-Tenant', tenantId).expect(200);
       expect(tenant.body.data).toEqual([expect.objectContaining({ id: tenantId, name: 'Console tenant' })]);
     }
-    const created = await browser.post('/console/api/v2/organization', { name: 'Made in the console', whitelistDomains: ['https://shop.example.com'] }).set('Sesame-Tenant', tenantId).expect(201);
+    const created = await browser
+      .post('/console/api/v2/organization', { name: 'Made in the console', whitelistDomains: ['https://shop.example.com'] })
+      .set('Sesame-Tenant', tenantId)
+      .expect(201);
     expect(created.body).toEqual(expect.objectContaining({ name: 'Made in the console', tenantId }));
     const members = await browser.get('/console/api/v2/tenant/member').set('Sesame-Tenant', tenantId).expect(200);
     expect(members.body.data).toEqual([expect.objectContaining({ email: owner, role: 'owner', lastSignInAt: expect.any(String) })]);
@@ -71,7 +78,10 @@ describe('signing in to the console', () => {
     const stranger = uniqueEmail('stranger');
     const browser = await signInThroughConsole(stack, smtp, stranger);
     expect(await browser.session()).toEqual({ signedIn: true, email: stranger, memberships: [], csrfToken: expect.any(String) });
-    const refused = await browser.get('/console/api/v2/organization').set('Sesame-Tenant', '7c835fcd-39ca-4ade-a78d-43eadb03283d').expect(403);
+    const refused = await browser
+      .get('/console/api/v2/organization')
+      .set('Sesame-Tenant', '7c835fcd-39ca-4ade-a78d-43eadb03283d')
+      .expect(403);
     expect(refused.body.code).toBe('not_a_member');
   });
 
@@ -79,7 +89,11 @@ describe('signing in to the console', () => {
     const owner = uniqueEmail('reader');
     const { tenantId } = await tenantWithOwner(owner);
     const browser = await signInThroughConsole(stack, smtp, owner);
-    const read = await browser.get('/console/api/v2/tenant').set('Sesame-Tenant', tenantId).set('Content-Type', 'application/json').expect(200);
+    const read = await browser
+      .get('/console/api/v2/tenant')
+      .set('Sesame-Tenant', tenantId)
+      .set('Content-Type', 'application/json')
+      .expect(200);
     expect(read.body.data).toEqual([expect.objectContaining({ id: tenantId })]);
   });
 
@@ -92,13 +106,19 @@ describe('signing in to the console', () => {
     const forged = new ConsoleBrowser(stack.origin);
     forged.cookies.set('sesame_console_session', browser.cookies.get('sesame_console_session')!);
     forged.cookies.set('sesame_console_csrf', browser.cookies.get('sesame_console_csrf')!);
-    const withoutToken = await forged.post('/console/api/v2/organization', { name: 'Forged' }).set('Sesame-Tenant', tenantId).unset('X-CSRF-Token');
+    const withoutToken = await forged
+      .post('/console/api/v2/organization', { name: 'Forged' })
+      .set('Sesame-Tenant', tenantId)
+      .unset('X-CSRF-Token');
     expect([withoutToken.status, withoutToken.body.code]).toEqual([403, 'csrf_token_invalid']);
     forged.csrfToken = 'x'.repeat(43);
     const wrongToken = await forged.post('/console/api/v2/organization', { name: 'Forged' }).set('Sesame-Tenant', tenantId);
     expect([wrongToken.status, wrongToken.body.code]).toEqual([403, 'csrf_token_invalid']);
 
-    const crossSite = await browser.post('/console/api/v2/organization', { name: 'Forged' }).set('Sesame-Tenant', tenantId).set('Origin', 'https://evil.example');
+    const crossSite = await browser
+      .post('/console/api/v2/organization', { name: 'Forged' })
+      .set('Sesame-Tenant', tenantId)
+      .set('Origin', 'https://evil.example');
     expect([crossSite.status, crossSite.body.code]).toEqual([403, 'cross_origin_request']);
     const crossSiteForm = await browser.post('/console/api/sign_out').set('Sec-Fetch-Site', 'cross-site');
     expect([crossSiteForm.status, crossSiteForm.body.code]).toEqual([403, 'cross_origin_request']);
@@ -141,11 +161,15 @@ describe('signing in to the console', () => {
     await stranger.session();
     const notHere = await stranger.post('/console/api/sign_in/code', body(code)).expect(404);
     expect(notHere.body.code).toBe('sign_in_not_found');
-    expect((await stranger.get(`/console/api/sign_in/status?loginAttemptId=${started.body.loginAttemptId}&wait=0`).expect(404)).body.code).toBe('sign_in_not_found');
+    expect(
+      (await stranger.get(`/console/api/sign_in/status?loginAttemptId=${started.body.loginAttemptId}&wait=0`).expect(404)).body.code,
+    ).toBe('sign_in_not_found');
 
     const wrong = await browser.post('/console/api/sign_in/code', body(code === '000000' ? '111111' : '000000')).expect(400);
     expect(wrong.body.code).toBe('invalid_login_code');
-    expect((await browser.get(`/console/api/sign_in/status?loginAttemptId=${started.body.loginAttemptId}&wait=0`).expect(200)).body).toEqual({ status: 'pending' });
+    expect(
+      (await browser.get(`/console/api/sign_in/status?loginAttemptId=${started.body.loginAttemptId}&wait=0`).expect(200)).body,
+    ).toEqual({ status: 'pending' });
     await browser.post('/console/api/sign_in/code', body(code)).expect(200, { status: 'completed' });
     expect(await browser.session()).toMatchObject({ signedIn: true, email });
   });
@@ -156,8 +180,14 @@ describe('signing in to the console', () => {
     await browser.session();
     const started = await browser.post('/console/api/sign_in', { email }).expect(200);
     const token = new URL(linkIn(await smtp.next(email))).searchParams.get('token')!;
-    const held = browser.get(`/console/api/sign_in/status?loginAttemptId=${started.body.loginAttemptId}&wait=25`).then((response) => response);
-    await request(stack.origin).post('/api/v1/login_link/approve').type('form').send({ token, number: started.body.approvalNumber }).expect(200);
+    const held = browser
+      .get(`/console/api/sign_in/status?loginAttemptId=${started.body.loginAttemptId}&wait=25`)
+      .then((response) => response);
+    await request(stack.origin)
+      .post('/api/v1/login_link/approve')
+      .type('form')
+      .send({ token, number: started.body.approvalNumber })
+      .expect(200);
     expect((await held).body).toEqual({ status: 'completed' });
     expect(await browser.session()).toMatchObject({ signedIn: true, email });
   });

@@ -65,9 +65,21 @@ const CALLERS: KeyCaller[] = [
     caller,
     key: async (probe: Probe) => (caller.kind === 'organization' ? keyInOrganization(probe, caller.role!) : keys[heading]!),
   })),
-  { label: 'sibling organization key admin', caller: { kind: 'organization', role: 'admin', reach: 'otherOrganization' }, key: async () => keys['sibling admin']! },
-  { label: 'sibling organization key viewer', caller: { kind: 'organization', role: 'viewer', reach: 'otherOrganization' }, key: async () => keys['sibling viewer']! },
-  { label: 'owner key of another tenant', caller: { kind: 'tenant', role: 'owner', reach: 'otherTenant' }, key: async () => keys['other tenant']! },
+  {
+    label: 'sibling organization key admin',
+    caller: { kind: 'organization', role: 'admin', reach: 'otherOrganization' },
+    key: async () => keys['sibling admin']!,
+  },
+  {
+    label: 'sibling organization key viewer',
+    caller: { kind: 'organization', role: 'viewer', reach: 'otherOrganization' },
+    key: async () => keys['sibling viewer']!,
+  },
+  {
+    label: 'owner key of another tenant',
+    caller: { kind: 'tenant', role: 'owner', reach: 'otherTenant' },
+    key: async () => keys['other tenant']!,
+  },
 ];
 
 const routeLabel = (row: AccessRow) => `${routeOf(row)}${row.query ? `?${row.query}` : ''}`;
@@ -82,11 +94,24 @@ describe('API keys on every route, by its access rule', () => {
     const tenant = await createTenant(api.url);
     const organization = await createOrganization(api.url, tenant, { name: 'Org' });
     const sibling = await createOrganization(api.url, tenant, { name: 'Sibling' });
-    const user = (await call(api.url, 'post', `/organization/${organization.organizationId}/user`, tenant.apiKey, { email: 'matrix@example.com', name: 'Matrix user' }).expect(201)).body;
+    const user = (
+      await call(api.url, 'post', `/organization/${organization.organizationId}/user`, tenant.apiKey, {
+        email: 'matrix@example.com',
+        name: 'Matrix user',
+      }).expect(201)
+    ).body;
     const application = await createApplication(api.url, organization, { name: 'Matrix app', type: 'web' });
-    world = { url: api.url, tenantId: tenant.tenantId, apiKey: tenant.apiKey, organizationId: organization.organizationId, userId: user.id, applicationId: application.applicationId };
+    world = {
+      url: api.url,
+      tenantId: tenant.tenantId,
+      apiKey: tenant.apiKey,
+      organizationId: organization.organizationId,
+      userId: user.id,
+      applicationId: application.applicationId,
+    };
 
-    const tenantKey = async (role: Role) => (await call(api.url, 'post', '/tenant/api_key', tenant.apiKey, { name: `Tenant ${role}`, role }).expect(201)).body;
+    const tenantKey = async (role: Role) =>
+      (await call(api.url, 'post', '/tenant/api_key', tenant.apiKey, { name: `Tenant ${role}`, role }).expect(201)).body;
     Object.assign(keys, {
       'platform key': PLATFORM_KEY,
       'tenant key owner': tenant.apiKey,
@@ -104,7 +129,9 @@ describe('API keys on every route, by its access rule', () => {
     await call(api.url, 'delete', `/tenant/api_key/${revokedTenant.id}`, tenant.apiKey).expect(204);
     const revokedOrganization = await organizationKey(organization.organizationId, 'admin', 'Revoked');
     await call(api.url, 'get', `/organization/${organization.organizationId}`, revokedOrganization.key).expect(200);
-    await call(api.url, 'delete', `/organization/${organization.organizationId}/api_key/${revokedOrganization.id}`, tenant.apiKey).expect(204);
+    await call(api.url, 'delete', `/organization/${organization.organizationId}/api_key/${revokedOrganization.id}`, tenant.apiKey).expect(
+      204,
+    );
     Object.assign(keys, {
       'no key': null,
       'a malformed key': 'not-an-api-key',
@@ -146,7 +173,12 @@ describe('API keys on every route, by its access rule', () => {
         const request = await probe(row, world, caller);
         const response = await call(api.url, request.method, request.path, keys[caller], request.body);
         answers.push(`${routeLabel(row)} → ${response.status} ${response.body.code ?? '-'} ${response.headers['www-authenticate'] ?? '-'}`);
-        const answer = row.access.kind === 'public' ? `${successStatus(document, row)} - -` : missing ? '401 missing_api_key Bearer realm="sesame"' : `401 invalid_api_key ${INVALID_API_KEY_CHALLENGE}`;
+        const answer =
+          row.access.kind === 'public'
+            ? `${successStatus(document, row)} - -`
+            : missing
+              ? '401 missing_api_key Bearer realm="sesame"'
+              : `401 invalid_api_key ${INVALID_API_KEY_CHALLENGE}`;
         expected.push(`${routeLabel(row)} → ${answer}`);
       }
       expect(answers).toEqual(expected);

@@ -134,7 +134,8 @@ describe('API keys', () => {
     it('walks the keys with limit and nextCursor, oldest first', async () => {
       const fresh = await createTenant(api.url);
       const ids = [(await walkPages(api.url, '/tenant/api_key', fresh.apiKey, 1)).items[0].id];
-      for (let i = 0; i < 4; i++) ids.push((await call(api.url, 'post', '/tenant/api_key', fresh.apiKey, { name: `Key ${i}` }).expect(201)).body.id);
+      for (let i = 0; i < 4; i++)
+        ids.push((await call(api.url, 'post', '/tenant/api_key', fresh.apiKey, { name: `Key ${i}` }).expect(201)).body.id);
       const { pages, items } = await walkPages(api.url, '/tenant/api_key', fresh.apiKey, 2);
       expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
       expect(items.map((item) => item.id)).toEqual(ids);
@@ -148,19 +149,51 @@ describe('API keys', () => {
     });
 
     it.each([
-      ['a missing name', {}, [{ field: 'name', messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'] }]],
-      ['a name of 201 characters', { name: 'k'.repeat(201) }, [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }]],
-      ['a boolean name', { name: true }, [{ field: 'name', messages: ['name must be a string', 'name must be shorter than or equal to 200 characters'] }]],
-      ['an organizationId (org keys have their own endpoint)', { name: 'k', organizationId: randomUUID() }, [{ field: 'organizationId', messages: ['property organizationId should not exist'] }]],
-      ['a key of its own choosing', { name: 'k', key: `sk_${'a'.repeat(43)}` }, [{ field: 'key', messages: ['property key should not exist'] }]],
+      [
+        'a missing name',
+        {},
+        [
+          {
+            field: 'name',
+            messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'],
+          },
+        ],
+      ],
+      [
+        'a name of 201 characters',
+        { name: 'k'.repeat(201) },
+        [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }],
+      ],
+      [
+        'a boolean name',
+        { name: true },
+        [{ field: 'name', messages: ['name must be a string', 'name must be shorter than or equal to 200 characters'] }],
+      ],
+      [
+        'an organizationId (org keys have their own endpoint)',
+        { name: 'k', organizationId: randomUUID() },
+        [{ field: 'organizationId', messages: ['property organizationId should not exist'] }],
+      ],
+      [
+        'a key of its own choosing',
+        { name: 'k', key: `sk_${'a'.repeat(43)}` },
+        [{ field: 'key', messages: ['property key should not exist'] }],
+      ],
     ])('rejects %s and creates nothing', async (_, body, errors) => {
       const before = await walkPages(api.url, '/tenant/api_key', tenant.apiKey, 100);
-      expectProblem(await call(api.url, 'post', '/tenant/api_key', tenant.apiKey, body), { ...validationProblem(errors), instance: `${V2}/tenant/api_key` });
+      expectProblem(await call(api.url, 'post', '/tenant/api_key', tenant.apiKey, body), {
+        ...validationProblem(errors),
+        instance: `${V2}/tenant/api_key`,
+      });
       expect((await walkPages(api.url, '/tenant/api_key', tenant.apiKey, 100)).items).toEqual(before.items);
     });
 
     it('a malformed key id is 400 invalid_id', async () => {
-      expectProblem(await call(api.url, 'delete', '/tenant/api_key/not-a-uuid', tenant.apiKey), { status: 400, code: 'invalid_id', detail: 'keyId must be a UUID' });
+      expectProblem(await call(api.url, 'delete', '/tenant/api_key/not-a-uuid', tenant.apiKey), {
+        status: 400,
+        code: 'invalid_id',
+        detail: 'keyId must be a UUID',
+      });
     });
   });
 
@@ -189,7 +222,11 @@ describe('API keys', () => {
       });
       const key = response.body.key as string;
       await call(api.url, 'get', `/organization/${organization.organizationId}`, key).expect(200);
-      expectProblem(await call(api.url, 'get', `/organization/${sibling.organizationId}`, key), { status: 404, code: 'not_found', detail: 'organization not found' });
+      expectProblem(await call(api.url, 'get', `/organization/${sibling.organizationId}`, key), {
+        status: 404,
+        code: 'not_found',
+        detail: 'organization not found',
+      });
       const listed = (await walkPages(api.url, keysPath(), tenant.apiKey, 100)).items;
       const item = listed.find((entry) => entry.id === response.body.id)!;
       expect({ ...item, lastUsedAt: usedAt(item.lastUsedAt) }).toEqual({ ...response.body, key: undefined, lastUsedAt: 'null or a time' });
@@ -222,11 +259,23 @@ describe('API keys', () => {
       const siblingKey = await createOrganizationKey(api.url, { ...sibling, apiKey: tenant.apiKey });
       const tenantKeyId = (await call(api.url, 'post', '/tenant/api_key', tenant.apiKey, { name: 'Tenant' }).expect(201)).body.id;
       for (const id of [siblingKey.id, tenantKeyId]) {
-        expectProblem(await call(api.url, 'delete', `${keysPath()}/${id}`, tenant.apiKey), { status: 404, code: 'not_found', detail: 'API key not found' });
+        expectProblem(await call(api.url, 'delete', `${keysPath()}/${id}`, tenant.apiKey), {
+          status: 404,
+          code: 'not_found',
+          detail: 'API key not found',
+        });
       }
-      expectProblem(await call(api.url, 'delete', `${keysPath()}/${randomUUID()}`, tenant.apiKey), { status: 404, code: 'not_found', detail: 'API key not found' });
+      expectProblem(await call(api.url, 'delete', `${keysPath()}/${randomUUID()}`, tenant.apiKey), {
+        status: 404,
+        code: 'not_found',
+        detail: 'API key not found',
+      });
       await call(api.url, 'get', `/organization/${sibling.organizationId}`, siblingKey.key).expect(200);
-      expect((await walkPages(api.url, keysPath(), tenant.apiKey, 100)).items.every((item) => item.organizationId === organization.organizationId)).toBe(true);
+      expect(
+        (await walkPages(api.url, keysPath(), tenant.apiKey, 100)).items.every(
+          (item) => item.organizationId === organization.organizationId,
+        ),
+      ).toBe(true);
     });
 
     it('an organization key cannot reach a sibling organization’s keys: 404 exactly like a random id', async () => {
@@ -264,7 +313,11 @@ describe('API keys', () => {
         instance: `${V2}${keysPath()}`,
       });
       expect((await walkPages(api.url, keysPath(), tenant.apiKey, 100)).items).toEqual(before);
-      expectProblem(await call(api.url, 'delete', `${keysPath()}/123`, tenant.apiKey), { status: 400, code: 'invalid_id', detail: 'keyId must be a UUID' });
+      expectProblem(await call(api.url, 'delete', `${keysPath()}/123`, tenant.apiKey), {
+        status: 400,
+        code: 'invalid_id',
+        detail: 'keyId must be a UUID',
+      });
     });
   });
 });

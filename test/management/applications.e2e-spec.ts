@@ -1,9 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import { RunningApp } from '../support/apps';
 import { createApplication, createOrganization, createTenant, OrganizationFixture, TenantFixture } from '../support/fixtures';
-import { call, expectProblem, expectSameAsNonexistent, startUnthrottledManagementApi, V2, validationProblem, walkPages } from '../support/management';
+import {
+  call,
+  expectProblem,
+  expectSameAsNonexistent,
+  startUnthrottledManagementApi,
+  V2,
+  validationProblem,
+  walkPages,
+} from '../support/management';
 
-const SUMMARY_FIELDS = ['callbackUrls', 'clientId', 'createdAt', 'id', 'idTokenEncryptedResponseAlg', 'idTokenEncryptedResponseEnc', 'name', 'organizationId', 'previousSecretExpiresAt', 'type', 'updatedAt'];
+const SUMMARY_FIELDS = [
+  'callbackUrls',
+  'clientId',
+  'createdAt',
+  'id',
+  'idTokenEncryptedResponseAlg',
+  'idTokenEncryptedResponseEnc',
+  'name',
+  'organizationId',
+  'previousSecretExpiresAt',
+  'type',
+  'updatedAt',
+];
 const APPLICATION_FIELDS = [...SUMMARY_FIELDS, 'clientSecret'].sort();
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const CLIENT_ID = /^[A-Za-z0-9_-]{24}$/;
@@ -11,7 +31,11 @@ const CLIENT_SECRET = /^cs_[A-Za-z0-9_-]{43}$/;
 
 /** A 400 validation_failed problem naming `field`. */
 function expectRefused(response: { status: number; body: { code?: string; errors?: { field: string }[] } }, field: string): void {
-  expect({ status: response.status, code: response.body.code, fields: response.body.errors?.map((error) => error.field) }).toEqual({ status: 400, code: 'validation_failed', fields: [field] });
+  expect({ status: response.status, code: response.body.code, fields: response.body.errors?.map((error) => error.field) }).toEqual({
+    status: 400,
+    code: 'validation_failed',
+    fields: [field],
+  });
 }
 const NATIVE = ['android', 'ios', 'desktop'] as const;
 
@@ -45,7 +69,11 @@ describe('applications', () => {
 
   describe('create', () => {
     it('a web app gets a client id and a client secret, answered again only by a read that asks for it', async () => {
-      const response = await create({ name: '  Web shop ', type: 'web', callbackUrls: ['https://Shop.Example.com:443/auth/callback?x=1'] }).expect(201);
+      const response = await create({
+        name: '  Web shop ',
+        type: 'web',
+        callbackUrls: ['https://Shop.Example.com:443/auth/callback?x=1'],
+      }).expect(201);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(Object.keys(response.body).sort()).toEqual(APPLICATION_FIELDS);
       expect(response.body).toEqual({
@@ -83,7 +111,9 @@ describe('applications', () => {
 
     it.each(NATIVE)('a %s app gets a client id and clientSecret null', async (type) => {
       const response = await create({ name: `${type} app`, type }).expect(201);
-      expect(response.body).toEqual(expect.objectContaining({ type, clientId: expect.stringMatching(CLIENT_ID), clientSecret: null, callbackUrls: [] }));
+      expect(response.body).toEqual(
+        expect.objectContaining({ type, clientId: expect.stringMatching(CLIENT_ID), clientSecret: null, callbackUrls: [] }),
+      );
       expect(Object.keys(response.body).sort()).toEqual(APPLICATION_FIELDS);
       expect((await read(response.body.id).expect(200)).body.clientSecret).toBeNull();
     });
@@ -95,7 +125,11 @@ describe('applications', () => {
     });
 
     it('drops duplicate callback URLs after normalisation', async () => {
-      const response = await create({ name: 'Dups', type: 'web', callbackUrls: ['https://a.example.com/cb', 'HTTPS://A.EXAMPLE.COM:443/cb', 'https://a.example.com/other'] }).expect(201);
+      const response = await create({
+        name: 'Dups',
+        type: 'web',
+        callbackUrls: ['https://a.example.com/cb', 'HTTPS://A.EXAMPLE.COM:443/cb', 'https://a.example.com/other'],
+      }).expect(201);
       expect(response.body.callbackUrls).toEqual(['https://a.example.com/cb', 'https://a.example.com/other']);
     });
 
@@ -144,17 +178,75 @@ describe('applications', () => {
     });
 
     it.each([
-      ['a missing type', { name: 'x' }, [{ field: 'type', messages: ['type must be one of the following values: web, android, ios, desktop'] }]],
-      ['an unknown type', { name: 'x', type: 'spa' }, [{ field: 'type', messages: ['type must be one of the following values: web, android, ios, desktop'] }]],
-      ['an upper-case type', { name: 'x', type: 'WEB' }, [{ field: 'type', messages: ['type must be one of the following values: web, android, ios, desktop'] }]],
-      ['a missing name', { type: 'web' }, [{ field: 'name', messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'] }]],
-      ['a name of 201 characters', { name: 'n'.repeat(201), type: 'web' }, [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }]],
-      ['callbackUrls as a string', { name: 'x', type: 'web', callbackUrls: 'https://a.example.com/cb' }, [{ field: 'callbackUrls', messages: ['callbackUrls must contain no more than 20 elements', 'callbackUrls must be an array'] }]],
-      ['callbackUrls null', { name: 'x', type: 'web', callbackUrls: null }, [{ field: 'callbackUrls', messages: ['each value in callbackUrls must be a string', 'callbackUrls must contain no more than 20 elements', 'callbackUrls must be an array'] }]],
-      ['a number among callbackUrls', { name: 'x', type: 'web', callbackUrls: [1] }, [{ field: 'callbackUrls', messages: ['each value in callbackUrls must be a string'] }]],
-      ['21 callback URLs', { name: 'x', type: 'web', callbackUrls: Array.from({ length: 21 }, (_, i) => `https://a.example.com/${i}`) }, [{ field: 'callbackUrls', messages: ['callbackUrls must contain no more than 20 elements'] }]],
-      ['a clientSecret of its own', { name: 'x', type: 'web', clientSecret: 'cs_mine' }, [{ field: 'clientSecret', messages: ['property clientSecret should not exist'] }]],
-      ['a clientId of its own', { name: 'x', type: 'web', clientId: 'mine' }, [{ field: 'clientId', messages: ['property clientId should not exist'] }]],
+      [
+        'a missing type',
+        { name: 'x' },
+        [{ field: 'type', messages: ['type must be one of the following values: web, android, ios, desktop'] }],
+      ],
+      [
+        'an unknown type',
+        { name: 'x', type: 'spa' },
+        [{ field: 'type', messages: ['type must be one of the following values: web, android, ios, desktop'] }],
+      ],
+      [
+        'an upper-case type',
+        { name: 'x', type: 'WEB' },
+        [{ field: 'type', messages: ['type must be one of the following values: web, android, ios, desktop'] }],
+      ],
+      [
+        'a missing name',
+        { type: 'web' },
+        [
+          {
+            field: 'name',
+            messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'],
+          },
+        ],
+      ],
+      [
+        'a name of 201 characters',
+        { name: 'n'.repeat(201), type: 'web' },
+        [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }],
+      ],
+      [
+        'callbackUrls as a string',
+        { name: 'x', type: 'web', callbackUrls: 'https://a.example.com/cb' },
+        [{ field: 'callbackUrls', messages: ['callbackUrls must contain no more than 20 elements', 'callbackUrls must be an array'] }],
+      ],
+      [
+        'callbackUrls null',
+        { name: 'x', type: 'web', callbackUrls: null },
+        [
+          {
+            field: 'callbackUrls',
+            messages: [
+              'each value in callbackUrls must be a string',
+              'callbackUrls must contain no more than 20 elements',
+              'callbackUrls must be an array',
+            ],
+          },
+        ],
+      ],
+      [
+        'a number among callbackUrls',
+        { name: 'x', type: 'web', callbackUrls: [1] },
+        [{ field: 'callbackUrls', messages: ['each value in callbackUrls must be a string'] }],
+      ],
+      [
+        '21 callback URLs',
+        { name: 'x', type: 'web', callbackUrls: Array.from({ length: 21 }, (_, i) => `https://a.example.com/${i}`) },
+        [{ field: 'callbackUrls', messages: ['callbackUrls must contain no more than 20 elements'] }],
+      ],
+      [
+        'a clientSecret of its own',
+        { name: 'x', type: 'web', clientSecret: 'cs_mine' },
+        [{ field: 'clientSecret', messages: ['property clientSecret should not exist'] }],
+      ],
+      [
+        'a clientId of its own',
+        { name: 'x', type: 'web', clientId: 'mine' },
+        [{ field: 'clientId', messages: ['property clientId should not exist'] }],
+      ],
     ])('rejects %s and creates nothing', async (_, body, errors) => {
       const before = await allApps();
       expectProblem(await create(body), { ...validationProblem(errors), instance: `${V2}${appsPath()}` });
@@ -168,22 +260,63 @@ describe('applications', () => {
       const renamed = await update(app.id, { name: 'After' }).expect(200);
       expect(renamed.body).toEqual({ ...app, name: 'After', clientSecret: null, updatedAt: expect.stringMatching(ISO) });
       const moved = await update(app.id, { callbackUrls: ['https://After.example.com/cb', 'http://localhost:5000/cb'] }).expect(200);
-      expect(moved.body).toEqual({ ...app, name: 'After', clientSecret: null, callbackUrls: ['https://after.example.com/cb', 'http://localhost:5000/cb'], updatedAt: expect.stringMatching(ISO) });
+      expect(moved.body).toEqual({
+        ...app,
+        name: 'After',
+        clientSecret: null,
+        callbackUrls: ['https://after.example.com/cb', 'http://localhost:5000/cb'],
+        updatedAt: expect.stringMatching(ISO),
+      });
       expect((await read(app.id).expect(200)).body).toEqual({ ...moved.body, clientSecret: app.clientSecret });
     });
 
     it('validates callback URLs against the app’s own type', async () => {
       const app = (await create({ name: 'Desktop', type: 'desktop' }).expect(201)).body;
-      expectProblem(await update(app.id, { callbackUrls: ['http://localhost:8080/cb'] }), validationProblem([{ field: 'callbackUrls.0', messages: [`callbackUrls.0 ${DESKTOP_HTTP}`] }]));
-      expect((await update(app.id, { callbackUrls: ['http://127.0.0.1:8080/cb'] }).expect(200)).body.callbackUrls).toEqual(['http://127.0.0.1:8080/cb']);
+      expectProblem(
+        await update(app.id, { callbackUrls: ['http://localhost:8080/cb'] }),
+        validationProblem([{ field: 'callbackUrls.0', messages: [`callbackUrls.0 ${DESKTOP_HTTP}`] }]),
+      );
+      expect((await update(app.id, { callbackUrls: ['http://127.0.0.1:8080/cb'] }).expect(200)).body.callbackUrls).toEqual([
+        'http://127.0.0.1:8080/cb',
+      ]);
     });
 
     it.each([
       ['a new type', { type: 'android' }, [{ field: 'type', messages: ['property type should not exist'] }]],
-      ['a valid name with a bad callback URL', { name: 'After', callbackUrls: ['http://evil.example.com/cb'] }, [{ field: 'callbackUrls.0', messages: [`callbackUrls.0 ${WEB_HTTP}`] }]],
-      ['a valid name with a clientSecret', { name: 'After', clientSecret: 'cs_mine' }, [{ field: 'clientSecret', messages: ['property clientSecret should not exist'] }]],
-      ['a null name', { name: null }, [{ field: 'name', messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'] }]],
-      ['callbackUrls null', { callbackUrls: null }, [{ field: 'callbackUrls', messages: ['each value in callbackUrls must be a string', 'callbackUrls must contain no more than 20 elements', 'callbackUrls must be an array'] }]],
+      [
+        'a valid name with a bad callback URL',
+        { name: 'After', callbackUrls: ['http://evil.example.com/cb'] },
+        [{ field: 'callbackUrls.0', messages: [`callbackUrls.0 ${WEB_HTTP}`] }],
+      ],
+      [
+        'a valid name with a clientSecret',
+        { name: 'After', clientSecret: 'cs_mine' },
+        [{ field: 'clientSecret', messages: ['property clientSecret should not exist'] }],
+      ],
+      [
+        'a null name',
+        { name: null },
+        [
+          {
+            field: 'name',
+            messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'],
+          },
+        ],
+      ],
+      [
+        'callbackUrls null',
+        { callbackUrls: null },
+        [
+          {
+            field: 'callbackUrls',
+            messages: [
+              'each value in callbackUrls must be a string',
+              'callbackUrls must contain no more than 20 elements',
+              'callbackUrls must be an array',
+            ],
+          },
+        ],
+      ],
     ])('a failed update (%s) changes nothing', async (_, body, errors) => {
       const app = (await create({ name: 'Before', type: 'web', callbackUrls: ['https://before.example.com/cb'] }).expect(201)).body;
       expectProblem(await update(app.id, body), validationProblem(errors));
@@ -198,7 +331,12 @@ describe('applications', () => {
       const rotated = await rotate(app.id).expect(200);
       const after = Date.now();
       expect(rotated.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(rotated.body).toEqual({ ...app, clientSecret: expect.stringMatching(CLIENT_SECRET), previousSecretExpiresAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) });
+      expect(rotated.body).toEqual({
+        ...app,
+        clientSecret: expect.stringMatching(CLIENT_SECRET),
+        previousSecretExpiresAt: expect.stringMatching(ISO),
+        updatedAt: expect.stringMatching(ISO),
+      });
       const overlapEnds = Date.parse(rotated.body.previousSecretExpiresAt);
       expect(overlapEnds).toBeGreaterThanOrEqual(before + 86_400_000 - 1);
       expect(overlapEnds).toBeLessThanOrEqual(after + 86_400_000);
@@ -210,18 +348,29 @@ describe('applications', () => {
 
     it.each(NATIVE)('a %s app has no secret to rotate: 400 no_client_secret, nothing changes', async (type) => {
       const app = (await create({ name: 'Native', type }).expect(201)).body;
-      expectProblem(await rotate(app.id), { status: 400, code: 'no_client_secret', detail: 'Native applications have no client secret; they use PKCE' });
+      expectProblem(await rotate(app.id), {
+        status: 400,
+        code: 'no_client_secret',
+        detail: 'Native applications have no client secret; they use PKCE',
+      });
       expect((await read(app.id).expect(200)).body).toEqual(app);
     });
 
     it('an unknown application is 404, a malformed id 400 invalid_id', async () => {
       expectProblem(await rotate(randomUUID()), { status: 404, code: 'not_found', detail: 'application not found' });
-      expectProblem(await call(api.url, 'post', `${appsPath()}/nope/rotate_secret`, tenant.apiKey), { status: 400, code: 'invalid_id', detail: 'applicationId must be a UUID' });
+      expectProblem(await call(api.url, 'post', `${appsPath()}/nope/rotate_secret`, tenant.apiKey), {
+        status: 400,
+        code: 'invalid_id',
+        detail: 'applicationId must be a UUID',
+      });
     });
 
     it('overlapSeconds 0 stops the old secret at once', async () => {
       const app = (await create({ name: 'Rotating', type: 'web' }).expect(201)).body;
-      const rotated = await call(api.url, 'post', `${appsPath()}/${app.id}/rotate_secret`, tenant.apiKey, { overlapSeconds: 0, revokeAccessTokens: true }).expect(200);
+      const rotated = await call(api.url, 'post', `${appsPath()}/${app.id}/rotate_secret`, tenant.apiKey, {
+        overlapSeconds: 0,
+        revokeAccessTokens: true,
+      }).expect(200);
       expect(rotated.body.previousSecretExpiresAt).toBeNull();
     });
 
@@ -243,12 +392,26 @@ describe('applications', () => {
       const app = (await create({ name: 'Doomed', type: 'web' }).expect(201)).body;
       const response = await call(api.url, 'delete', `${appsPath()}/${app.id}`, tenant.apiKey).expect(204);
       expect(response.text).toBe('');
-      for (const [method, suffix] of [['get', ''], ['post', ''], ['post', '/rotate_secret'], ['delete', '']] as const) {
-        expectProblem(await call(api.url, method, `${appsPath()}/${app.id}${suffix}`, tenant.apiKey, method === 'post' && !suffix ? { name: 'x' } : undefined), {
-          status: 404,
-          code: 'not_found',
-          detail: 'application not found',
-        });
+      for (const [method, suffix] of [
+        ['get', ''],
+        ['post', ''],
+        ['post', '/rotate_secret'],
+        ['delete', ''],
+      ] as const) {
+        expectProblem(
+          await call(
+            api.url,
+            method,
+            `${appsPath()}/${app.id}${suffix}`,
+            tenant.apiKey,
+            method === 'post' && !suffix ? { name: 'x' } : undefined,
+          ),
+          {
+            status: 404,
+            code: 'not_found',
+            detail: 'application not found',
+          },
+        );
       }
       expect((await allApps()).map((item) => item.id)).not.toContain(app.id);
     });
@@ -256,7 +419,12 @@ describe('applications', () => {
     it('an application of another organization is not found through this organization, exactly like a random id', async () => {
       const app = await createApplication(api.url, { ...sibling, apiKey: tenant.apiKey }, { type: 'web' });
       const before = (await read(app.applicationId, sibling).expect(200)).body;
-      for (const [method, suffix] of [['get', ''], ['post', ''], ['post', '/rotate_secret'], ['delete', '']] as const) {
+      for (const [method, suffix] of [
+        ['get', ''],
+        ['post', ''],
+        ['post', '/rotate_secret'],
+        ['delete', ''],
+      ] as const) {
         const body = method === 'post' && !suffix ? { name: 'Hijacked' } : undefined;
         const foreign = await call(api.url, method, `${appsPath()}/${app.applicationId}${suffix}`, tenant.apiKey, body);
         const random = await call(api.url, method, `${appsPath()}/${randomUUID()}${suffix}`, tenant.apiKey, body);
@@ -270,8 +438,19 @@ describe('applications', () => {
       const app = await createApplication(api.url, { ...organization, apiKey: tenant.apiKey }, { type: 'web' });
       const before = (await read(app.applicationId).expect(200)).body;
       const other = await createTenant(api.url);
-      for (const [method, suffix] of [['get', ''], ['post', ''], ['post', '/rotate_secret'], ['delete', '']] as const) {
-        await expectSameAsNonexistent(api.url, method, `${appsPath()}/${app.applicationId}${suffix}`, other.apiKey, method === 'post' && !suffix ? { name: 'Hijacked' } : undefined);
+      for (const [method, suffix] of [
+        ['get', ''],
+        ['post', ''],
+        ['post', '/rotate_secret'],
+        ['delete', ''],
+      ] as const) {
+        await expectSameAsNonexistent(
+          api.url,
+          method,
+          `${appsPath()}/${app.applicationId}${suffix}`,
+          other.apiKey,
+          method === 'post' && !suffix ? { name: 'Hijacked' } : undefined,
+        );
       }
       expect((await read(app.applicationId).expect(200)).body).toEqual(before);
     });
@@ -281,7 +460,8 @@ describe('applications', () => {
     it('walks every application, oldest first, without secrets', async () => {
       const org = await createOrganization(api.url, tenant);
       const created = [];
-      for (const type of ['web', 'android', 'web', 'ios', 'desktop']) created.push((await createApplication(api.url, org, { type })).applicationId);
+      for (const type of ['web', 'android', 'web', 'ios', 'desktop'])
+        created.push((await createApplication(api.url, org, { type })).applicationId);
       const { pages, items } = await walkPages(api.url, appsPath(org), org.apiKey, 2);
       expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
       expect(items.map((item) => item.id)).toEqual(created);

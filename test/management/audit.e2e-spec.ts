@@ -34,11 +34,20 @@ describe('the audit log', () => {
     await smtp.start();
     stack = await startConsoleStack(smtp.url, { env: UNTHROTTLED_ENV });
     ownerEmail = uniqueEmail('audit-owner');
-    const created = await call(stack.origin, 'post', '/tenant', PLATFORM_KEY, { name: 'Audited', plan: 'pro', ownerEmail }).set('X-Request-Id', 'audit-tenant-create').expect(201);
+    const created = await call(stack.origin, 'post', '/tenant', PLATFORM_KEY, { name: 'Audited', plan: 'pro', ownerEmail })
+      .set('X-Request-Id', 'audit-tenant-create')
+      .expect(201);
     tenantId = created.body.tenant.id;
     apiKey = created.body.apiKey.key;
     secrets.push(apiKey);
-    changes.push({ route: 'POST /tenant', action: 'tenant.create', targetId: tenantId, actor: 'platform', changes: { name: 'Audited', plan: 'pro', ownerEmail }, requestId: 'audit-tenant-create' });
+    changes.push({
+      route: 'POST /tenant',
+      action: 'tenant.create',
+      targetId: tenantId,
+      actor: 'platform',
+      changes: { name: 'Audited', plan: 'pro', ownerEmail },
+      requestId: 'audit-tenant-create',
+    });
     owner = await signInThroughConsole(stack, smtp, ownerEmail);
   }, CONSOLE_SETUP_TIMEOUT_MS);
   afterAll(async () => {
@@ -48,7 +57,13 @@ describe('the audit log', () => {
 
   let counter = 0;
   /** Makes a change as the tenant key or as the owner (through the management API with their token), and records what the log should say. */
-  async function change(actor: 'api_key' | 'member', method: 'post' | 'delete', route: string, path: string, body?: Record<string, unknown>): Promise<Response> {
+  async function change(
+    actor: 'api_key' | 'member',
+    method: 'post' | 'delete',
+    route: string,
+    path: string,
+    body?: Record<string, unknown>,
+  ): Promise<Response> {
     const requestId = `audit-${++counter}`;
     const credential = actor === 'api_key' ? apiKey : owner.accessToken!;
     const test = call(stack.origin, method, path, credential, body).set('X-Request-Id', requestId);
@@ -58,7 +73,12 @@ describe('the audit log', () => {
     for (const secret of [response.body?.key, response.body?.clientSecret]) if (typeof secret === 'string') secrets.push(secret);
     const action = ACTIONS[route];
     // What a route creates is its answer; what it changes or removes is the last id of its path.
-    const targetId = /\.(create|invite)$/.test(action) ? response.body.id : path.split('/').filter((part) => /^[0-9a-f-]{36}$/.test(part)).at(-1)!;
+    const targetId = /\.(create|invite)$/.test(action)
+      ? response.body.id
+      : path
+          .split('/')
+          .filter((part) => /^[0-9a-f-]{36}$/.test(part))
+          .at(-1)!;
     changes.push({ route, action, targetId, actor, changes: body && Object.keys(body).length > 0 ? body : null, requestId });
     return response;
   }
@@ -89,18 +109,32 @@ describe('the audit log', () => {
     await change('member', 'post', 'POST /tenant/{tenantId}', `/tenant/${tenantId}`, { name: 'Audited and renamed' });
     const key = await change('member', 'post', 'POST /tenant/api_key', '/tenant/api_key', { name: 'Deploys' });
     await change('api_key', 'delete', 'DELETE /tenant/api_key/{keyId}', `/tenant/api_key/${key.body.id}`);
-    const member = await change('api_key', 'post', 'POST /tenant/member', '/tenant/member', { email: uniqueEmail('audited'), role: 'viewer' });
+    const member = await change('api_key', 'post', 'POST /tenant/member', '/tenant/member', {
+      email: uniqueEmail('audited'),
+      role: 'viewer',
+    });
     await change('member', 'post', 'POST /tenant/member/{memberId}', `/tenant/member/${member.body.id}`, { role: 'admin' });
     await change('member', 'delete', 'DELETE /tenant/member/{memberId}', `/tenant/member/${member.body.id}`);
-    const organization = await change('api_key', 'post', 'POST /organization', '/organization', { name: 'Audited org', whitelistDomains: ['https://audited.example'] });
+    const organization = await change('api_key', 'post', 'POST /organization', '/organization', {
+      name: 'Audited org',
+      whitelistDomains: ['https://audited.example'],
+    });
     const org = `/organization/${organization.body.id}`;
     await change('member', 'post', 'POST /organization/{id}', org, { autologin: true });
-    const user = await change('member', 'post', 'POST /organization/{organizationId}/user', `${org}/user`, { email: uniqueEmail('user'), name: 'Ada' });
+    const user = await change('member', 'post', 'POST /organization/{organizationId}/user', `${org}/user`, {
+      email: uniqueEmail('user'),
+      name: 'Ada',
+    });
     await change('api_key', 'post', 'POST /organization/{organizationId}/user/{userId}', `${org}/user/${user.body.id}`, { blocked: true });
     await change('member', 'delete', 'DELETE /organization/{organizationId}/user/{userId}', `${org}/user/${user.body.id}`);
-    const application = await change('member', 'post', 'POST /organization/{organizationId}/application', `${org}/application`, { name: 'Shop', type: 'web' });
+    const application = await change('member', 'post', 'POST /organization/{organizationId}/application', `${org}/application`, {
+      name: 'Shop',
+      type: 'web',
+    });
     const app = `${org}/application/${application.body.id}`;
-    await change('api_key', 'post', 'POST /organization/{organizationId}/application/{applicationId}', app, { callbackUrls: ['https://audited.example/cb'] });
+    await change('api_key', 'post', 'POST /organization/{organizationId}/application/{applicationId}', app, {
+      callbackUrls: ['https://audited.example/cb'],
+    });
     await change('member', 'post', 'POST /organization/{organizationId}/application/{applicationId}/rotate_secret', `${app}/rotate_secret`);
     await change('api_key', 'delete', 'DELETE /organization/{organizationId}/application/{applicationId}', app);
     const orgKey = await change('api_key', 'post', 'POST /organization/{organizationId}/api_key', `${org}/api_key`, { name: 'Org key' });
@@ -116,9 +150,17 @@ describe('the audit log', () => {
     expect(log.body.nextCursor).toBeNull();
     const events = [...log.body.data].reverse();
     expect(events.map((event: { action: string }) => event.action)).toEqual(changes.map((made) => made.action));
-    const ownerId = (await call(stack.origin, 'get', '/tenant/member', apiKey).expect(200)).body.data.find((m: { email: string }) => m.email === ownerEmail).id;
-    const keyId = (await call(stack.origin, 'get', '/tenant/api_key', apiKey).expect(200)).body.data.find((k: { name: string }) => k.name === 'Initial key').id;
-    const actors = { platform: { type: 'platform', id: null, name: null }, api_key: { type: 'api_key', id: keyId, name: 'Initial key' }, member: { type: 'member', id: ownerId, name: ownerEmail } };
+    const ownerId = (await call(stack.origin, 'get', '/tenant/member', apiKey).expect(200)).body.data.find(
+      (m: { email: string }) => m.email === ownerEmail,
+    ).id;
+    const keyId = (await call(stack.origin, 'get', '/tenant/api_key', apiKey).expect(200)).body.data.find(
+      (k: { name: string }) => k.name === 'Initial key',
+    ).id;
+    const actors = {
+      platform: { type: 'platform', id: null, name: null },
+      api_key: { type: 'api_key', id: keyId, name: 'Initial key' },
+      member: { type: 'member', id: ownerId, name: ownerEmail },
+    };
     changes.forEach((made, i) => {
       expect([made.route, events[i]]).toEqual([
         made.route,
@@ -150,11 +192,9 @@ describe('the audit log', () => {
     expect((await log({ actorId: memberId, limit: '100' })).body.data).toEqual(byMember);
     expect((await log({ action: 'api_key.revoke' })).body.data).toHaveLength(2);
     const organizationId = changes.find((made) => made.action === 'organization.create')!.targetId;
-    expect((await log({ targetType: 'organization', targetId: organizationId })).body.data.map((event: { action: string }) => event.action)).toEqual([
-      'organization.delete',
-      'organization.update',
-      'organization.create',
-    ]);
+    expect(
+      (await log({ targetType: 'organization', targetId: organizationId })).body.data.map((event: { action: string }) => event.action),
+    ).toEqual(['organization.delete', 'organization.update', 'organization.create']);
     expect((await log({ to: '2000-01-01T00:00:00Z' })).body.data).toEqual([]);
     expect((await log({ from: new Date(Date.now() + 60_000).toISOString() })).body.data).toEqual([]);
 
@@ -176,6 +216,8 @@ describe('the audit log', () => {
   it('another tenant sees none of it', async () => {
     const other = await call(stack.origin, 'post', '/tenant', PLATFORM_KEY, { name: `Other ${randomUUID()}`, plan: 'pro' }).expect(201);
     const log = (await call(stack.origin, 'get', '/tenant/audit_event', other.body.apiKey.key).expect(200)).body.data;
-    expect(log.map((event: { action: string; targetId: string }) => [event.action, event.targetId])).toEqual([['tenant.create', other.body.tenant.id]]);
+    expect(log.map((event: { action: string; targetId: string }) => [event.action, event.targetId])).toEqual([
+      ['tenant.create', other.body.tenant.id],
+    ]);
   });
 });

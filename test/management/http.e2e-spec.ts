@@ -55,7 +55,12 @@ describe('management API over HTTP', () => {
 
     it('the problem instance never echoes the query string', async () => {
       const response = await call(api.url, 'get', '/organization?cursor=%3Cscript%3E', tenant.apiKey);
-      expectProblem(response, { status: 400, code: 'invalid_cursor', detail: 'cursor is not a cursor this API returned', instance: `${V2}/organization` });
+      expectProblem(response, {
+        status: 400,
+        code: 'invalid_cursor',
+        detail: 'cursor is not a cursor this API returned',
+        instance: `${V2}/organization`,
+      });
     });
   });
 
@@ -67,7 +72,12 @@ describe('management API over HTTP', () => {
       ['not JSON at all', 'name=x'],
     ])('malformed JSON (%s) is 400 malformed_body and creates nothing', async (_, body) => {
       const before = (await walkPages(api.url, '/organization', tenant.apiKey, 100)).items;
-      expectProblem(await post('/organization', 'application/json', body), { status: 400, code: 'malformed_body', detail: 'The request body is not valid JSON', instance: `${V2}/organization` });
+      expectProblem(await post('/organization', 'application/json', body), {
+        status: 400,
+        code: 'malformed_body',
+        detail: 'The request body is not valid JSON',
+        instance: `${V2}/organization`,
+      });
       expect((await walkPages(api.url, '/organization', tenant.apiKey, 100)).items).toEqual(before);
     });
 
@@ -77,7 +87,11 @@ describe('management API over HTTP', () => {
       ['null', 'null'],
     ])('JSON that is not an object or array (%s) is 400 malformed_body', async (_, body) => {
       const response = await post('/organization', 'application/json', body);
-      expect([response.status, response.body.code, response.headers['content-type']]).toEqual([400, 'malformed_body', 'application/problem+json; charset=utf-8']);
+      expect([response.status, response.body.code, response.headers['content-type']]).toEqual([
+        400,
+        'malformed_body',
+        'application/problem+json; charset=utf-8',
+      ]);
     });
 
     it('a body over the configured limit is 413 payload_too_large', async () => {
@@ -106,7 +120,10 @@ describe('management API over HTTP', () => {
     it('an update with a __proto__ key changes nothing', async () => {
       const organization = await createOrganization(api.url, tenant, { name: 'Unpolluted' });
       const path = `/organization/${organization.organizationId}`;
-      expectProblem(await post(path, 'application/json', '{"name":"Polluted","__proto__":{"tenantId":"x"}}'), validationProblem([{ field: '__proto__', messages: ['property __proto__ should not exist'] }]));
+      expectProblem(
+        await post(path, 'application/json', '{"name":"Polluted","__proto__":{"tenantId":"x"}}'),
+        validationProblem([{ field: '__proto__', messages: ['property __proto__ should not exist'] }]),
+      );
       expect((await call(api.url, 'get', path, tenant.apiKey).expect(200)).body.name).toBe('Unpolluted');
     });
 
@@ -114,7 +131,10 @@ describe('management API over HTTP', () => {
       expectProblem(await post('/tenant/api_key', 'application/json', '[{"name":"x"}]'), {
         ...validationProblem([
           { field: '0', messages: ['property 0 should not exist'] },
-          { field: 'name', messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'] },
+          {
+            field: 'name',
+            messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'],
+          },
         ]),
         instance: `${V2}/tenant/api_key`,
       });
@@ -122,12 +142,22 @@ describe('management API over HTTP', () => {
 
     it('an empty JSON body is an empty object, as clients that always send the header expect', async () => {
       expectProblem(await post('/tenant/api_key', 'application/json', ''), {
-        ...validationProblem([{ field: 'name', messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'] }]),
+        ...validationProblem([
+          {
+            field: 'name',
+            messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'],
+          },
+        ]),
         instance: `${V2}/tenant/api_key`,
       });
       const organization = await createOrganization(api.url, tenant, { name: 'Deleted with a header' });
       const path = `/organization/${organization.organizationId}`;
-      await request(api.url).delete(`${V2}${path}`).set('Authorization', `Bearer ${tenant.apiKey}`).set('Content-Type', 'application/json').send('').expect(204);
+      await request(api.url)
+        .delete(`${V2}${path}`)
+        .set('Authorization', `Bearer ${tenant.apiKey}`)
+        .set('Content-Type', 'application/json')
+        .send('')
+        .expect(204);
       await call(api.url, 'get', path, tenant.apiKey).expect(404);
     });
 

@@ -17,7 +17,11 @@ describe('roles of API keys', () => {
   let keys: { admin: string; viewer: string; orgAdmin: string; orgViewer: string };
 
   const createKey = async (creator: string, body: Record<string, unknown>, path = '/tenant/api_key') =>
-    (await call(api.url, 'post', path, creator, { name: `key ${randomUUID()}`, ...body }).expect(201)).body as { id: string; key: string; role: string };
+    (await call(api.url, 'post', path, creator, { name: `key ${randomUUID()}`, ...body }).expect(201)).body as {
+      id: string;
+      key: string;
+      role: string;
+    };
   const orgKeys = () => `/organization/${organization.organizationId}/api_key`;
   const insufficient = (detail: string) => ({ status: 403, code: 'insufficient_role', detail });
 
@@ -46,7 +50,10 @@ describe('roles of API keys', () => {
 
   it('no key gives a role above its own: an admin key cannot make an owner key, and an organization key is never an owner', async () => {
     const before = (await call(api.url, 'get', '/tenant/api_key', tenant.apiKey).expect(200)).body.data.length;
-    expectProblem(await call(api.url, 'post', '/tenant/api_key', keys.admin, { name: 'Escalate', role: 'owner' }), insufficient("A key's role can be no higher than its creator's (admin)"));
+    expectProblem(
+      await call(api.url, 'post', '/tenant/api_key', keys.admin, { name: 'Escalate', role: 'owner' }),
+      insufficient("A key's role can be no higher than its creator's (admin)"),
+    );
     const refused = await call(api.url, 'post', orgKeys(), tenant.apiKey, { name: 'Owner of one organization', role: 'owner' }).expect(400);
     expect(refused.body.code).toBe('validation_failed');
     expect((await call(api.url, 'get', '/tenant/api_key', tenant.apiKey).expect(200)).body.data.length).toBe(before);
@@ -58,22 +65,41 @@ describe('roles of API keys', () => {
     const read = await call(api.url, 'get', `/organization/${organization.organizationId}/application/${appId}`, keys.viewer).expect(200);
     expect(read.body.clientSecret).toBeNull();
     const needAdmin = insufficient("This needs the admin role; this key's role is viewer");
-    expectProblem(await call(api.url, 'get', `/organization/${organization.organizationId}/application/${appId}?include=secret`, keys.viewer), needAdmin);
+    expectProblem(
+      await call(api.url, 'get', `/organization/${organization.organizationId}/application/${appId}?include=secret`, keys.viewer),
+      needAdmin,
+    );
     expectProblem(await call(api.url, 'post', '/organization', keys.viewer, { name: 'Not by a viewer' }), needAdmin);
-    expectProblem(await call(api.url, 'post', `/organization/${organization.organizationId}`, keys.orgViewer, { name: 'Renamed' }), needAdmin);
+    expectProblem(
+      await call(api.url, 'post', `/organization/${organization.organizationId}`, keys.orgViewer, { name: 'Renamed' }),
+      needAdmin,
+    );
     expectProblem(await call(api.url, 'post', '/tenant/api_key', keys.viewer, { name: 'More keys' }), needAdmin);
-    expectProblem(await call(api.url, 'delete', `/organization/${organization.organizationId}/application/${appId}`, keys.viewer), needAdmin);
-    expect((await call(api.url, 'get', `/organization/${organization.organizationId}`, keys.viewer).expect(200)).body.name).toBe((await call(api.url, 'get', `/organization/${organization.organizationId}`, tenant.apiKey)).body.name);
+    expectProblem(
+      await call(api.url, 'delete', `/organization/${organization.organizationId}/application/${appId}`, keys.viewer),
+      needAdmin,
+    );
+    expect((await call(api.url, 'get', `/organization/${organization.organizationId}`, keys.viewer).expect(200)).body.name).toBe(
+      (await call(api.url, 'get', `/organization/${organization.organizationId}`, tenant.apiKey)).body.name,
+    );
   });
 
   it('an admin key cannot invite, promote, demote or remove members, nor revoke an owner key', async () => {
-    const member = (await call(api.url, 'post', '/tenant/member', tenant.apiKey, { email: `${randomUUID()}@example.com`, role: 'viewer' }).expect(201)).body;
+    const member = (
+      await call(api.url, 'post', '/tenant/member', tenant.apiKey, { email: `${randomUUID()}@example.com`, role: 'viewer' }).expect(201)
+    ).body;
     const needOwner = insufficient("This needs the owner role; this key's role is admin");
-    expectProblem(await call(api.url, 'post', '/tenant/member', keys.admin, { email: `${randomUUID()}@example.com`, role: 'owner' }), needOwner);
+    expectProblem(
+      await call(api.url, 'post', '/tenant/member', keys.admin, { email: `${randomUUID()}@example.com`, role: 'owner' }),
+      needOwner,
+    );
     expectProblem(await call(api.url, 'post', `/tenant/member/${member.id}`, keys.admin, { role: 'owner' }), needOwner);
     expectProblem(await call(api.url, 'delete', `/tenant/member/${member.id}`, keys.admin), needOwner);
     const initial = (await call(api.url, 'get', '/tenant/api_key', tenant.apiKey).expect(200)).body.data[0];
-    expectProblem(await call(api.url, 'delete', `/tenant/api_key/${initial.id}`, keys.admin), insufficient('Revoking this key needs the owner role'));
+    expectProblem(
+      await call(api.url, 'delete', `/tenant/api_key/${initial.id}`, keys.admin),
+      insufficient('Revoking this key needs the owner role'),
+    );
     const members = (await call(api.url, 'get', '/tenant/member', tenant.apiKey).expect(200)).body.data;
     expect(members).toEqual([expect.objectContaining({ id: member.id, role: 'viewer' })]);
     await call(api.url, 'get', '/tenant', tenant.apiKey).expect(200);
@@ -84,10 +110,21 @@ describe('roles of API keys', () => {
     expect((await call(api.url, 'get', path, keys.admin).expect(200)).body.clientSecret).toBeNull();
     const withSecret = await call(api.url, 'get', `${path}?include=secret`, keys.orgAdmin).expect(200);
     expect(withSecret.body.clientSecret).toMatch(/^cs_/);
-    expectProblem(await call(api.url, 'get', `${path}?include=everything`, keys.admin), validationProblem([{ field: 'include', messages: ['include must be one of the following values: secret'] }]));
-    const events = (await call(api.url, 'get', `/tenant/audit_event?targetId=${appId}&action=application.secret_read`, tenant.apiKey).expect(200)).body.data;
+    expectProblem(
+      await call(api.url, 'get', `${path}?include=everything`, keys.admin),
+      validationProblem([{ field: 'include', messages: ['include must be one of the following values: secret'] }]),
+    );
+    const events = (
+      await call(api.url, 'get', `/tenant/audit_event?targetId=${appId}&action=application.secret_read`, tenant.apiKey).expect(200)
+    ).body.data;
     expect(events).toEqual([
-      expect.objectContaining({ action: 'application.secret_read', targetType: 'application', targetId: appId, actor: expect.objectContaining({ type: 'api_key' }), ip: expect.any(String) }),
+      expect.objectContaining({
+        action: 'application.secret_read',
+        targetType: 'application',
+        targetId: appId,
+        actor: expect.objectContaining({ type: 'api_key' }),
+        ip: expect.any(String),
+      }),
     ]);
     expect(JSON.stringify(events)).not.toContain(withSecret.body.clientSecret);
   });

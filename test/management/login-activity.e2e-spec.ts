@@ -31,7 +31,11 @@ describe('login activity', () => {
   });
 
   async function login(email: string, event: 'completed' | 'failed'): Promise<string> {
-    const started = await authenticateDirect(stack.auth.url, app, { email, redirect_uri: 'http://localhost:4000/callback', state: 's' }).expect(200);
+    const started = await authenticateDirect(stack.auth.url, app, {
+      email,
+      redirect_uri: 'http://localhost:4000/callback',
+      state: 's',
+    }).expect(200);
     expect(await jobs.settled(started.body.loginAttemptId)).toBe(event);
     return started.body.loginAttemptId;
   }
@@ -58,10 +62,37 @@ describe('login activity', () => {
     expect(page.nextCursor).toBeNull();
     expect(page.data.map((item: { id: string }) => item.id)).toEqual([suppressedId, failedId, sentId]);
     const [suppressed, failed, sent] = page.data;
-    const common = { applicationId: app.applicationId, applicationName: 'Shop', createdAt: expect.any(String), expiresAt: expect.any(String) };
-    expect(sent).toEqual({ ...common, id: sentId, email: delivered, status: 'completed', mail: 'sent', mailQueuedAt: expect.any(String), mailSentAt: expect.any(String), mailFailedAt: null, completedAt: expect.any(String) });
-    expect(failed).toEqual({ ...common, id: failedId, email: refused, status: 'pending', mail: 'failed', mailQueuedAt: expect.any(String), mailSentAt: null, mailFailedAt: expect.any(String), completedAt: null });
-    expect(suppressed).toEqual(expect.objectContaining({ id: suppressedId, email: blocked, mail: 'suppressed', mailSentAt: null, mailFailedAt: null }));
+    const common = {
+      applicationId: app.applicationId,
+      applicationName: 'Shop',
+      createdAt: expect.any(String),
+      expiresAt: expect.any(String),
+    };
+    expect(sent).toEqual({
+      ...common,
+      id: sentId,
+      email: delivered,
+      status: 'completed',
+      mail: 'sent',
+      mailQueuedAt: expect.any(String),
+      mailSentAt: expect.any(String),
+      mailFailedAt: null,
+      completedAt: expect.any(String),
+    });
+    expect(failed).toEqual({
+      ...common,
+      id: failedId,
+      email: refused,
+      status: 'pending',
+      mail: 'failed',
+      mailQueuedAt: expect.any(String),
+      mailSentAt: null,
+      mailFailedAt: expect.any(String),
+      completedAt: null,
+    });
+    expect(suppressed).toEqual(
+      expect.objectContaining({ id: suppressedId, email: blocked, mail: 'suppressed', mailSentAt: null, mailFailedAt: null }),
+    );
     expect(smtp.pending(refused)).toEqual([]);
   });
 
@@ -85,7 +116,9 @@ describe('login activity', () => {
 
     expectProblem(
       await call(stack.management.url, 'get', `/organization/${app.organizationId}/login_attempt`, app.apiKey).query({ status: 'lost' }),
-      validationProblem([{ field: 'status', messages: [`status must be one of the following values: ${LOGIN_ATTEMPT_STATUSES.join(', ')}`] }]),
+      validationProblem([
+        { field: 'status', messages: [`status must be one of the following values: ${LOGIN_ATTEMPT_STATUSES.join(', ')}`] },
+      ]),
     );
   });
 });

@@ -71,9 +71,20 @@ const INVALID_TOKEN = '401 invalid_member_token: The console access token is not
 const CALLERS: MemberCaller[] = [
   ...MATRIX_CALLERS.filter(({ caller }) => caller.kind === 'member').flatMap(({ heading, caller }) => [
     { label: heading, caller: { ...caller, recentSignIn: true }, token: caller.role as Role, tenant: 'this' as const },
-    { label: `${heading}, signed in long ago`, caller: { ...caller, recentSignIn: false }, token: caller.role as Role, tenant: 'this' as const, stale: true },
+    {
+      label: `${heading}, signed in long ago`,
+      caller: { ...caller, recentSignIn: false },
+      token: caller.role as Role,
+      tenant: 'this' as const,
+      stale: true,
+    },
   ]),
-  { label: 'owner of another tenant', caller: { kind: 'member', role: 'owner', reach: 'otherTenant' }, token: 'otherTenantMember', tenant: 'other' },
+  {
+    label: 'owner of another tenant',
+    caller: { kind: 'member', role: 'owner', reach: 'otherTenant' },
+    token: 'otherTenantMember',
+    tenant: 'other',
+  },
   { label: 'no member', token: 'nonMember', tenant: 'this', refusal: NOT_A_MEMBER },
   { label: 'owner naming a tenant they are no member of', token: 'owner', tenant: 'other', refusal: NOT_A_MEMBER },
   {
@@ -114,11 +125,25 @@ describe('members on every route, by its access rule (console access tokens)', (
   beforeAll(async () => {
     await smtp.start();
     stack = await startConsoleStack(smtp.url, { env: { ...UNTHROTTLED_ENV, API_KEY_CACHE_SECONDS: '0' } });
-    const emails = Object.fromEntries((['owner', 'admin', 'viewer', 'nonMember', 'otherTenantMember', 'revoked'] as const).map((person) => [person, uniqueEmail(person)])) as Record<Person, string>;
-    const created = await call(api(), 'post', '/tenant', PLATFORM_KEY, { name: 'Members tenant', plan: 'pro', ownerEmail: emails.owner }).expect(201);
+    const emails = Object.fromEntries(
+      (['owner', 'admin', 'viewer', 'nonMember', 'otherTenantMember', 'revoked'] as const).map((person) => [person, uniqueEmail(person)]),
+    ) as Record<Person, string>;
+    const created = await call(api(), 'post', '/tenant', PLATFORM_KEY, {
+      name: 'Members tenant',
+      plan: 'pro',
+      ownerEmail: emails.owner,
+    }).expect(201);
     const tenant = { tenantId: created.body.tenant.id, apiKey: created.body.apiKey.key };
-    const other = await call(api(), 'post', '/tenant', PLATFORM_KEY, { name: 'Other tenant', plan: 'pro', ownerEmail: emails.otherTenantMember }).expect(201);
-    for (const [person, role] of [['admin', 'admin'], ['viewer', 'viewer'], ['revoked', 'owner']] as const) {
+    const other = await call(api(), 'post', '/tenant', PLATFORM_KEY, {
+      name: 'Other tenant',
+      plan: 'pro',
+      ownerEmail: emails.otherTenantMember,
+    }).expect(201);
+    for (const [person, role] of [
+      ['admin', 'admin'],
+      ['viewer', 'viewer'],
+      ['revoked', 'owner'],
+    ] as const) {
       await call(api(), 'post', '/tenant/member', tenant.apiKey, { email: emails[person], role }).expect(201);
     }
     const organization = await createOrganization(api(), tenant, { name: 'Org' });
@@ -134,7 +159,13 @@ describe('members on every route, by its access rule (console access tokens)', (
     await signedOut.post('/console/api/sign_out').expect(204);
     // The owner signed in to the customer's application, not to the console: its token is not a member token.
     const callback = await loginByLink(stack.stack, smtp, application, { email: emails.owner, redirectUri: WEB_REDIRECT_URI });
-    tokens.otherApp = (await exchangeWeb(stack.stack, application, { code: callback.searchParams.get('code')!, email: emails.owner, redirectUri: WEB_REDIRECT_URI })).access_token;
+    tokens.otherApp = (
+      await exchangeWeb(stack.stack, application, {
+        code: callback.searchParams.get('code')!,
+        email: emails.owner,
+        redirectUri: WEB_REDIRECT_URI,
+      })
+    ).access_token;
 
     // Every sign-in happened before this instant (and within this set-up's time, far less than MEMBER_REAUTH_SECONDS).
     const env = { API_KEY_CACHE_SECONDS: '0', MEMBER_RATE_LIMIT: '1000000' };
@@ -191,9 +222,16 @@ describe('members on every route, by its access rule (console access tokens)', (
 
   it('GET /v2/me names the person and their tenants; an API key is refused', async () => {
     const me = await call(api(), 'get', '/me', world.tokens.owner).expect(200);
-    expect(me.body).toEqual({ email: expect.stringMatching(/^owner-/), memberships: [{ memberId: expect.any(String), tenantId: world.tenantId, tenantName: expect.any(String), plan: 'pro', role: 'owner' }] });
+    expect(me.body).toEqual({
+      email: expect.stringMatching(/^owner-/),
+      memberships: [{ memberId: expect.any(String), tenantId: world.tenantId, tenantName: expect.any(String), plan: 'pro', role: 'owner' }],
+    });
     expect((await call(api(), 'get', '/me', world.tokens.nonMember).expect(200)).body.memberships).toEqual([]);
-    expectProblem(await call(api(), 'get', '/me', world.apiKey), { status: 403, code: 'member_token_required', detail: 'Only a console access token can do this' });
+    expectProblem(await call(api(), 'get', '/me', world.apiKey), {
+      status: 403,
+      code: 'member_token_required',
+      detail: 'Only a console access token can do this',
+    });
   });
 
   it('a viewer never receives a secret: not on any page it may read', async () => {
@@ -203,7 +241,8 @@ describe('members on every route, by its access rule (console access tokens)', (
     for (const row of readable) {
       const { path } = await probe(row, world, viewer.label);
       const response = await asMember(viewer, 'get', path).expect(successStatus(document, row));
-      for (const secret of [world.clientSecret, world.apiKey]) expect([path, JSON.stringify(response.body).includes(secret)]).toEqual([path, false]);
+      for (const secret of [world.clientSecret, world.apiKey])
+        expect([path, JSON.stringify(response.body).includes(secret)]).toEqual([path, false]);
     }
   });
 
@@ -216,11 +255,16 @@ describe('members on every route, by its access rule (console access tokens)', (
     });
     afterAll(() => second?.close());
 
-    const asOwner = (token: string) => request(second.url).get('/api/v2/tenant/member').set('Authorization', `Bearer ${token}`).set('Sesame-Tenant', world.tenantId);
+    const asOwner = (token: string) =>
+      request(second.url).get('/api/v2/tenant/member').set('Authorization', `Bearer ${token}`).set('Sesame-Tenant', world.tenantId);
 
     /** Resolves when the second instance has handled a member's invalidation (its cache first, then this listener). */
     const removalReachesSecond = (memberId: string) =>
-      new Promise<void>((resolve) => second.app.get(CacheInvalidationBus).subscribe((message) => message.kind === 'member' && message.memberId === memberId && resolve()));
+      new Promise<void>((resolve) =>
+        second.app
+          .get(CacheInvalidationBus)
+          .subscribe((message) => message.kind === 'member' && message.memberId === memberId && resolve()),
+      );
 
     it('a removed member is refused there as soon as the invalidation arrives; a token revoked at the auth API keeps working there at most API_KEY_CACHE_SECONDS', async () => {
       const email = uniqueEmail('cached');
@@ -238,7 +282,9 @@ describe('members on every route, by its access rule (console access tokens)', (
       await browser.post('/console/api/sign_out').expect(204);
       await request(second.url).get('/api/v2/me').set('Authorization', `Bearer ${token}`).expect(200);
       clock.advance(6);
-      expect((await request(second.url).get('/api/v2/me').set('Authorization', `Bearer ${token}`).expect(401)).body.code).toBe('invalid_member_token');
+      expect((await request(second.url).get('/api/v2/me').set('Authorization', `Bearer ${token}`).expect(401)).body.code).toBe(
+        'invalid_member_token',
+      );
     });
   });
 });

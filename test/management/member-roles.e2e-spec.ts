@@ -28,11 +28,17 @@ describe('members’ keys, fresh sign-ins and session limits', () => {
   }
 
   const inTenant = (browser: ConsoleBrowser, method: 'get' | 'post' | 'delete', path: string, body?: object) => {
-    const test = method === 'get' ? browser.get(`/console/api/v2${path}`) : method === 'post' ? browser.post(`/console/api/v2${path}`, body) : browser.delete(`/console/api/v2${path}`);
+    const test =
+      method === 'get'
+        ? browser.get(`/console/api/v2${path}`)
+        : method === 'post'
+          ? browser.post(`/console/api/v2${path}`, body)
+          : browser.delete(`/console/api/v2${path}`);
     return test.set('Sesame-Tenant', tenantId);
   };
   const keyWorks = async (key: string) => (await call(stack.origin, 'get', '/tenant', key)).status === 200;
-  const auditOf = async (targetId: string) => (await call(stack.origin, 'get', `/tenant/audit_event?targetId=${targetId}`, ownerKey).expect(200)).body.data;
+  const auditOf = async (targetId: string) =>
+    (await call(stack.origin, 'get', `/tenant/audit_event?targetId=${targetId}`, ownerKey).expect(200)).body.data;
 
   beforeAll(async () => {
     await smtp.start();
@@ -50,23 +56,39 @@ describe('members’ keys, fresh sign-ins and session limits', () => {
     const admin = await member('admin');
     const made = (await inTenant(admin.browser, 'post', '/tenant/api_key', { name: 'Made by a member', role: 'admin' }).expect(201)).body;
     expect(made.createdBy).toEqual({ type: 'member', id: admin.id, name: expect.any(String) });
-    const madeByKey = (await call(stack.origin, 'post', '/tenant/api_key', made.key, { name: 'Made by that key', role: 'admin' }).expect(201)).body;
-    const unrelated = (await call(stack.origin, 'post', '/tenant/api_key', ownerKey, { name: 'Not the member’s', role: 'admin' }).expect(201)).body;
+    const madeByKey = (
+      await call(stack.origin, 'post', '/tenant/api_key', made.key, { name: 'Made by that key', role: 'admin' }).expect(201)
+    ).body;
+    const unrelated = (
+      await call(stack.origin, 'post', '/tenant/api_key', ownerKey, { name: 'Not the member’s', role: 'admin' }).expect(201)
+    ).body;
 
     await call(stack.origin, 'post', `/tenant/member/${admin.id}`, ownerKey, { role: 'viewer' }).expect(200);
-    const roles = Object.fromEntries((await call(stack.origin, 'get', '/tenant/api_key?limit=100', ownerKey).expect(200)).body.data.map((key: { id: string; role: string }) => [key.id, key.role]));
+    const roles = Object.fromEntries(
+      (await call(stack.origin, 'get', '/tenant/api_key?limit=100', ownerKey).expect(200)).body.data.map(
+        (key: { id: string; role: string }) => [key.id, key.role],
+      ),
+    );
     expect([roles[made.id], roles[madeByKey.id], roles[unrelated.id]]).toEqual(['viewer', 'viewer', 'admin']);
     expectProblem(await call(stack.origin, 'post', '/organization', made.key, { name: 'No longer' }), {
       status: 403,
       code: 'insufficient_role',
       detail: "This needs the admin role; this key's role is viewer",
     });
-    expect(await auditOf(made.id)).toContainEqual(expect.objectContaining({ action: 'api_key.update', changes: { role: 'viewer', reason: 'creator_demoted' } }));
+    expect(await auditOf(made.id)).toContainEqual(
+      expect.objectContaining({ action: 'api_key.update', changes: { role: 'viewer', reason: 'creator_demoted' } }),
+    );
 
     await call(stack.origin, 'delete', `/tenant/member/${admin.id}`, ownerKey).expect(204);
     expect([await keyWorks(made.key), await keyWorks(madeByKey.key), await keyWorks(unrelated.key)]).toEqual([false, false, true]);
     for (const key of [made, madeByKey]) {
-      expect(await auditOf(key.id)).toContainEqual(expect.objectContaining({ action: 'api_key.revoke', changes: { reason: 'creator_removed' }, actor: expect.objectContaining({ type: 'api_key' }) }));
+      expect(await auditOf(key.id)).toContainEqual(
+        expect.objectContaining({
+          action: 'api_key.revoke',
+          changes: { reason: 'creator_removed' },
+          actor: expect.objectContaining({ type: 'api_key' }),
+        }),
+      );
     }
   });
 
@@ -99,7 +121,12 @@ describe('members’ keys, fresh sign-ins and session limits', () => {
       // API keys are not affected.
       await call(stack.origin, 'post', `${appPath}/rotate_secret`, ownerKey, { overlapSeconds: 0 }).expect(200);
 
-      const fresh = await signInThroughConsole(stack, smtp, (await inTenant(owner.browser, 'get', '/tenant/member?limit=100')).body.data.find((entry: { id: string }) => entry.id === owner.id).email);
+      const fresh = await signInThroughConsole(
+        stack,
+        smtp,
+        (await inTenant(owner.browser, 'get', '/tenant/member?limit=100')).body.data.find((entry: { id: string }) => entry.id === owner.id)
+          .email,
+      );
       await inTenant(fresh, 'post', `${appPath}/rotate_secret`, {}).expect(200);
     });
   });
@@ -120,4 +147,3 @@ describe('members’ keys, fresh sign-ins and session limits', () => {
     expect((await inTenant(busy.browser, 'get', '/organization')).status).toBe(401);
   });
 });
-

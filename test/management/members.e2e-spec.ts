@@ -8,7 +8,11 @@ import { call, countRows, expectProblem, PLATFORM_KEY, UNTHROTTLED_ENV, validati
 import { SmtpSink } from '../support/smtp-sink';
 import { ThrowawayRedis } from '../support/throwaway-redis';
 
-const LAST_OWNER = { status: 409, code: 'last_owner', detail: "The tenant's last owner cannot be removed or demoted; make another member owner first" };
+const LAST_OWNER = {
+  status: 409,
+  code: 'last_owner',
+  detail: "The tenant's last owner cannot be removed or demoted; make another member owner first",
+};
 
 /** Tenant members through the management API with a tenant key (the member tokens' side is in member-access.e2e-spec.ts). */
 describe('tenant members', () => {
@@ -65,12 +69,26 @@ describe('tenant members', () => {
   it('refuses bad input and duplicates, changing nothing', async () => {
     const email = uniqueEmail('duplicate');
     await invite(email, 'viewer').expect(201);
-    expectProblem(await invite(email.toUpperCase(), 'admin'), { status: 409, code: 'member_exists', detail: 'This address is already a member of the tenant' });
-    expectProblem(await invite('nobody', 'viewer'), validationProblem([{ field: 'email', messages: ['email must be a valid e-mail address'] }]));
-    expectProblem(await invite(uniqueEmail(), 'superuser'), validationProblem([{ field: 'role', messages: ['role must be one of the following values: viewer, admin, owner'] }]));
+    expectProblem(await invite(email.toUpperCase(), 'admin'), {
+      status: 409,
+      code: 'member_exists',
+      detail: 'This address is already a member of the tenant',
+    });
+    expectProblem(
+      await invite('nobody', 'viewer'),
+      validationProblem([{ field: 'email', messages: ['email must be a valid e-mail address'] }]),
+    );
+    expectProblem(
+      await invite(uniqueEmail(), 'superuser'),
+      validationProblem([{ field: 'role', messages: ['role must be one of the following values: viewer, admin, owner'] }]),
+    );
     const members = (await call(api.url, 'get', '/tenant/member', tenant.apiKey).query({ limit: '100' }).expect(200)).body.data;
     expect(members.filter((member: { email: string }) => member.email === email)).toEqual([expect.objectContaining({ role: 'viewer' })]);
-    expectProblem(await call(api.url, 'post', `/tenant/member/${randomUUID()}`, tenant.apiKey, { role: 'admin' }), { status: 404, code: 'not_found', detail: 'member not found' });
+    expectProblem(await call(api.url, 'post', `/tenant/member/${randomUUID()}`, tenant.apiKey, { role: 'admin' }), {
+      status: 404,
+      code: 'not_found',
+      detail: 'member not found',
+    });
   });
 
   it('changes roles, removes members, and keeps the last owner', async () => {
@@ -90,10 +108,14 @@ describe('tenant members', () => {
 
   it('two owners demoting each other at once: exactly one succeeds, an owner is left', async () => {
     const fresh = await createTenant(api.url, 'pro');
-    const ids = await Promise.all(['one', 'two'].map(async (label) => (await invite(uniqueEmail(label), 'owner', fresh.apiKey).expect(201)).body.id as string));
+    const ids = await Promise.all(
+      ['one', 'two'].map(async (label) => (await invite(uniqueEmail(label), 'owner', fresh.apiKey).expect(201)).body.id as string),
+    );
     const answers = await Promise.all(ids.map((id) => call(api.url, 'post', `/tenant/member/${id}`, fresh.apiKey, { role: 'admin' })));
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
-    const owners = (await call(api.url, 'get', '/tenant/member', fresh.apiKey).expect(200)).body.data.filter((member: { role: string }) => member.role === 'owner');
+    const owners = (await call(api.url, 'get', '/tenant/member', fresh.apiKey).expect(200)).body.data.filter(
+      (member: { role: string }) => member.role === 'owner',
+    );
     expect(owners).toHaveLength(1);
   });
 });
@@ -110,7 +132,14 @@ describe('inviting while the mail queue is unreachable', () => {
     const passThrough = { canActivate: () => true };
     stack = await startStack(smtp.url, {
       env: { REDIS_URL: redis.url, MAIL_ENQUEUE_TIMEOUT_MS: '300' },
-      override: (builder) => builder.overrideProvider(GlobalIpThrottlerGuard).useValue(passThrough).overrideProvider(PlanThrottlerGuard).useValue(passThrough).overrideProvider(MemberThrottlerGuard).useValue(passThrough),
+      override: (builder) =>
+        builder
+          .overrideProvider(GlobalIpThrottlerGuard)
+          .useValue(passThrough)
+          .overrideProvider(PlanThrottlerGuard)
+          .useValue(passThrough)
+          .overrideProvider(MemberThrottlerGuard)
+          .useValue(passThrough),
     });
   });
   afterAll(async () => {
@@ -128,7 +157,11 @@ describe('inviting while the mail queue is unreachable', () => {
     await redis.kill();
     const email = uniqueEmail('unqueued');
     const refused = await call(stack.management.url, 'post', '/tenant/member', tenant.apiKey, { email, role: 'admin' });
-    expectProblem(refused, { status: 503, code: 'mail_queue_unavailable', detail: 'The invitation e-mail cannot be queued right now, so nothing was changed; try again shortly' });
+    expectProblem(refused, {
+      status: 503,
+      code: 'mail_queue_unavailable',
+      detail: 'The invitation e-mail cannot be queued right now, so nothing was changed; try again shortly',
+    });
     expect(refused.headers['retry-after']).toBe('5');
     expect((await call(stack.management.url, 'get', '/tenant/member', tenant.apiKey).expect(200)).body.data).toEqual([]);
 

@@ -13,7 +13,10 @@ type Operation = {
 type Document = {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, { required?: string[]; properties?: Record<string, unknown> }>; securitySchemes: Record<string, unknown> };
+  components: {
+    schemas: Record<string, { required?: string[]; properties?: Record<string, unknown> }>;
+    securitySchemes: Record<string, unknown>;
+  };
 };
 
 /** The success status each route answers (checked against real answers in the other test files). */
@@ -142,7 +145,9 @@ describe('OpenAPI document of the management API', () => {
   it('every keyed route documents its security (API keys, member tokens with Sesame-Tenant) and its error answers as problem details', () => {
     expect(document.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
     expect(document.components.securitySchemes.member).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
-    expect(document.components.securitySchemes.sesameTenant).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'Sesame-Tenant' }));
+    expect(document.components.securitySchemes.sesameTenant).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'Sesame-Tenant' }),
+    );
     for (const [route, operation] of operations) {
       if (route === 'GET /api/health') continue;
       const statuses = Object.keys(operation.responses);
@@ -152,11 +157,17 @@ describe('OpenAPI document of the management API', () => {
       expect([route, operation.security]).toEqual([route, SECURITY[route] ?? KEY_OR_MEMBER]);
       expect([route, statuses]).toEqual([route, expect.arrayContaining(expected)]);
       for (const status of statuses.filter((code) => /^[45]/.test(code))) {
-        expect([route, status, operation.responses[status].content]).toEqual([route, status, { 'application/problem+json': { schema: { $ref: PROBLEM } } }]);
+        expect([route, status, operation.responses[status].content]).toEqual([
+          route,
+          status,
+          { 'application/problem+json': { schema: { $ref: PROBLEM } } },
+        ]);
       }
     }
     expect(Object.keys(document.paths['/api/v2/organization/{organizationId}/user'].post.responses)).toContain('409');
-    expect(document.components.schemas.ProblemDetails.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail', 'code']));
+    expect(document.components.schemas.ProblemDetails.required).toEqual(
+      expect.arrayContaining(['type', 'title', 'status', 'detail', 'code']),
+    );
   });
 
   it('declares every path parameter', () => {
@@ -174,7 +185,10 @@ describe('OpenAPI document of the management API', () => {
         expect([route, operation.requestBody]).toEqual([route, undefined]);
         continue;
       }
-      expect([route, operation.requestBody?.content['application/json'].schema]).toEqual([route, { $ref: `#/components/schemas/${body.schema}` }]);
+      expect([route, operation.requestBody?.content['application/json'].schema]).toEqual([
+        route,
+        { $ref: `#/components/schemas/${body.schema}` },
+      ]);
       expect([route, document.components.schemas[body.schema].required ?? []]).toEqual([route, body.required]);
     }
     for (const [route, operation] of operations) {
@@ -187,7 +201,8 @@ describe('OpenAPI document of the management API', () => {
   it('documents list endpoints as pages with limit and cursor', () => {
     for (const [route, operation] of operations) {
       if (!route.startsWith('GET') || SUCCESS[route] !== '200') continue;
-      const isList = /\/(organization|user|application|api_key|member|audit_event|login_attempt)$/.test(route) || route === 'GET /api/v2/tenant';
+      const isList =
+        /\/(organization|user|application|api_key|member|audit_event|login_attempt)$/.test(route) || route === 'GET /api/v2/tenant';
       if (!isList) continue;
       const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
       expect([route, query]).toEqual([route, expect.arrayContaining(['limit', 'cursor'])]);

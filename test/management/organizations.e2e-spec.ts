@@ -100,7 +100,13 @@ describe('organizations', () => {
     it('stores every setting, normalising whitelist domains and dropping duplicates', async () => {
       const response = await create({
         name: '  Acme Europe  ',
-        whitelistDomains: ['HTTPS://Bücher.Example:443/', 'https://*.Example.com', 'http://LOCALHOST:4000', 'https://xn--bcher-kva.example', 'http://[::1]:8080'],
+        whitelistDomains: [
+          'HTTPS://Bücher.Example:443/',
+          'https://*.Example.com',
+          'http://LOCALHOST:4000',
+          'https://xn--bcher-kva.example',
+          'http://[::1]:8080',
+        ],
         autologin: true,
         linkTtlSeconds: 86400,
       }).expect(201);
@@ -120,22 +126,105 @@ describe('organizations', () => {
 
     describe('rejects bad input with 400 and creates nothing', () => {
       const cases: [string, unknown, ReturnType<typeof validationProblem>][] = [
-        ['a missing name', {}, validationProblem([{ field: 'name', messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'] }])],
+        [
+          'a missing name',
+          {},
+          validationProblem([
+            {
+              field: 'name',
+              messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'],
+            },
+          ]),
+        ],
         ['a blank name', { name: '   ' }, validationProblem([{ field: 'name', messages: ['name should not be empty'] }])],
-        ['a name of 201 characters', { name: 'n'.repeat(201) }, validationProblem([{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }])],
-        ['a name of 10 000 characters', { name: 'n'.repeat(10_000) }, validationProblem([{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }])],
-        ['a numeric name', { name: 123 }, validationProblem([{ field: 'name', messages: ['name must be a string', 'name must be shorter than or equal to 200 characters'] }])],
-        ['an object as name', { name: { first: 'x' } }, validationProblem([{ field: 'name', messages: ['name must be a string', 'name must be shorter than or equal to 200 characters'] }])],
-        ['autologin as a string', { name: 'x', autologin: 'true' }, validationProblem([{ field: 'autologin', messages: ['autologin must be a boolean value'] }])],
-        ['linkTtlSeconds as a string', { name: 'x', linkTtlSeconds: '600' }, validationProblem([{ field: 'linkTtlSeconds', messages: ['linkTtlSeconds must not be greater than 86400', 'linkTtlSeconds must not be less than 60', 'linkTtlSeconds must be an integer number'] }])],
-        ['linkTtlSeconds below 60', { name: 'x', linkTtlSeconds: 59 }, validationProblem([{ field: 'linkTtlSeconds', messages: ['linkTtlSeconds must not be less than 60'] }])],
-        ['linkTtlSeconds above a day', { name: 'x', linkTtlSeconds: 86401 }, validationProblem([{ field: 'linkTtlSeconds', messages: ['linkTtlSeconds must not be greater than 86400'] }])],
-        ['a fractional linkTtlSeconds', { name: 'x', linkTtlSeconds: 600.5 }, validationProblem([{ field: 'linkTtlSeconds', messages: ['linkTtlSeconds must be an integer number'] }])],
-        ['whitelistDomains as a string', { name: 'x', whitelistDomains: 'https://example.com' }, validationProblem([{ field: 'whitelistDomains', messages: ['whitelistDomains must contain no more than 50 elements', 'whitelistDomains must be an array'] }])],
-        ['a number among whitelistDomains', { name: 'x', whitelistDomains: ['https://example.com', 42] }, validationProblem([{ field: 'whitelistDomains', messages: ['each value in whitelistDomains must be a string'] }])],
-        ['51 whitelist domains', { name: 'x', whitelistDomains: Array.from({ length: 51 }, (_, i) => `https://d${i}.example.com`) }, validationProblem([{ field: 'whitelistDomains', messages: ['whitelistDomains must contain no more than 50 elements'] }])],
-        ['an unknown field', { name: 'x', plan: 'enterprise' }, validationProblem([{ field: 'plan', messages: ['property plan should not exist'] }])],
-        ['a tenantId (no moving into another tenant)', { name: 'x', tenantId: randomUUID() }, validationProblem([{ field: 'tenantId', messages: ['property tenantId should not exist'] }])],
+        [
+          'a name of 201 characters',
+          { name: 'n'.repeat(201) },
+          validationProblem([{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }]),
+        ],
+        [
+          'a name of 10 000 characters',
+          { name: 'n'.repeat(10_000) },
+          validationProblem([{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }]),
+        ],
+        [
+          'a numeric name',
+          { name: 123 },
+          validationProblem([
+            { field: 'name', messages: ['name must be a string', 'name must be shorter than or equal to 200 characters'] },
+          ]),
+        ],
+        [
+          'an object as name',
+          { name: { first: 'x' } },
+          validationProblem([
+            { field: 'name', messages: ['name must be a string', 'name must be shorter than or equal to 200 characters'] },
+          ]),
+        ],
+        [
+          'autologin as a string',
+          { name: 'x', autologin: 'true' },
+          validationProblem([{ field: 'autologin', messages: ['autologin must be a boolean value'] }]),
+        ],
+        [
+          'linkTtlSeconds as a string',
+          { name: 'x', linkTtlSeconds: '600' },
+          validationProblem([
+            {
+              field: 'linkTtlSeconds',
+              messages: [
+                'linkTtlSeconds must not be greater than 86400',
+                'linkTtlSeconds must not be less than 60',
+                'linkTtlSeconds must be an integer number',
+              ],
+            },
+          ]),
+        ],
+        [
+          'linkTtlSeconds below 60',
+          { name: 'x', linkTtlSeconds: 59 },
+          validationProblem([{ field: 'linkTtlSeconds', messages: ['linkTtlSeconds must not be less than 60'] }]),
+        ],
+        [
+          'linkTtlSeconds above a day',
+          { name: 'x', linkTtlSeconds: 86401 },
+          validationProblem([{ field: 'linkTtlSeconds', messages: ['linkTtlSeconds must not be greater than 86400'] }]),
+        ],
+        [
+          'a fractional linkTtlSeconds',
+          { name: 'x', linkTtlSeconds: 600.5 },
+          validationProblem([{ field: 'linkTtlSeconds', messages: ['linkTtlSeconds must be an integer number'] }]),
+        ],
+        [
+          'whitelistDomains as a string',
+          { name: 'x', whitelistDomains: 'https://example.com' },
+          validationProblem([
+            {
+              field: 'whitelistDomains',
+              messages: ['whitelistDomains must contain no more than 50 elements', 'whitelistDomains must be an array'],
+            },
+          ]),
+        ],
+        [
+          'a number among whitelistDomains',
+          { name: 'x', whitelistDomains: ['https://example.com', 42] },
+          validationProblem([{ field: 'whitelistDomains', messages: ['each value in whitelistDomains must be a string'] }]),
+        ],
+        [
+          '51 whitelist domains',
+          { name: 'x', whitelistDomains: Array.from({ length: 51 }, (_, i) => `https://d${i}.example.com`) },
+          validationProblem([{ field: 'whitelistDomains', messages: ['whitelistDomains must contain no more than 50 elements'] }]),
+        ],
+        [
+          'an unknown field',
+          { name: 'x', plan: 'enterprise' },
+          validationProblem([{ field: 'plan', messages: ['property plan should not exist'] }]),
+        ],
+        [
+          'a tenantId (no moving into another tenant)',
+          { name: 'x', tenantId: randomUUID() },
+          validationProblem([{ field: 'tenantId', messages: ['property tenantId should not exist'] }]),
+        ],
         ['an id', { name: 'x', id: randomUUID() }, validationProblem([{ field: 'id', messages: ['property id should not exist'] }])],
         [
           'several problems at once',
@@ -168,10 +257,22 @@ describe('organizations', () => {
         ['https://exa mple.com', 'must be an origin such as https://example.com, without path, query or fragment'],
         ['example.com', 'must be an origin such as https://example.com, without path, query or fragment'],
         ['javascript://example.com', 'must be an origin such as https://example.com, without path, query or fragment'],
-        ['https://*.com', 'a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app'],
-        ['https://*.co.uk', 'a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app'],
-        ['https://*.vercel.app', 'a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app'],
-        ['https://*.127.0.0.1', 'a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app'],
+        [
+          'https://*.com',
+          'a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app',
+        ],
+        [
+          'https://*.co.uk',
+          'a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app',
+        ],
+        [
+          'https://*.vercel.app',
+          'a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app',
+        ],
+        [
+          'https://*.127.0.0.1',
+          'a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app',
+        ],
         ['https://a.*.example.com', 'a wildcard is allowed only as the whole leftmost label, as in https://*.example.com'],
         ['https://*example.com', 'a wildcard is allowed only as the whole leftmost label, as in https://*.example.com'],
         ['https://example.com.', 'must have a host without a trailing dot'],
@@ -179,15 +280,26 @@ describe('organizations', () => {
         ['', 'must be 1 to 300 characters'],
       ])('%j', async (domain, reason) => {
         const response = await create({ name: 'Bad domains', whitelistDomains: ['https://ok.example.com', domain] });
-        expectProblem(response, { ...validationProblem([{ field: 'whitelistDomains.1', messages: [`whitelistDomains.1 ${reason}`] }]), instance: `${V2}/organization` });
+        expectProblem(response, {
+          ...validationProblem([{ field: 'whitelistDomains.1', messages: [`whitelistDomains.1 ${reason}`] }]),
+          instance: `${V2}/organization`,
+        });
       });
 
       it('lists every bad entry at once', async () => {
-        const response = await create({ name: 'Bad domains', whitelistDomains: ['http://evil.com', 'https://ok.example.com', 'https://*.com'] });
+        const response = await create({
+          name: 'Bad domains',
+          whitelistDomains: ['http://evil.com', 'https://ok.example.com', 'https://*.com'],
+        });
         expectProblem(response, {
           ...validationProblem([
             { field: 'whitelistDomains.0', messages: ['whitelistDomains.0 must use https (http is allowed only for loopback hosts)'] },
-            { field: 'whitelistDomains.2', messages: ['whitelistDomains.2 a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app'] },
+            {
+              field: 'whitelistDomains.2',
+              messages: [
+                'whitelistDomains.2 a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app',
+              ],
+            },
           ]),
           instance: `${V2}/organization`,
         });
@@ -200,22 +312,41 @@ describe('organizations', () => {
         .set('Authorization', `Bearer ${tenant.apiKey}`)
         .set('Content-Type', 'application/json')
         .send('{"name": "unterminated');
-      expectProblem(response, { status: 400, code: 'malformed_body', detail: 'The request body is not valid JSON', instance: `${V2}/organization` });
+      expectProblem(response, {
+        status: 400,
+        code: 'malformed_body',
+        detail: 'The request body is not valid JSON',
+        instance: `${V2}/organization`,
+      });
     });
   });
 
   describe('update', () => {
     let organization: OrganizationFixture;
     beforeEach(async () => {
-      organization = await createOrganization(api.url, tenant, { name: 'Before', whitelistDomains: ['https://before.example.com'], autologin: false, linkTtlSeconds: 900 });
+      organization = await createOrganization(api.url, tenant, {
+        name: 'Before',
+        whitelistDomains: ['https://before.example.com'],
+        autologin: false,
+        linkTtlSeconds: 900,
+      });
     });
 
     it('changes only the fields sent', async () => {
       const before = (await read(organization.organizationId).expect(200)).body;
       const ttl = await update(organization.organizationId, { linkTtlSeconds: 120 }).expect(200);
       expect(ttl.body).toEqual({ ...before, linkTtlSeconds: 120, updatedAt: expect.stringMatching(ISO) });
-      const rest = await update(organization.organizationId, { autologin: true, whitelistDomains: ['https://*.After.example', 'http://127.0.0.1:9000'] }).expect(200);
-      expect(rest.body).toEqual({ ...before, linkTtlSeconds: 120, autologin: true, whitelistDomains: ['https://*.after.example', 'http://127.0.0.1:9000'], updatedAt: expect.stringMatching(ISO) });
+      const rest = await update(organization.organizationId, {
+        autologin: true,
+        whitelistDomains: ['https://*.After.example', 'http://127.0.0.1:9000'],
+      }).expect(200);
+      expect(rest.body).toEqual({
+        ...before,
+        linkTtlSeconds: 120,
+        autologin: true,
+        whitelistDomains: ['https://*.after.example', 'http://127.0.0.1:9000'],
+        updatedAt: expect.stringMatching(ISO),
+      });
       expect((await read(organization.organizationId).expect(200)).body).toEqual(rest.body);
     });
 
@@ -230,11 +361,38 @@ describe('organizations', () => {
     });
 
     it.each([
-      ['a valid name with a bad whitelist domain', { name: 'After', whitelistDomains: ['http://evil.com'] }, validationProblem([{ field: 'whitelistDomains.0', messages: ['whitelistDomains.0 must use https (http is allowed only for loopback hosts)'] }])],
-      ['a valid name with a bad link lifetime', { name: 'After', linkTtlSeconds: 10 }, validationProblem([{ field: 'linkTtlSeconds', messages: ['linkTtlSeconds must not be less than 60'] }])],
-      ['a valid name with an unknown field', { name: 'After', tenantId: randomUUID() }, validationProblem([{ field: 'tenantId', messages: ['property tenantId should not exist'] }])],
-      ['a name of 201 characters', { name: 'x'.repeat(201) }, validationProblem([{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }])],
-      ['a null name', { name: null }, validationProblem([{ field: 'name', messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'] }])],
+      [
+        'a valid name with a bad whitelist domain',
+        { name: 'After', whitelistDomains: ['http://evil.com'] },
+        validationProblem([
+          { field: 'whitelistDomains.0', messages: ['whitelistDomains.0 must use https (http is allowed only for loopback hosts)'] },
+        ]),
+      ],
+      [
+        'a valid name with a bad link lifetime',
+        { name: 'After', linkTtlSeconds: 10 },
+        validationProblem([{ field: 'linkTtlSeconds', messages: ['linkTtlSeconds must not be less than 60'] }]),
+      ],
+      [
+        'a valid name with an unknown field',
+        { name: 'After', tenantId: randomUUID() },
+        validationProblem([{ field: 'tenantId', messages: ['property tenantId should not exist'] }]),
+      ],
+      [
+        'a name of 201 characters',
+        { name: 'x'.repeat(201) },
+        validationProblem([{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }]),
+      ],
+      [
+        'a null name',
+        { name: null },
+        validationProblem([
+          {
+            field: 'name',
+            messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'],
+          },
+        ]),
+      ],
       ['autologin null', { autologin: null }, validationProblem([{ field: 'autologin', messages: ['autologin must be a boolean value'] }])],
     ])('a failed update (%s) changes nothing', async (_, body, problem) => {
       const before = (await read(organization.organizationId).expect(200)).body;
@@ -255,17 +413,20 @@ describe('organizations', () => {
   });
 
   describe('ids', () => {
-    it.each(['not-a-uuid', '123', '00000000-0000-0000-0000-00000000000g', "1' OR '1'='1", '%20'])('a malformed id %j is 400 invalid_id on every method', async (id) => {
-      const path = `/organization/${encodeURIComponent(id)}`;
-      for (const method of ['get', 'post', 'delete'] as const) {
-        expectProblem(await call(api.url, method, path, tenant.apiKey, method === 'post' ? { name: 'x' } : undefined), {
-          status: 400,
-          code: 'invalid_id',
-          detail: 'id must be a UUID',
-          instance: `${V2}${path}`,
-        });
-      }
-    });
+    it.each(['not-a-uuid', '123', '00000000-0000-0000-0000-00000000000g', "1' OR '1'='1", '%20'])(
+      'a malformed id %j is 400 invalid_id on every method',
+      async (id) => {
+        const path = `/organization/${encodeURIComponent(id)}`;
+        for (const method of ['get', 'post', 'delete'] as const) {
+          expectProblem(await call(api.url, method, path, tenant.apiKey, method === 'post' ? { name: 'x' } : undefined), {
+            status: 400,
+            code: 'invalid_id',
+            detail: 'id must be a UUID',
+            instance: `${V2}${path}`,
+          });
+        }
+      },
+    );
 
     it('a well-formed id that does not exist is 404 on every method', async () => {
       const id = randomUUID();
@@ -296,18 +457,31 @@ describe('organizations', () => {
       expectInvalidApiKey(await call(api.url, 'get', '/tenant', orgKey.key));
       expectInvalidApiKey(await read(organization.organizationId, orgKey.key));
       expectProblem(await read(organization.organizationId), { status: 404, code: 'not_found', detail: 'organization not found' });
-      expectProblem(await call(api.url, 'get', `/organization/${organization.organizationId}/user`, tenant.apiKey), { status: 404, code: 'not_found', detail: 'organization not found' });
-      expectProblem(await call(api.url, 'get', `/organization/${organization.organizationId}/application/${application.applicationId}`, tenant.apiKey), {
+      expectProblem(await call(api.url, 'get', `/organization/${organization.organizationId}/user`, tenant.apiKey), {
         status: 404,
         code: 'not_found',
         detail: 'organization not found',
       });
+      expectProblem(
+        await call(api.url, 'get', `/organization/${organization.organizationId}/application/${application.applicationId}`, tenant.apiKey),
+        {
+          status: 404,
+          code: 'not_found',
+          detail: 'organization not found',
+        },
+      );
       expect(await countRows('user', 'organization_id = $1', [organization.organizationId])).toBe(0);
       expect(await countRows('application', 'organization_id = $1', [organization.organizationId])).toBe(0);
       expect(await countRows('api_key', 'organization_id = $1', [organization.organizationId])).toBe(0);
-      expect((await walkPages(api.url, '/organization', tenant.apiKey, 100)).items.map((item) => item.id)).not.toContain(organization.organizationId);
+      expect((await walkPages(api.url, '/organization', tenant.apiKey, 100)).items.map((item) => item.id)).not.toContain(
+        organization.organizationId,
+      );
       // a second delete finds nothing
-      expectProblem(await call(api.url, 'delete', `/organization/${organization.organizationId}`, tenant.apiKey), { status: 404, code: 'not_found', detail: 'organization not found' });
+      expectProblem(await call(api.url, 'delete', `/organization/${organization.organizationId}`, tenant.apiKey), {
+        status: 404,
+        code: 'not_found',
+        detail: 'organization not found',
+      });
     });
 
     it('an organization key may delete its own organization, and is gone with it', async () => {
@@ -326,7 +500,9 @@ describe('organizations', () => {
       await createUser(api.url, doomed, { email: 'keep@example.com' });
       await call(api.url, 'delete', `/organization/${doomed.organizationId}`, tenant.apiKey).expect(204);
       await read(keep.organizationId, keepKey.key).expect(200);
-      expect((await call(api.url, 'get', `/organization/${keep.organizationId}/user/${keepUser.id}`, keepKey.key).expect(200)).body.email).toBe('keep@example.com');
+      expect(
+        (await call(api.url, 'get', `/organization/${keep.organizationId}/user/${keepUser.id}`, keepKey.key).expect(200)).body.email,
+      ).toBe('keep@example.com');
     });
   });
 
@@ -366,18 +542,37 @@ describe('organizations', () => {
       ['limit=101', { limit: '101' }, [{ field: 'limit', messages: ['limit must not be greater than 100'] }]],
       ['limit=-1', { limit: '-1' }, [{ field: 'limit', messages: ['limit must not be less than 1'] }]],
       ['limit=2.5', { limit: '2.5' }, [{ field: 'limit', messages: ['limit must be an integer number'] }]],
-      ['limit=ten', { limit: 'ten' }, [{ field: 'limit', messages: ['limit must not be greater than 100', 'limit must not be less than 1', 'limit must be an integer number'] }]],
+      [
+        'limit=ten',
+        { limit: 'ten' },
+        [
+          {
+            field: 'limit',
+            messages: ['limit must not be greater than 100', 'limit must not be less than 1', 'limit must be an integer number'],
+          },
+        ],
+      ],
       ['an unknown parameter', { sort: 'name' }, [{ field: 'sort', messages: ['property sort should not exist'] }]],
-      ['a cursor of 201 characters', { cursor: 'c'.repeat(201) }, [{ field: 'cursor', messages: ['cursor must be shorter than or equal to 200 characters'] }]],
+      [
+        'a cursor of 201 characters',
+        { cursor: 'c'.repeat(201) },
+        [{ field: 'cursor', messages: ['cursor must be shorter than or equal to 200 characters'] }],
+      ],
     ])('rejects %s', async (_, query, errors) => {
-      expectProblem(await call(api.url, 'get', '/organization', tenant.apiKey).query(query), { ...validationProblem(errors), instance: `${V2}/organization` });
+      expectProblem(await call(api.url, 'get', '/organization', tenant.apiKey).query(query), {
+        ...validationProblem(errors),
+        instance: `${V2}/organization`,
+      });
     });
 
     it.each([
       ['garbage', 'garbage'],
       ['an empty cursor', ''],
       ['an id of dashes', Buffer.from(`2024-01-01T00:00:00.000Z|${'-'.repeat(36)}`).toString('base64url')],
-      ['a date Postgres cannot store', Buffer.from('-271821-04-20T00:00:00.000Z|00000000-0000-4000-8000-000000000000').toString('base64url')],
+      [
+        'a date Postgres cannot store',
+        Buffer.from('-271821-04-20T00:00:00.000Z|00000000-0000-4000-8000-000000000000').toString('base64url'),
+      ],
       ['a date without a time', Buffer.from('2024-01-01|00000000-0000-4000-8000-000000000000').toString('base64url')],
     ])('answers 400 invalid_cursor for %s', async (_, cursor) => {
       expectProblem(await call(api.url, 'get', '/organization', tenant.apiKey).query({ cursor }), {

@@ -40,7 +40,11 @@ describe('queue dashboard', () => {
   });
 
   it('never asks the browser for HTTP Basic, and does not accept it', async () => {
-    for (const authorization of [undefined, `Basic ${Buffer.from(`admin:${TEST_PLATFORM_API_KEY}`).toString('base64')}`, 'Bearer not-the-key']) {
+    for (const authorization of [
+      undefined,
+      `Basic ${Buffer.from(`admin:${TEST_PLATFORM_API_KEY}`).toString('base64')}`,
+      'Bearer not-the-key',
+    ]) {
       const call = request(api.url).get(`${BASE}/api/queues`);
       const refused = await (authorization ? call.set('Authorization', authorization) : call).expect(401);
       expect(refused.headers['content-type']).toBe('application/problem+json; charset=utf-8');
@@ -67,19 +71,34 @@ describe('queue dashboard', () => {
     await request(api.url).get(`${BASE}/queue/mail`).set('Cookie', cookie).expect(200);
     await request(api.url).get(`${BASE}/api/queues`).set('Cookie', cookie).expect(200);
 
-    await request(api.url).get(`${BASE}/`).set('Cookie', 'sesame_queues=4102444800.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA').expect(401);
+    await request(api.url)
+      .get(`${BASE}/`)
+      .set('Cookie', 'sesame_queues=4102444800.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')
+      .expect(401);
   });
 
   it('refuses changes made with the cookie from another site; the board’s own requests pass', async () => {
     const cookie = await signIn();
-    const pause = (headers: Record<string, string>) => request(api.url).put(`${BASE}/api/queues/mail/pause`).set({ Cookie: cookie, ...headers });
-    for (const headers of [{ 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }, { Origin: 'https://evil.example' }] as Record<string, string>[]) {
+    const pause = (headers: Record<string, string>) =>
+      request(api.url)
+        .put(`${BASE}/api/queues/mail/pause`)
+        .set({ Cookie: cookie, ...headers });
+    for (const headers of [
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { 'Sec-Fetch-Site': 'same-site' },
+      { Origin: 'https://evil.example' },
+    ] as Record<string, string>[]) {
       const refused = await pause(headers).expect(403);
       expect(refused.body.code).toBe('cross_site_request');
     }
     await pause({ 'Sec-Fetch-Site': 'same-origin' }).expect(200);
     await request(api.url).put(`${BASE}/api/queues/mail/resume`).set({ Cookie: cookie, 'Sec-Fetch-Site': 'same-origin' }).expect(200);
-    const crossSiteSignIn = await request(api.url).post(`${BASE}/session`).set('Origin', 'https://evil.example').type('form').send({ key: TEST_PLATFORM_API_KEY }).expect(403);
+    const crossSiteSignIn = await request(api.url)
+      .post(`${BASE}/session`)
+      .set('Origin', 'https://evil.example')
+      .type('form')
+      .send({ key: TEST_PLATFORM_API_KEY })
+      .expect(403);
     expect(crossSiteSignIn.headers['set-cookie']).toBeUndefined();
   });
 
@@ -92,7 +111,9 @@ describe('queue dashboard', () => {
 
   it('is inside the global per-IP limit', async () => {
     // Its own Redis prefix: the other tests' requests from this address count in the shared one.
-    const limited = await startManagementApi({ env: { QUEUE_DASHBOARD: 'on', GLOBAL_RATE_LIMIT: '3', REDIS_PREFIX: `${FILE_REDIS_PREFIX}-limited` } });
+    const limited = await startManagementApi({
+      env: { QUEUE_DASHBOARD: 'on', GLOBAL_RATE_LIMIT: '3', REDIS_PREFIX: `${FILE_REDIS_PREFIX}-limited` },
+    });
     try {
       for (let i = 0; i < 3; i++) await request(limited.url).get(`${BASE}/api/queues`).set('Authorization', bearer).expect(200);
       const refused = await request(limited.url).get(`${BASE}/api/queues`).set('Authorization', bearer).expect(429);

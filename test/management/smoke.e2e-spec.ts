@@ -12,7 +12,10 @@ describe('management API smoke', () => {
   it('reads and updates an organization', async () => {
     const tenant = await createTenant(api.url);
     const org = await createOrganization(api.url, tenant);
-    const read = await request(api.url).get(`/api/v2/organization/${org.organizationId}`).set('Authorization', `Bearer ${tenant.apiKey}`).expect(200);
+    const read = await request(api.url)
+      .get(`/api/v2/organization/${org.organizationId}`)
+      .set('Authorization', `Bearer ${tenant.apiKey}`)
+      .expect(200);
     expect(read.body.id).toBe(org.organizationId);
     const updated = await request(api.url)
       .post(`/api/v2/organization/${org.organizationId}`)

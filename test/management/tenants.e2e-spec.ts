@@ -82,9 +82,26 @@ describe('tenants', () => {
       ['an unknown plan', { name: REFUSED, plan: 'gold' }, [{ field: 'plan', messages: [PLAN_VALUES] }]],
       ['an upper-case plan', { name: REFUSED, plan: 'PRO' }, [{ field: 'plan', messages: [PLAN_VALUES] }]],
       ['a plan as a number', { name: REFUSED, plan: 3 }, [{ field: 'plan', messages: [PLAN_VALUES] }]],
-      ['a missing name', { plan: 'pro' }, [{ field: 'name', messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'] }]],
-      ['a name of 201 characters', { name: 't'.repeat(201), plan: 'pro' }, [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }]],
-      ['an unknown field', { name: REFUSED, plan: 'pro', limits: { minute: 1_000_000 } }, [{ field: 'limits', messages: ['property limits should not exist'] }]],
+      [
+        'a missing name',
+        { plan: 'pro' },
+        [
+          {
+            field: 'name',
+            messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'],
+          },
+        ],
+      ],
+      [
+        'a name of 201 characters',
+        { name: 't'.repeat(201), plan: 'pro' },
+        [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }],
+      ],
+      [
+        'an unknown field',
+        { name: REFUSED, plan: 'pro', limits: { minute: 1_000_000 } },
+        [{ field: 'limits', messages: ['property limits should not exist'] }],
+      ],
     ])('rejects %s and creates nothing', async (_, body, errors) => {
       const before = (await walkPages(api.url, '/tenant', PLATFORM_KEY, 100)).items.length;
       expectProblem(await call(api.url, 'post', '/tenant', PLATFORM_KEY, body), { ...validationProblem(errors), instance: `${V2}/tenant` });
@@ -113,7 +130,16 @@ describe('tenants', () => {
     it('a tenant key sees only its own tenant', async () => {
       const response = await call(api.url, 'get', '/tenant', tenant.apiKey).expect(200);
       expect(response.body).toEqual({
-        data: [{ id: tenant.tenantId, name: expect.any(String), plan: 'basic', limits: limitsOf('basic'), createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) }],
+        data: [
+          {
+            id: tenant.tenantId,
+            name: expect.any(String),
+            plan: 'basic',
+            limits: limitsOf('basic'),
+            createdAt: expect.stringMatching(ISO),
+            updatedAt: expect.stringMatching(ISO),
+          },
+        ],
         nextCursor: null,
       });
     });
@@ -157,11 +183,19 @@ describe('tenants', () => {
     it('another tenant’s key gets 404, exactly like a random id', async () => {
       const other = await createTenant(api.url);
       await expectSameAsNonexistent(api.url, 'get', `/tenant/${tenant.tenantId}`, other.apiKey);
-      expectProblem(await call(api.url, 'get', `/tenant/${randomUUID()}`, PLATFORM_KEY), { status: 404, code: 'not_found', detail: 'tenant not found' });
+      expectProblem(await call(api.url, 'get', `/tenant/${randomUUID()}`, PLATFORM_KEY), {
+        status: 404,
+        code: 'not_found',
+        detail: 'tenant not found',
+      });
     });
 
     it('a malformed id is 400 invalid_id', async () => {
-      expectProblem(await call(api.url, 'get', '/tenant/not-a-uuid', PLATFORM_KEY), { status: 400, code: 'invalid_id', detail: 'tenantId must be a UUID' });
+      expectProblem(await call(api.url, 'get', '/tenant/not-a-uuid', PLATFORM_KEY), {
+        status: 400,
+        code: 'invalid_id',
+        detail: 'tenantId must be a UUID',
+      });
     });
   });
 
@@ -180,7 +214,10 @@ describe('tenants', () => {
     });
 
     it('the tenant key may send its current plan unchanged', async () => {
-      const response = await call(api.url, 'post', `/tenant/${subject.tenantId}`, subject.apiKey, { name: 'Same plan', plan: 'basic' }).expect(200);
+      const response = await call(api.url, 'post', `/tenant/${subject.tenantId}`, subject.apiKey, {
+        name: 'Same plan',
+        plan: 'basic',
+      }).expect(200);
       expect(response.body).toMatchObject({ name: 'Same plan', plan: 'basic' });
     });
 
@@ -194,7 +231,12 @@ describe('tenants', () => {
       expect((await read()).body).toEqual(before);
 
       const response = await call(api.url, 'post', `/tenant/${subject.tenantId}`, PLATFORM_KEY, { plan: 'enterprise' }).expect(200);
-      expect(response.body).toEqual({ ...before, plan: 'enterprise', limits: limitsOf('enterprise'), updatedAt: expect.stringMatching(ISO) });
+      expect(response.body).toEqual({
+        ...before,
+        plan: 'enterprise',
+        limits: limitsOf('enterprise'),
+        updatedAt: expect.stringMatching(ISO),
+      });
       const own = await call(api.url, 'get', '/tenant', subject.apiKey).expect(200);
       expect(own.body.data[0]).toMatchObject({ plan: 'enterprise', limits: limitsOf('enterprise') });
     });
@@ -220,9 +262,26 @@ describe('tenants', () => {
     it.each([
       ['an unknown plan', { plan: 'platinum' }, [{ field: 'plan', messages: [PLAN_VALUES] }]],
       ['a null plan', { plan: null }, [{ field: 'plan', messages: [PLAN_VALUES] }]],
-      ['a null name', { name: null }, [{ field: 'name', messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'] }]],
-      ['a valid name with a name of 201 characters', { name: 'n'.repeat(201) }, [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }]],
-      ['a valid name with an unknown field', { name: 'Valid', id: randomUUID() }, [{ field: 'id', messages: ['property id should not exist'] }]],
+      [
+        'a null name',
+        { name: null },
+        [
+          {
+            field: 'name',
+            messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'],
+          },
+        ],
+      ],
+      [
+        'a valid name with a name of 201 characters',
+        { name: 'n'.repeat(201) },
+        [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }],
+      ],
+      [
+        'a valid name with an unknown field',
+        { name: 'Valid', id: randomUUID() },
+        [{ field: 'id', messages: ['property id should not exist'] }],
+      ],
     ])('a failed update (%s) changes nothing', async (_, body, errors) => {
       const before = (await read()).body;
       expectProblem(await call(api.url, 'post', `/tenant/${subject.tenantId}`, PLATFORM_KEY, body), validationProblem(errors));

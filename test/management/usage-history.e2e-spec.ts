@@ -15,7 +15,6 @@ const DAY = 24 * HOUR;
 /** The start of the minute, hour or UTC day a time falls in, as the API writes it. */
 const startOf = (time: number, size: number) => new Date(time - (time % size)).toISOString();
 
-
 /** GET /v2/tenant/usage/history counts what was done: requests of keys and of members, logins, mails sent and failed, per minute, hour and day. */
 describe('usage history', () => {
   const smtp = new SmtpSink();
@@ -45,19 +44,27 @@ describe('usage history', () => {
     await smtp.stop();
   });
 
-  const history = (query: Record<string, string> = {}) => call(stack.origin, 'get', '/tenant/usage/history', apiKey).query(query).expect(200);
+  const history = (query: Record<string, string> = {}) =>
+    call(stack.origin, 'get', '/tenant/usage/history', apiKey).query(query).expect(200);
   const sum = (points: Point[]): Counts =>
-    points.reduce((total, point) => ({
-      apiRequests: total.apiRequests + point.apiRequests,
-      memberRequests: total.memberRequests + point.memberRequests,
-      logins: total.logins + point.logins,
-      mailsSent: total.mailsSent + point.mailsSent,
-      mailsFailed: total.mailsFailed + point.mailsFailed,
-    }), ZERO);
+    points.reduce(
+      (total, point) => ({
+        apiRequests: total.apiRequests + point.apiRequests,
+        memberRequests: total.memberRequests + point.memberRequests,
+        logins: total.logins + point.logins,
+        mailsSent: total.mailsSent + point.mailsSent,
+        mailsFailed: total.mailsFailed + point.mailsFailed,
+      }),
+      ZERO,
+    );
 
   async function login(email: string, refuse: boolean): Promise<void> {
     if (refuse) smtp.refuseNext(1);
-    const started = await authenticateDirect(stack.stack.auth.url, app, { email, redirect_uri: 'http://localhost:4000/callback', state: 's' }).expect(200);
+    const started = await authenticateDirect(stack.stack.auth.url, app, {
+      email,
+      redirect_uri: 'http://localhost:4000/callback',
+      state: 's',
+    }).expect(200);
     expect(await jobs.settled(started.body.loginAttemptId)).toBe(refuse ? 'failed' : 'completed');
     if (!refuse) await useLink(stack.stack.auth.url, tokenIn(await smtp.next(email))).expect(303);
   }
@@ -78,7 +85,14 @@ describe('usage history', () => {
     expect(minutes).toEqual(expect.objectContaining({ tenantId, range: '24h', granularity: 'minute' }));
     expect(minutes.points).toHaveLength(1440);
     // This request is counted too: it is the fourth request of a key in this minute.
-    expect(minutes.points.at(-1)).toEqual({ start: startOf(now, MINUTE), apiRequests: 4, memberRequests: 2, logins: 2, mailsSent: 2, mailsFailed: 1 });
+    expect(minutes.points.at(-1)).toEqual({
+      start: startOf(now, MINUTE),
+      apiRequests: 4,
+      memberRequests: 2,
+      logins: 2,
+      mailsSent: 2,
+      mailsFailed: 1,
+    });
     expect(minutes.points.at(-2)).toEqual({ start: startOf(now - MINUTE, MINUTE), ...ZERO });
     expect(minutes.points[0].start).toBe(startOf(now - 1439 * MINUTE, MINUTE));
     expect(minutes.totals).toEqual(sum(minutes.points));
@@ -95,7 +109,9 @@ describe('usage history', () => {
     expect(month.points).toHaveLength(30);
     expect(month.points.at(-1).start).toBe(startOf(now, DAY));
     const made = { apiRequests: 7, memberRequests: 2, logins: 2, mailsSent: 2, mailsFailed: 1 };
-    expect(month.totals).toEqual(Object.fromEntries(Object.entries(before).map(([metric, count]) => [metric, count + made[metric as keyof Counts]])));
+    expect(month.totals).toEqual(
+      Object.fromEntries(Object.entries(before).map(([metric, count]) => [metric, count + made[metric as keyof Counts]])),
+    );
     // Everything was made in the last few minutes: today, or yesterday just before midnight.
     expect(sum(month.points.slice(0, -2))).toEqual(ZERO);
     monthTotals = month.totals;

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { RunningApp } from '../support/apps';
 import { createOrganization, createTenant, OrganizationFixture, TenantFixture } from '../support/fixtures';
-import { call, createUser, expectProblem, expectSameAsNonexistent, startUnthrottledManagementApi, V2, validationProblem, walkPages } from '../support/management';
+import {
+  call,
+  createUser,
+  expectProblem,
+  expectSameAsNonexistent,
+  startUnthrottledManagementApi,
+  V2,
+  validationProblem,
+  walkPages,
+} from '../support/management';
 
 const USER_FIELDS = ['blocked', 'createdAt', 'email', 'emailVerified', 'id', 'lastLoginAt', 'name', 'organizationId', 'updatedAt'];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -104,16 +113,57 @@ describe('users', () => {
     });
 
     it.each([
-      ['a missing email', {}, [{ field: 'email', messages: ['email must be shorter than or equal to 320 characters', 'email must be a string'] }]],
-      ['a numeric email', { email: 42 }, [{ field: 'email', messages: ['email must be shorter than or equal to 320 characters', 'email must be a string'] }]],
-      ['an email array', { email: ['a@example.com'] }, [{ field: 'email', messages: ['email must be shorter than or equal to 320 characters', 'email must be a string'] }]],
-      ['an email of 321 characters', { email: `${'a'.repeat(300)}@example.com` + 'x'.repeat(9) }, [{ field: 'email', messages: ['email must be shorter than or equal to 320 characters'] }]],
-      ['a name of 201 characters', { email: 'n@example.com', name: 'n'.repeat(201) }, [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }]],
-      ['a null name', { email: 'n@example.com', name: null }, [{ field: 'name', messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'] }]],
-      ['blocked as a string', { email: 'n@example.com', blocked: 'yes' }, [{ field: 'blocked', messages: ['blocked must be a boolean value'] }]],
+      [
+        'a missing email',
+        {},
+        [{ field: 'email', messages: ['email must be shorter than or equal to 320 characters', 'email must be a string'] }],
+      ],
+      [
+        'a numeric email',
+        { email: 42 },
+        [{ field: 'email', messages: ['email must be shorter than or equal to 320 characters', 'email must be a string'] }],
+      ],
+      [
+        'an email array',
+        { email: ['a@example.com'] },
+        [{ field: 'email', messages: ['email must be shorter than or equal to 320 characters', 'email must be a string'] }],
+      ],
+      [
+        'an email of 321 characters',
+        { email: `${'a'.repeat(300)}@example.com` + 'x'.repeat(9) },
+        [{ field: 'email', messages: ['email must be shorter than or equal to 320 characters'] }],
+      ],
+      [
+        'a name of 201 characters',
+        { email: 'n@example.com', name: 'n'.repeat(201) },
+        [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }],
+      ],
+      [
+        'a null name',
+        { email: 'n@example.com', name: null },
+        [
+          {
+            field: 'name',
+            messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'],
+          },
+        ],
+      ],
+      [
+        'blocked as a string',
+        { email: 'n@example.com', blocked: 'yes' },
+        [{ field: 'blocked', messages: ['blocked must be a boolean value'] }],
+      ],
       ['blocked null', { email: 'n@example.com', blocked: null }, [{ field: 'blocked', messages: ['blocked must be a boolean value'] }]],
-      ['emailVerified (set only by a login)', { email: 'n@example.com', emailVerified: true }, [{ field: 'emailVerified', messages: ['property emailVerified should not exist'] }]],
-      ['organizationId', { email: 'n@example.com', organizationId: randomUUID() }, [{ field: 'organizationId', messages: ['property organizationId should not exist'] }]],
+      [
+        'emailVerified (set only by a login)',
+        { email: 'n@example.com', emailVerified: true },
+        [{ field: 'emailVerified', messages: ['property emailVerified should not exist'] }],
+      ],
+      [
+        'organizationId',
+        { email: 'n@example.com', organizationId: randomUUID() },
+        [{ field: 'organizationId', messages: ['property organizationId should not exist'] }],
+      ],
     ])('rejects %s and creates nothing', async (_, body, errors) => {
       const before = await allUsers();
       expectProblem(await create(body), { ...validationProblem(errors), instance: `${V2}${usersPath()}` });
@@ -124,23 +174,41 @@ describe('users', () => {
   describe('read, update, delete', () => {
     let user: Record<string, unknown> & { id: string };
     beforeEach(async () => {
-      user = await createUser(api.url, { ...organization, apiKey: tenant.apiKey }, { email: `u-${randomUUID()}@example.com`, name: 'Before' });
+      user = await createUser(
+        api.url,
+        { ...organization, apiKey: tenant.apiKey },
+        { email: `u-${randomUUID()}@example.com`, name: 'Before' },
+      );
     });
 
     it('updates name and blocked, and nothing else', async () => {
       const blocked = await call(api.url, 'post', `${usersPath()}/${user.id}`, tenant.apiKey, { blocked: true }).expect(200);
       expect(blocked.body).toEqual({ ...user, blocked: true, updatedAt: expect.stringMatching(ISO) });
-      const renamed = await call(api.url, 'post', `${usersPath()}/${user.id}`, tenant.apiKey, { name: ' After ', blocked: false }).expect(200);
+      const renamed = await call(api.url, 'post', `${usersPath()}/${user.id}`, tenant.apiKey, { name: ' After ', blocked: false }).expect(
+        200,
+      );
       expect(renamed.body).toEqual({ ...user, name: 'After', blocked: false, updatedAt: expect.stringMatching(ISO) });
       expect((await read(user.id).expect(200)).body).toEqual(renamed.body);
     });
 
     it.each([
-      ['an email (addresses cannot change)', { email: 'new@example.com' }, [{ field: 'email', messages: ['property email should not exist'] }]],
+      [
+        'an email (addresses cannot change)',
+        { email: 'new@example.com' },
+        [{ field: 'email', messages: ['property email should not exist'] }],
+      ],
       ['emailVerified', { emailVerified: true }, [{ field: 'emailVerified', messages: ['property emailVerified should not exist'] }]],
-      ['a valid name with blocked as a number', { name: 'After', blocked: 1 }, [{ field: 'blocked', messages: ['blocked must be a boolean value'] }]],
+      [
+        'a valid name with blocked as a number',
+        { name: 'After', blocked: 1 },
+        [{ field: 'blocked', messages: ['blocked must be a boolean value'] }],
+      ],
       ['blocked null', { blocked: null }, [{ field: 'blocked', messages: ['blocked must be a boolean value'] }]],
-      ['a name of 201 characters', { name: 'x'.repeat(201) }, [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }]],
+      [
+        'a name of 201 characters',
+        { name: 'x'.repeat(201) },
+        [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }],
+      ],
     ])('a failed update (%s) changes nothing', async (_, body, errors) => {
       expectProblem(await call(api.url, 'post', `${usersPath()}/${user.id}`, tenant.apiKey, body), validationProblem(errors));
       expect((await read(user.id).expect(200)).body).toEqual(user);
@@ -150,7 +218,11 @@ describe('users', () => {
       const response = await call(api.url, 'delete', `${usersPath()}/${user.id}`, tenant.apiKey).expect(204);
       expect(response.text).toBe('');
       expectProblem(await read(user.id), { status: 404, code: 'not_found', detail: 'user not found' });
-      expectProblem(await call(api.url, 'delete', `${usersPath()}/${user.id}`, tenant.apiKey), { status: 404, code: 'not_found', detail: 'user not found' });
+      expectProblem(await call(api.url, 'delete', `${usersPath()}/${user.id}`, tenant.apiKey), {
+        status: 404,
+        code: 'not_found',
+        detail: 'user not found',
+      });
       expect((await allUsers()).map((item) => item.id)).not.toContain(user.id);
       // the address is free again
       await create({ email: user.email }).expect(201);
@@ -170,7 +242,13 @@ describe('users', () => {
     it('a user of another tenant is not found, exactly like a random id', async () => {
       const other = await createTenant(api.url);
       for (const method of ['get', 'post', 'delete'] as const) {
-        await expectSameAsNonexistent(api.url, method, `${usersPath()}/${user.id}`, other.apiKey, method === 'post' ? { name: 'Hijacked' } : undefined);
+        await expectSameAsNonexistent(
+          api.url,
+          method,
+          `${usersPath()}/${user.id}`,
+          other.apiKey,
+          method === 'post' ? { name: 'Hijacked' } : undefined,
+        );
       }
       expect((await read(user.id).expect(200)).body).toEqual(user);
     });
@@ -186,8 +264,16 @@ describe('users', () => {
     });
 
     it('a malformed organization id is 400 invalid_id', async () => {
-      expectProblem(await call(api.url, 'get', `/organization/xyz/user/${user.id}`, tenant.apiKey), { status: 400, code: 'invalid_id', detail: 'organizationId must be a UUID' });
-      expectProblem(await call(api.url, 'get', '/organization/xyz/user', tenant.apiKey), { status: 400, code: 'invalid_id', detail: 'organizationId must be a UUID' });
+      expectProblem(await call(api.url, 'get', `/organization/xyz/user/${user.id}`, tenant.apiKey), {
+        status: 400,
+        code: 'invalid_id',
+        detail: 'organizationId must be a UUID',
+      });
+      expectProblem(await call(api.url, 'get', '/organization/xyz/user', tenant.apiKey), {
+        status: 400,
+        code: 'invalid_id',
+        detail: 'organizationId must be a UUID',
+      });
     });
   });
 
@@ -204,7 +290,13 @@ describe('users', () => {
       const { pages, items } = await walkPages(api.url, usersPath(org), org.apiKey, 2);
       expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
       expect(items.map((item) => item.id)).toEqual(ids);
-      expect(items.map((item) => item.email)).toEqual(['p0@example.com', 'p1@example.com', 'p2@xn--bcher-kva.example', 'p3@example.com', 'p4@example.com']);
+      expect(items.map((item) => item.email)).toEqual([
+        'p0@example.com',
+        'p1@example.com',
+        'p2@xn--bcher-kva.example',
+        'p3@example.com',
+        'p4@example.com',
+      ]);
       expect(items.every((item) => Object.keys(item).sort().join() === USER_FIELDS.join())).toBe(true);
     });
 
@@ -224,7 +316,10 @@ describe('users', () => {
     });
 
     it('rejects an invalid e-mail filter', async () => {
-      expectProblem(await call(api.url, 'get', usersPath(org), tenant.apiKey).query({ email: 'not-an-email' }), { ...INVALID_EMAIL, instance: `${V2}${usersPath(org)}` });
+      expectProblem(await call(api.url, 'get', usersPath(org), tenant.apiKey).query({ email: 'not-an-email' }), {
+        ...INVALID_EMAIL,
+        instance: `${V2}${usersPath(org)}`,
+      });
     });
 
     it('rejects a bad limit, an unknown parameter and an invalid cursor', async () => {

@@ -25,7 +25,8 @@ const ENV = envWithLimit(LIMIT);
  * Served but not part of an API: Prometheus's scrape endpoint, the documents themselves (and the
  * console's Swagger UI, which registeredRoutes leaves in), and the console's pages (everything under /console but its API and its sign-in callback).
  */
-const NOT_API = / \/(api\/(metrics|v\d\/openapi\.(json|yaml))|console(?!\/(api|auth)\/).*|console\/api\/(openapi\.(json|yaml)|docs(\/.*)?))$/;
+const NOT_API =
+  / \/(api\/(metrics|v\d\/openapi\.(json|yaml))|console(?!\/(api|auth)\/).*|console\/api\/(openapi\.(json|yaml)|docs(\/.*)?))$/;
 
 let lastAddress = 0;
 /** A client address of its own for each probe, so that probes do not share a rate-limit budget. */
@@ -36,15 +37,23 @@ async function documentOf(app: RunningApp, path: string): Promise<Document> {
 }
 
 function routesOf(document: Document): Route[] {
-  return Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })));
+  return Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
+  );
 }
 
 const name = (route: Route) => `${route.method} ${route.path}`;
 const concretePath = (path: string) => path.replace(/\{\w+\}/g, () => randomUUID());
 
 /** One request to a route: from its own address, with the given credentials and body. */
-function probe(app: RunningApp, route: Route, options: { credentials?: Credentials; contentType?: string; body?: string; address?: string } = {}) {
-  const call = request(app.url)[route.method.toLowerCase() as 'get' | 'post' | 'delete'](concretePath(route.path))
+function probe(
+  app: RunningApp,
+  route: Route,
+  options: { credentials?: Credentials; contentType?: string; body?: string; address?: string } = {},
+) {
+  const method = route.method.toLowerCase() as 'get' | 'post' | 'delete';
+  const agent = request(app.url);
+  const call = agent[method](concretePath(route.path))
     .set({ ...options.credentials, 'X-Forwarded-For': options.address ?? nextAddress() })
     .redirects(0);
   if (options.contentType) call.set('Content-Type', options.contentType);
@@ -83,16 +92,29 @@ async function probeEveryRoute(app: RunningApp, routes: Route[], credentials: Cr
       const as = index === 0 ? 'anonymous' : `with credentials ${index}`;
       await check(route, `${as}, no body`, probe(app, route, { credentials: given }));
       if (!route.operation.requestBody) continue;
-      await check(route, `${as}, empty JSON object`, probe(app, route, { credentials: given, contentType: 'application/json', body: '{}' }));
-      await check(route, `${as}, malformed JSON`, probe(app, route, { credentials: given, contentType: 'application/json', body: '{"name":' }));
+      await check(
+        route,
+        `${as}, empty JSON object`,
+        probe(app, route, { credentials: given, contentType: 'application/json', body: '{}' }),
+      );
+      await check(
+        route,
+        `${as}, malformed JSON`,
+        probe(app, route, { credentials: given, contentType: 'application/json', body: '{"name":' }),
+      );
       await check(route, `${as}, text/plain`, probe(app, route, { credentials: given, contentType: 'text/plain', body: 'name=x' }));
-      await check(route, `${as}, 2 MB`, probe(app, route, { credentials: given, contentType: 'application/json', body: JSON.stringify({ name: 'x'.repeat(2_000_000) }) }));
+      await check(
+        route,
+        `${as}, 2 MB`,
+        probe(app, route, { credentials: given, contentType: 'application/json', body: JSON.stringify({ name: 'x'.repeat(2_000_000) }) }),
+      );
     }
     // A well-formed credential that does not exist: userinfo limits only lookups of such tokens.
     const unknownCredential = { Authorization: `Bearer ${randomBytes(32).toString('base64url')}` };
     const address = nextAddress();
     const answers: Response[] = [];
-    for (let i = 0; i <= limit; i++) answers.push(await check(route, 'past the rate limit', probe(app, route, { credentials: unknownCredential, address })));
+    for (let i = 0; i <= limit; i++)
+      answers.push(await check(route, 'past the rate limit', probe(app, route, { credentials: unknownCredential, address })));
     expectFor(`${name(route)} past the rate limit`, answers.at(-1)!.status, 429);
   }
   return statuses;
@@ -104,7 +126,11 @@ function expectCommonAnswers(routes: Route[], errorMediaType: (route: Route) => 
     const { responses, requestBody } = route.operation;
     const expected = ['429', '503', ...(requestBody ? ['400', '413', '415'] : [])];
     expectFor(name(route), Object.keys(responses), expect.arrayContaining(expected));
-    expectFor(`${name(route)} 429`, Object.keys(responses['429'].headers ?? {}), expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']));
+    expectFor(
+      `${name(route)} 429`,
+      Object.keys(responses['429'].headers ?? {}),
+      expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']),
+    );
     expectFor(`${name(route)} 503`, responses['503'].headers?.['Retry-After']?.required, true);
     for (const [status, answer] of Object.entries(responses).filter(([status]) => /^[45]/.test(status))) {
       expectFor(`${name(route)} ${status}`, Object.keys(answer.content ?? {}), expect.arrayContaining([errorMediaType(route)]));
@@ -154,7 +180,10 @@ const SUBJECTS: Subject[] = [
     start: async () => withClose(await startManagementApi({ env: ENV })),
     documentPath: '/api/v2/openapi.json',
     errorMediaType: () => 'application/problem+json',
-    credentials: async (app) => [{ Authorization: `Bearer ${(await createTenant(app.url)).apiKey}` }, { Authorization: `Bearer ${PLATFORM_KEY}` }],
+    credentials: async (app) => [
+      { Authorization: `Bearer ${(await createTenant(app.url)).apiKey}` },
+      { Authorization: `Bearer ${PLATFORM_KEY}` },
+    ],
     limit: LIMIT,
   },
   {
@@ -174,7 +203,11 @@ const SUBJECTS: Subject[] = [
 /** A member of a tenant, signed in to the console: its session cookie, CSRF token and tenant. */
 async function signedInMember(): Promise<Credentials> {
   const email = uniqueEmail('answers');
-  const created = await request(consoleStack.origin).post('/api/v2/tenant').set('Authorization', `Bearer ${PLATFORM_KEY}`).send({ name: 'Answers', plan: 'pro', ownerEmail: email }).expect(201);
+  const created = await request(consoleStack.origin)
+    .post('/api/v2/tenant')
+    .set('Authorization', `Bearer ${PLATFORM_KEY}`)
+    .send({ name: 'Answers', plan: 'pro', ownerEmail: email })
+    .expect(201);
   const browser = await signInThroughConsole(consoleStack, smtp, email);
   return {
     Cookie: [...browser.cookies].map(([cookie, value]) => `${cookie}=${value}`).join('; '),
@@ -183,32 +216,35 @@ async function signedInMember(): Promise<Credentials> {
   };
 }
 
-describe.each(SUBJECTS)('the OpenAPI document of the $title lists every answer of every route', ({ start, documentPath, errorMediaType, credentials, limit }) => {
-  let subject: { app: RunningApp; close(): Promise<void> };
-  let document: Document;
-  let routes: Route[];
+describe.each(SUBJECTS)(
+  'the OpenAPI document of the $title lists every answer of every route',
+  ({ start, documentPath, errorMediaType, credentials, limit }) => {
+    let subject: { app: RunningApp; close(): Promise<void> };
+    let document: Document;
+    let routes: Route[];
 
-  beforeAll(async () => {
-    subject = await start();
-    document = await documentOf(subject.app, documentPath);
-    routes = routesOf(document);
-  }, CONSOLE_SETUP_TIMEOUT_MS);
-  afterAll(() => subject?.close());
+    beforeAll(async () => {
+      subject = await start();
+      document = await documentOf(subject.app, documentPath);
+      routes = routesOf(document);
+    }, CONSOLE_SETUP_TIMEOUT_MS);
+    afterAll(() => subject?.close());
 
-  it('is a valid OpenAPI document of exactly the routes Nest maps', () => {
-    expect(validateOpenApi(document)).toEqual({ valid: true });
-    expectSameRoutes(subject.app, routes);
-  });
+    it('is a valid OpenAPI document of exactly the routes Nest maps', () => {
+      expect(validateOpenApi(document)).toEqual({ valid: true });
+      expectSameRoutes(subject.app, routes);
+    });
 
-  it('documents on every operation the rate limit (429), an unavailable dependency (503) and bad bodies (400, 413, 415), in the app’s error format', () => {
-    expectCommonAnswers(routes, errorMediaType);
-  });
+    it('documents on every operation the rate limit (429), an unavailable dependency (503) and bad bodies (400, 413, 415), in the app’s error format', () => {
+      expectCommonAnswers(routes, errorMediaType);
+    });
 
-  it('every route, probed anonymously, with credentials, with bad bodies and past the rate limit, answers only what it documents', async () => {
-    const statuses = await probeEveryRoute(subject.app, routes, await credentials(subject.app), limit);
-    expect(statuses.size).toBeGreaterThan(routes.length);
-  }, 180_000);
-});
+    it('every route, probed anonymously, with credentials, with bad bodies and past the rate limit, answers only what it documents', async () => {
+      const statuses = await probeEveryRoute(subject.app, routes, await credentials(subject.app), limit);
+      expect(statuses.size).toBeGreaterThan(routes.length);
+    }, 180_000);
+  },
+);
 
 describe('with Redis down, every route answers only what it documents', () => {
   const redis: { server?: ThrowawayRedis } = {};

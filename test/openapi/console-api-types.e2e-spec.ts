@@ -21,7 +21,9 @@ describe('the console’s API types', () => {
   beforeAll(async () => {
     management = await startManagementApi();
     // The console's routes document themselves without reaching Sesame: any credentials will do.
-    consoleApp = await startApp((config) => ConsoleModule.forRoot(config, { clientId: 'types', clientSecret: 'types' }), { setup: setupConsoleApp });
+    consoleApp = await startApp((config) => ConsoleModule.forRoot(config, { clientId: 'types', clientSecret: 'types' }), {
+      setup: setupConsoleApp,
+    });
   });
 
   afterAll(async () => {

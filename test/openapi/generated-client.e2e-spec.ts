@@ -14,7 +14,9 @@ const AUTH_API_TYPES = join(__dirname, 'generated/auth-api.d.ts');
 const REDIRECT_URI = 'http://localhost:4000/callback';
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-const basic = (clientId: string, clientSecret: string) => ({ Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` });
+const basic = (clientId: string, clientSecret: string) => ({
+  Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+});
 
 /**
  * A client generated from the documents (openapi-typescript's types, openapi-fetch's calls) does
@@ -47,10 +49,16 @@ describe('a client generated from the OpenAPI documents', () => {
 
   it('sets up an application with the management API and logs a user in with the auth API', async () => {
     const management = createClient<ManagementApi>({ baseUrl: stack.management.url });
-    const tenant = await management.POST('/api/v2/tenant', { headers: bearer(PLATFORM_KEY), body: { name: `Generated ${process.pid}`, plan: 'pro' } });
+    const tenant = await management.POST('/api/v2/tenant', {
+      headers: bearer(PLATFORM_KEY),
+      body: { name: `Generated ${process.pid}`, plan: 'pro' },
+    });
     expect(tenant.response.status).toBe(201);
     const tenantKey = tenant.data!.apiKey.key;
-    const organization = await management.POST('/api/v2/organization', { headers: bearer(tenantKey), body: { name: 'Generated Shop', whitelistDomains: ['http://localhost:4000'] } });
+    const organization = await management.POST('/api/v2/organization', {
+      headers: bearer(tenantKey),
+      body: { name: 'Generated Shop', whitelistDomains: ['http://localhost:4000'] },
+    });
     expect(organization.response.status).toBe(201);
     const application = await management.POST('/api/v2/organization/{organizationId}/application', {
       params: { path: { organizationId: organization.data!.id } },
@@ -62,12 +70,18 @@ describe('a client generated from the OpenAPI documents', () => {
 
     const auth = createClient<AuthApi>({ baseUrl: stack.auth.url });
     const email = uniqueEmail('generated');
-    const started = await auth.POST('/api/v1/authenticate_direct', { headers: client, body: { email, redirect_uri: REDIRECT_URI, state: 'generated-state' } });
+    const started = await auth.POST('/api/v1/authenticate_direct', {
+      headers: client,
+      body: { email, redirect_uri: REDIRECT_URI, state: 'generated-state' },
+    });
     expect(started.response.status).toBe(200);
     const mail = await smtp.next(email);
     expect(mail.text).toContain(started.data!.sentence);
 
-    const completed = await auth.POST('/api/v1/login_code', { headers: client, body: { loginAttemptId: started.data!.loginAttemptId, code: codeIn(mail) } });
+    const completed = await auth.POST('/api/v1/login_code', {
+      headers: client,
+      body: { loginAttemptId: started.data!.loginAttemptId, code: codeIn(mail) },
+    });
     expect(completed.data).toEqual({ code: expect.any(String), state: 'generated-state', redirectUri: REDIRECT_URI });
 
     const tokens = await auth.POST('/api/v1/verify', {
@@ -84,8 +98,11 @@ describe('a client generated from the OpenAPI documents', () => {
     expect(user.data).toEqual(expect.objectContaining({ email, email_verified: true }));
 
     // The types are the document's: a call it does not allow does not compile, and the API refuses it too.
-    // @ts-expect-error: `email` is required.
-    const refused = await auth.POST('/api/v1/authenticate_direct', { headers: client, body: { redirect_uri: REDIRECT_URI, state: 'no-email' } });
+    const refused = await auth.POST('/api/v1/authenticate_direct', {
+      headers: client,
+      // @ts-expect-error: `email` is required.
+      body: { redirect_uri: REDIRECT_URI, state: 'no-email' },
+    });
     expect(refused.response.status).toBe(400);
     expect(refused.error).toEqual(expect.objectContaining({ error: 'invalid_request' }));
   });

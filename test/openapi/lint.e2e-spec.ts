@@ -6,7 +6,8 @@ import { LintProblem, lintOpenApi } from '../support/openapi-lint';
 
 type Document = { components: { securitySchemes: Record<string, unknown> } };
 
-const errorsOf = (problems: LintProblem[]) => problems.filter((problem) => problem.severity === 'error').map(({ rule, pointer, message }) => `${rule} at ${pointer}: ${message}`);
+const errorsOf = (problems: LintProblem[]) =>
+  problems.filter((problem) => problem.severity === 'error').map(({ rule, pointer, message }) => `${rule} at ${pointer}: ${message}`);
 
 /**
  * The three documents Sesame serves pass Redocly's `recommended` rules without an error, so that
@@ -23,7 +24,9 @@ describe('the OpenAPI documents under Redocly’s recommended rules', () => {
     auth = await startAuthApi();
     management = await startManagementApi();
     // The console's routes document themselves without reaching Sesame: any credentials will do.
-    consoleApp = await startApp((config) => ConsoleModule.forRoot(config, { clientId: 'lint', clientSecret: 'lint' }), { setup: setupConsoleApp });
+    consoleApp = await startApp((config) => ConsoleModule.forRoot(config, { clientId: 'lint', clientSecret: 'lint' }), {
+      setup: setupConsoleApp,
+    });
   });
 
   afterAll(async () => {
@@ -32,7 +35,8 @@ describe('the OpenAPI documents under Redocly’s recommended rules', () => {
     await consoleApp?.close();
   });
 
-  const documentOf = async (app: () => RunningApp, path: string): Promise<Document> => (await request(app().url).get(path).expect(200)).body;
+  const documentOf = async (app: () => RunningApp, path: string): Promise<Document> =>
+    (await request(app().url).get(path).expect(200)).body;
 
   it.each([
     ['auth API', () => auth, '/api/v1/openapi.json'],
@@ -46,7 +50,9 @@ describe('the OpenAPI documents under Redocly’s recommended rules', () => {
     const document = await documentOf(() => auth, '/api/v1/openapi.json');
     delete document.components.securitySchemes.client;
     expect(errorsOf(lintOpenApi(document))).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^security-defined at #\/paths\/~1api~1v1~1authenticate_direct\/post\/security\/0\/client: /)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^security-defined at #\/paths\/~1api~1v1~1authenticate_direct\/post\/security\/0\/client: /),
+      ]),
     );
   });
 });

@@ -19,12 +19,19 @@ type Service = {
 
 const APPS = ['management-api', 'auth-api', 'mail-worker', 'console'] as const;
 const CREDENTIALS = '/run/sesame-console/credentials.json';
-const compose = load(readFileSync(join(REPOSITORY_ROOT, 'docker/compose.yml'), 'utf8')) as { services: Record<string, Service>; volumes: Record<string, unknown> };
+const compose = load(readFileSync(join(REPOSITORY_ROOT, 'docker/compose.yml'), 'utf8')) as {
+  services: Record<string, Service>;
+  volumes: Record<string, unknown>;
+};
 const stages = parseDockerfile();
 
 describe('docker/Dockerfile', () => {
   it('builds with npm ci and `npm run build` (what CI runs before these tests), then drops the development dependencies', () => {
-    expect(runs(stages, 'build')).toEqual(['npm ci --ignore-scripts --no-audit --no-fund', 'npm run build', 'npm prune --omit=dev --ignore-scripts --no-audit --no-fund']);
+    expect(runs(stages, 'build')).toEqual([
+      'npm ci --ignore-scripts --no-audit --no-fund',
+      'npm run build',
+      'npm prune --omit=dev --ignore-scripts --no-audit --no-fund',
+    ]);
     expect(readFileSync(join(REPOSITORY_ROOT, '.ci/run'), 'utf8')).toMatch(/^npm run build$/m);
   });
 
@@ -42,16 +49,26 @@ describe('docker/Dockerfile', () => {
   it('the image holds what the start and health-check commands use, where the tests run them from (the repository root)', () => {
     const copies = stages.find((stage) => stage.name === 'runtime')!.instructions.filter((instruction) => instruction.keyword === 'COPY');
     const copied = copies.map((instruction) => instruction.args.split(/\s+/).slice(-1)[0].replace(/^\.\//, ''));
-    expect(copied).toEqual(['package.json', 'node_modules', 'dist', 'apps/console/web/package.json', 'apps/console/web/dist', 'docker/healthcheck.js']);
+    expect(copied).toEqual([
+      'package.json',
+      'node_modules',
+      'dist',
+      'apps/console/web/package.json',
+      'apps/console/web/dist',
+      'docker/healthcheck.js',
+    ]);
     for (const path of copied) expect([path, existsSync(join(REPOSITORY_ROOT, path))]).toEqual([path, true]);
     for (const app of APPS) {
-      for (const file of [startCommand(app, stages)[1], healthCheckCommand(app, stages)[1]]) expect([file, existsSync(join(REPOSITORY_ROOT, file))]).toEqual([file, true]);
+      for (const file of [startCommand(app, stages)[1], healthCheckCommand(app, stages)[1]])
+        expect([file, existsSync(join(REPOSITORY_ROOT, file))]).toEqual([file, true]);
     }
   });
 });
 
 describe('the production dependencies (what `npm prune --omit=dev` leaves in the image)', () => {
-  const lock = JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  const lock = JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean }>;
+  };
   const production = new Set(
     Object.entries(lock.packages)
       .filter(([path, entry]) => path.startsWith('node_modules/') && !entry.dev)
@@ -59,7 +76,17 @@ describe('the production dependencies (what `npm prune --omit=dev` leaves in the
   );
 
   it('carry no template engine Sesame never uses, no native CSS inliner, and no jose (only tests use it)', () => {
-    const unwanted = ['pug', 'ejs', 'nunjucks', 'liquidjs', 'mjml', 'preview-email', '@css-inline/css-inline', '@nestjs-modules/mailer', 'jose'];
+    const unwanted = [
+      'pug',
+      'ejs',
+      'nunjucks',
+      'liquidjs',
+      'mjml',
+      'preview-email',
+      '@css-inline/css-inline',
+      '@nestjs-modules/mailer',
+      'jose',
+    ];
     expect(unwanted.filter((name) => production.has(name))).toEqual([]);
   });
 
@@ -68,13 +95,27 @@ describe('the production dependencies (what `npm prune --omit=dev` leaves in the
   });
 
   it('keep what the apps load: handlebars for the e-mails, nodemailer, the queue dashboard', () => {
-    for (const name of ['handlebars', 'nodemailer', '@bull-board/api', '@bull-board/ui']) expect([name, production.has(name)]).toEqual([name, true]);
+    for (const name of ['handlebars', 'nodemailer', '@bull-board/api', '@bull-board/ui'])
+      expect([name, production.has(name)]).toEqual([name, true]);
   });
 });
 
 describe('docker/compose.yml', () => {
   it("has Postgres 16 with a volume, Redis 7 with an append-only file, a mail catcher, the migration, the console's set-up, the apps and the gateway", () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['auth-api', 'console', 'console-setup', 'gateway', 'mail-worker', 'mailpit', 'management-api', 'migrate', 'postgres', 'redis'].sort());
+    expect(Object.keys(compose.services).sort()).toEqual(
+      [
+        'auth-api',
+        'console',
+        'console-setup',
+        'gateway',
+        'mail-worker',
+        'mailpit',
+        'management-api',
+        'migrate',
+        'postgres',
+        'redis',
+      ].sort(),
+    );
     const { postgres, redis, mailpit } = compose.services;
     expect(postgres.image).toBe('postgres:16');
     expect(postgres.volumes).toEqual(['postgres-data:/var/lib/postgresql/data']);
@@ -90,8 +131,16 @@ describe('docker/compose.yml', () => {
       const service = compose.services[app];
       expect([app, service.build]).toEqual([app, { context: '..', dockerfile: 'docker/Dockerfile', target: app }]);
       expect([app, service.command]).toEqual([app, undefined]);
-      expect(service.environment).toEqual(expect.objectContaining({ TRUST_PROXY: 'uniquelocal', REDIS_URL: 'redis://redis:6379', SMTP_URL: '${SMTP_URL:-smtp://mailpit:1025}' }));
-      expect(service.depends_on).toEqual(expect.objectContaining({ migrate: { condition: 'service_completed_successfully' }, redis: { condition: 'service_healthy' } }));
+      expect(service.environment).toEqual(
+        expect.objectContaining({
+          TRUST_PROXY: 'uniquelocal',
+          REDIS_URL: 'redis://redis:6379',
+          SMTP_URL: '${SMTP_URL:-smtp://mailpit:1025}',
+        }),
+      );
+      expect(service.depends_on).toEqual(
+        expect.objectContaining({ migrate: { condition: 'service_completed_successfully' }, redis: { condition: 'service_healthy' } }),
+      );
       expect(service.stop_grace_period).toBe('30s');
     }
   });
@@ -103,14 +152,16 @@ describe('docker/compose.yml', () => {
     expect(migrate.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
   });
 
-  it("sets the console up once after the migration and hands it its credentials through a volume; the console calls Sesame through the gateway", () => {
+  it('sets the console up once after the migration and hands it its credentials through a volume; the console calls Sesame through the gateway', () => {
     const { 'console-setup': setup, console } = compose.services;
     expect(setup.build!.target).toBe('management-api');
     expect(setup.command).toEqual(['node', 'dist/apps/management-api/src/cli.js', 'console:setup', '--credentials-file', CREDENTIALS]);
     expect(setup.volumes).toEqual(['console-credentials:/run/sesame-console']);
     expect(setup.depends_on).toEqual({ migrate: { condition: 'service_completed_successfully' } });
     expect(console.volumes).toEqual(['console-credentials:/run/sesame-console:ro']);
-    expect(console.environment).toEqual(expect.objectContaining({ CONSOLE_CREDENTIALS_FILE: CREDENTIALS, CONSOLE_SESAME_URL: 'http://gateway:3000/api' }));
+    expect(console.environment).toEqual(
+      expect.objectContaining({ CONSOLE_CREDENTIALS_FILE: CREDENTIALS, CONSOLE_SESAME_URL: 'http://gateway:3000/api' }),
+    );
     expect(console.depends_on).toEqual(expect.objectContaining({ 'console-setup': { condition: 'service_completed_successfully' } }));
     // The image's node user may write where the volume is mounted.
     expect(runs(stages, 'runtime')).toContain('mkdir -p /run/sesame-console && chown node:node /run/sesame-console');
@@ -121,7 +172,11 @@ describe('docker/compose.yml', () => {
     expect(gateway.image).toMatch(/^nginx:/);
     expect(gateway.volumes).toEqual(['./nginx.conf:/etc/nginx/nginx.conf:ro']);
     expect(gateway.ports).toEqual(['3000:3000']);
-    expect(gateway.depends_on).toEqual({ 'auth-api': { condition: 'service_healthy' }, 'management-api': { condition: 'service_healthy' }, console: { condition: 'service_healthy' } });
+    expect(gateway.depends_on).toEqual({
+      'auth-api': { condition: 'service_healthy' },
+      'management-api': { condition: 'service_healthy' },
+      console: { condition: 'service_healthy' },
+    });
   });
 
   it("the migrate service's command works here (the run's database is already migrated)", async () => {
@@ -130,17 +185,26 @@ describe('docker/compose.yml', () => {
     expect(migrate.output.lines).toContain('Database is up to date');
   });
 
-  it("the console-setup service's command works here (its file in a temporary directory instead of the volume)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sesame-console-setup-'));
-    const release = await acquireConsoleLock();
-    try {
-      const command = compose.services['console-setup'].command!.map((arg) => (arg === CREDENTIALS ? join(dir, 'credentials.json') : arg));
-      const setup = new DockerCommandProcess(command, process.env);
-      expect(await setup.exited).toEqual({ code: 0, signal: null });
-      expect(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8'))).toEqual({ clientId: expect.any(String), clientSecret: expect.stringMatching(/^cs_/) });
-    } finally {
-      await release();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, CONSOLE_SETUP_TIMEOUT_MS);
+  it(
+    "the console-setup service's command works here (its file in a temporary directory instead of the volume)",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sesame-console-setup-'));
+      const release = await acquireConsoleLock();
+      try {
+        const command = compose.services['console-setup'].command!.map((arg) =>
+          arg === CREDENTIALS ? join(dir, 'credentials.json') : arg,
+        );
+        const setup = new DockerCommandProcess(command, process.env);
+        expect(await setup.exited).toEqual({ code: 0, signal: null });
+        expect(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8'))).toEqual({
+          clientId: expect.any(String),
+          clientSecret: expect.stringMatching(/^cs_/),
+        });
+      } finally {
+        await release();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    CONSOLE_SETUP_TIMEOUT_MS,
+  );
 });

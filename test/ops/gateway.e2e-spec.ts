@@ -27,13 +27,27 @@ describe('the nginx gateway (docker/nginx.conf) in front of the apps', () => {
     await smtp.start();
     const port = await freePort();
     gateway = `http://127.0.0.1:${port}`;
-    const env = { PUBLIC_BASE_URL: `${gateway}/api`, CONSOLE_PUBLIC_URL: `${gateway}/console`, TRUST_PROXY: 'loopback', GLOBAL_RATE_LIMIT: '1000', LOG_LEVEL: 'info', SMTP_URL: smtp.url };
+    const env = {
+      PUBLIC_BASE_URL: `${gateway}/api`,
+      CONSOLE_PUBLIC_URL: `${gateway}/console`,
+      TRUST_PROXY: 'loopback',
+      GLOBAL_RATE_LIMIT: '1000',
+      LOG_LEVEL: 'info',
+      SMTP_URL: smtp.url,
+    };
     apps = await startAppProcesses(env);
     releaseConsole = await acquireConsoleLock();
     const credentialsFile = join(dir, 'console.json');
     await setUpConsole(`${gateway}/console`, credentialsFile);
     consoleApp = await startAppProcess('console', { ...env, CONSOLE_CREDENTIALS_FILE: credentialsFile });
-    nginx = await startNginx({ auth: `127.0.0.1:${apps['auth-api'].port}`, management: `127.0.0.1:${apps['management-api'].port}`, console: `127.0.0.1:${consoleApp.port}` }, port);
+    nginx = await startNginx(
+      {
+        auth: `127.0.0.1:${apps['auth-api'].port}`,
+        management: `127.0.0.1:${apps['management-api'].port}`,
+        console: `127.0.0.1:${consoleApp.port}`,
+      },
+      port,
+    );
   }, CONSOLE_SETUP_TIMEOUT_MS);
   afterAll(async () => {
     await nginx?.stop();
@@ -64,7 +78,11 @@ describe('the nginx gateway (docker/nginx.conf) in front of the apps', () => {
   it('routes /api/v2 to management-api', async () => {
     const refused = await request(gateway).get('/api/v2/organization').expect(401);
     expect(refused.body.code).toBe('missing_api_key');
-    const created = await request(gateway).post('/api/v2/tenant').set('Authorization', `Bearer ${TEST_PLATFORM_API_KEY}`).send({ name: 'Through the gateway', plan: 'free' }).expect(201);
+    const created = await request(gateway)
+      .post('/api/v2/tenant')
+      .set('Authorization', `Bearer ${TEST_PLATFORM_API_KEY}`)
+      .send({ name: 'Through the gateway', plan: 'free' })
+      .expect(201);
     expect(created.body.tenant.name).toBe('Through the gateway');
   });
 
@@ -76,20 +94,36 @@ describe('the nginx gateway (docker/nginx.conf) in front of the apps', () => {
     await request(gateway).get(script).expect(200).expect('Content-Type', 'text/javascript; charset=utf-8');
     const session = await request(gateway).get('/console/api/session').expect(200);
     expect(session.body).toEqual({ signedIn: false, email: null, memberships: [], csrfToken: expect.any(String) });
-    const cookie = ([] as string[]).concat(session.headers['set-cookie']).map((value) => value.split(';')[0]).join('; ');
-    const started = await request(gateway).post('/console/api/sign_in').set('Cookie', cookie).set('X-CSRF-Token', session.body.csrfToken).send({ email: 'gateway@example.com' }).expect(200);
+    const cookie = ([] as string[])
+      .concat(session.headers['set-cookie'])
+      .map((value) => value.split(';')[0])
+      .join('; ');
+    const started = await request(gateway)
+      .post('/console/api/sign_in')
+      .set('Cookie', cookie)
+      .set('X-CSRF-Token', session.body.csrfToken)
+      .send({ email: 'gateway@example.com' })
+      .expect(200);
     expect(started.body.sentence).toEqual(expect.any(String));
     expect((await smtp.next('gateway@example.com')).text).toContain(`${gateway}/api/v1/login_link?token=`);
   });
 
-  it.each(['/', '/api', '/api/health', '/api/metrics', '/api/v3/organization', '/api/v10/x', '/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/consoles', '/console-x'])(
-    'answers 404 for %s (nothing else is exposed)',
-    async (path) => {
-      const response = await request(gateway).get(path).expect(404);
-      expect(response.headers['content-type']).toBe('application/problem+json');
-      expect(JSON.parse(response.text)).toEqual(expect.objectContaining({ status: 404, code: 'not_found' }));
-    },
-  );
+  it.each([
+    '/',
+    '/api',
+    '/api/health',
+    '/api/metrics',
+    '/api/v3/organization',
+    '/api/v10/x',
+    '/.well-known/openid-configuration',
+    '/.well-known/oauth-authorization-server',
+    '/consoles',
+    '/console-x',
+  ])('answers 404 for %s (nothing else is exposed)', async (path) => {
+    const response = await request(gateway).get(path).expect(404);
+    expect(response.headers['content-type']).toBe('application/problem+json');
+    expect(JSON.parse(response.text)).toEqual(expect.objectContaining({ status: 404, code: 'not_found' }));
+  });
 
   it("passes the caller's X-Request-Id through, or gives the request nginx's id, and the app logs it", async () => {
     const given = await request(gateway).get('/api/v1/.well-known/jwks.json').set('X-Request-Id', 'gateway-test.1').expect(200);
@@ -110,7 +144,11 @@ describe('the nginx gateway (docker/nginx.conf) in front of the apps', () => {
 
   it('the apps take the client address from X-Forwarded-For set by the gateway (TRUST_PROXY=loopback): one rate-limit budget per address', async () => {
     const remaining = async (address: string) =>
-      Number((await request(gateway).get('/api/v1/.well-known/jwks.json').set('X-Forwarded-For', address).expect(200)).headers['ratelimit-remaining']);
+      Number(
+        (await request(gateway).get('/api/v1/.well-known/jwks.json').set('X-Forwarded-For', address).expect(200)).headers[
+          'ratelimit-remaining'
+        ],
+      );
     const first = await remaining('203.0.113.7');
     expect(await remaining('203.0.113.7')).toBe(first - 1);
     expect(await remaining('203.0.113.7')).toBe(first - 2);

@@ -26,7 +26,8 @@ describe('HSTS', () => {
       problem: await request(management.url).get('/api/v2/tenant').expect(401),
       health: await request(management.url).get('/api/health').expect(200),
     };
-    for (const [name, answer] of Object.entries(answers)) expect([name, answer.headers['strict-transport-security']]).toEqual([name, 'max-age=31536000']);
+    for (const [name, answer] of Object.entries(answers))
+      expect([name, answer.headers['strict-transport-security']]).toEqual([name, 'max-age=31536000']);
   });
 
   it('follows HSTS_MAX_AGE_SECONDS, 0 turning it off, and is never sent when clients use plain http', async () => {

@@ -26,9 +26,18 @@ describe('npm start (the local launcher)', () => {
   beforeAll(async () => {
     await adminQuery(`CREATE DATABASE "${database}"`);
     const ports = await Promise.all(
-      ['GATEWAY_PORT', 'MANAGEMENT_PORT', 'AUTH_PORT', 'MAIL_WORKER_PORT', 'CONSOLE_PORT', 'MAILDEV_SMTP_PORT', 'MAILDEV_WEB_PORT'].map(async (name) => [name, String(await freePort())]),
+      ['GATEWAY_PORT', 'MANAGEMENT_PORT', 'AUTH_PORT', 'MAIL_WORKER_PORT', 'CONSOLE_PORT', 'MAILDEV_SMTP_PORT', 'MAILDEV_WEB_PORT'].map(
+        async (name) => [name, String(await freePort())],
+      ),
     );
-    env = { ...process.env, ...Object.fromEntries(ports), DATABASE_URL: databaseUrlFor(database), SESAME_DATA_DIR: dataDir, REDIS_PREFIX: `${FILE_REDIS_PREFIX}-launcher`, LOG_LEVEL: 'warn' };
+    env = {
+      ...process.env,
+      ...Object.fromEntries(ports),
+      DATABASE_URL: databaseUrlFor(database),
+      SESAME_DATA_DIR: dataDir,
+      REDIS_PREFIX: `${FILE_REDIS_PREFIX}-launcher`,
+      LOG_LEVEL: 'warn',
+    };
     delete env.SMTP_URL;
     delete env.PUBLIC_BASE_URL;
     delete env.SECRETS_KEY;
@@ -43,7 +52,11 @@ describe('npm start (the local launcher)', () => {
   });
 
   function launch(overrides: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: LineCollector; exited: Promise<number | null> } {
-    const child = spawn(process.execPath, ['dist/scripts/start.js'], { cwd: REPOSITORY_ROOT, env: { ...env, ...overrides }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['dist/scripts/start.js'], {
+      cwd: REPOSITORY_ROOT,
+      env: { ...env, ...overrides },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const output = new LineCollector();
     output.attach(child.stdout!);
     output.attach(child.stderr!);
@@ -63,14 +76,20 @@ describe('npm start (the local launcher)', () => {
       const response = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
       expect(response.status).toBe(200);
       const consoleLine = output.lines.find((line) => /^\s*Console\s/.test(line))!;
-      expect(consoleLine).toMatch(new RegExp(`Console\\s+http://localhost:${env.GATEWAY_PORT}/console\\s+\\(sign in as admin@example.com: the link arrives in the mail inbox\\)`));
+      expect(consoleLine).toMatch(
+        new RegExp(
+          `Console\\s+http://localhost:${env.GATEWAY_PORT}/console\\s+\\(sign in as admin@example.com: the link arrives in the mail inbox\\)`,
+        ),
+      );
       const page = await fetch(`http://localhost:${env.GATEWAY_PORT}/console`);
       const html = await page.text();
       expect([page.status, html]).toEqual([200, expect.stringContaining('<title>Sesame console</title>')]);
       const script = await fetch(`http://localhost:${env.GATEWAY_PORT}${/src="(\/console\/assets\/[^"]+\.js)"/.exec(html)![1]}`);
       expect(script.status).toBe(200);
       const members = await fetch(url.replace(/\/organization\/.*$/, '/tenant/member'), { headers: { Authorization: `Bearer ${key}` } });
-      expect(((await members.json()) as { data: unknown[] }).data).toEqual([expect.objectContaining({ email: 'admin@example.com', role: 'owner' })]);
+      expect(((await members.json()) as { data: unknown[] }).data).toEqual([
+        expect.objectContaining({ email: 'admin@example.com', role: 'owner' }),
+      ]);
       return (await response.json()) as { id: string; name: string };
     } finally {
       child.kill('SIGINT');
@@ -90,7 +109,11 @@ describe('npm start (the local launcher)', () => {
       const port = await freePort();
       const { child, output, exited } = launch({ REDIS_URL: '', LOCAL_REDIS_PORT: String(port) });
       try {
-        await output.waitFor((line) => line.includes(`Starting a local Redis (append-only, data in .data/redis, port ${port})`), 30_000, 'the Redis line');
+        await output.waitFor(
+          (line) => line.includes(`Starting a local Redis (append-only, data in .data/redis, port ${port})`),
+          30_000,
+          'the Redis line',
+        );
         const curl = await output.waitFor((line) => /^\s*curl -H "Authorization: Bearer sk_/.test(line), 90_000, 'the printed curl line');
         const [, key, url] = /Bearer (sk_[A-Za-z0-9_-]+)" (\S+)/.exec(curl)!;
         expect((await fetch(url, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
@@ -106,7 +129,9 @@ describe('npm start (the local launcher)', () => {
       const emptyPath = mkdtempSync(join(tmpdir(), 'sesame-no-redis-'));
       const { output, exited } = launch({ REDIS_URL: '', LOCAL_REDIS_PORT: String(await freePort()), PATH: emptyPath });
       expect(await exited).toBe(1);
-      expect(output.lines).toContain('Redis is not running and redis-server is not installed: install it (`apt-get install redis-server` or `brew install redis`), or set REDIS_URL.');
+      expect(output.lines).toContain(
+        'Redis is not running and redis-server is not installed: install it (`apt-get install redis-server` or `brew install redis`), or set REDIS_URL.',
+      );
       rmSync(emptyPath, { recursive: true, force: true });
     }, 60_000);
   });

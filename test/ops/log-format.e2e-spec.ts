@@ -17,7 +17,9 @@ async function startupLines(env: Record<string, string>, listening: RegExp): Pro
 describe('log format', () => {
   it('LOG_FORMAT=pretty prints readable lines (time, app, level, context, message) and no route mapping at info', async () => {
     const lines = await startupLines({ LOG_FORMAT: 'pretty', LOG_LEVEL: 'info' }, /management-api INFO {2}\[Main\] Listening on/);
-    expect(lines.find((line) => line.includes('Listening on'))).toMatch(/^\d\d:\d\d:\d\d\.\d{3} management-api INFO {2}\[Main\] Listening on http:\/\/127\.0\.0\.1:\d+$/);
+    expect(lines.find((line) => line.includes('Listening on'))).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} management-api INFO {2}\[Main\] Listening on http:\/\/127\.0\.0\.1:\d+$/,
+    );
     expect(lines.filter((line) => line.startsWith('{'))).toEqual([]);
     expect(lines.filter((line) => /Mapped \{|RoutesResolver|RouterExplorer/.test(line))).toEqual([]);
   }, 60_000);

@@ -74,9 +74,16 @@ describe('mail worker faults', () => {
     }, 30_000);
 
     it('the next worker delivers the e-mail within seconds, not Bull’s minute, once', async () => {
-      const app = await createApplication(management.url, await createOrganization(management.url, await createTenant(management.url, 'pro')));
+      const app = await createApplication(
+        management.url,
+        await createOrganization(management.url, await createTenant(management.url, 'pro')),
+      );
       const email = `ops-kill9-${randomBytes(4).toString('hex')}@example.com`;
-      const started = await request(auth.url).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(app)).send({ email, redirect_uri: REDIRECT_URI, state: 's' }).expect(200);
+      const started = await request(auth.url)
+        .post('/api/v1/authenticate_direct')
+        .set('Authorization', basicAuth(app))
+        .send({ email, redirect_uri: REDIRECT_URI, state: 's' })
+        .expect(200);
       await silent.connected; // The job is active: the worker is sending it.
       // What the crash delays the e-mail by is the dead worker's job lock: it lasts at most 5 s (Bull's
       // default, 30 s), read from Redis rather than timed, which on a loaded machine measures the
@@ -127,9 +134,16 @@ describe('mail worker faults', () => {
     }, 30_000);
 
     it('the waiting e-mail goes out within MAIL_RETRY_MAX_DELAY_MS of the server’s return, not after a doubled delay', async () => {
-      const app = await createApplication(management.url, await createOrganization(management.url, await createTenant(management.url, 'pro')));
+      const app = await createApplication(
+        management.url,
+        await createOrganization(management.url, await createTenant(management.url, 'pro')),
+      );
       const email = `ops-smtp-outage-${randomBytes(4).toString('hex')}@example.com`;
-      const started = await request(auth.url).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(app)).send({ email, redirect_uri: REDIRECT_URI, state: 's' }).expect(200);
+      const started = await request(auth.url)
+        .post('/api/v1/authenticate_direct')
+        .set('Authorization', basicAuth(app))
+        .send({ email, redirect_uri: REDIRECT_URI, state: 's' })
+        .expect(200);
       const failed = `Login link e-mail for attempt ${started.body.loginAttemptId} failed (${FAILED_TRIES}, will retry)`;
       await worker.waitForLog((line) => String(line.msg).startsWith(failed), 30_000, `try ${FAILED_TRIES} to fail`);
       await smtp.start(smtpPort);

@@ -21,7 +21,10 @@ const DELETE_LOG = `
   CREATE FUNCTION log_delete() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN INSERT INTO delete_log (tbl, n) SELECT TG_TABLE_NAME, count(*) FROM gone; RETURN NULL; END $$;
   ${['authorization_code', 'access_token', 'login_attempt', 'email_throttle', 'audit_event']
-    .map((table) => `CREATE TRIGGER ${table}_deletes AFTER DELETE ON ${table} REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION log_delete();`)
+    .map(
+      (table) =>
+        `CREATE TRIGGER ${table}_deletes AFTER DELETE ON ${table} REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION log_delete();`,
+    )
     .join('\n')}`;
 
 /**
@@ -50,9 +53,10 @@ describe('maintenance job', () => {
     const tenant = await createTenant(stack.management.url, 'pro');
     const organization = await createOrganization(stack.management.url, tenant);
     web = await createApplication(stack.management.url, organization, { type: 'web' });
-    const [user] = await database.query<{ id: string }>(`INSERT INTO "user" (organization_id, email) VALUES ($1, 'kept@example.com') RETURNING id`, [
-      web.organizationId,
-    ]);
+    const [user] = await database.query<{ id: string }>(
+      `INSERT INTO "user" (organization_id, email) VALUES ($1, 'kept@example.com') RETURNING id`,
+      [web.organizationId],
+    );
     userId = user.id;
   });
 
@@ -110,7 +114,14 @@ describe('maintenance job', () => {
 
     const report = await maintenanceOf(stack.worker).run();
 
-    expect(report?.removed).toEqual({ authorization_code: 14, access_token: 24, login_attempt: 12, mail_job: 0, email_throttle: 8, audit_event: 20 });
+    expect(report?.removed).toEqual({
+      authorization_code: 14,
+      access_token: 24,
+      login_attempt: 12,
+      mail_job: 0,
+      email_throttle: 8,
+      audit_event: 20,
+    });
     const statements = await database.query<{ tbl: string; n: number }>('SELECT tbl, n FROM delete_log ORDER BY id');
     const sizes = (table: string) => statements.filter((s) => s.tbl === table).map((s) => s.n);
     // Each statement removes at most a batch; a short batch ends the kind of row.
@@ -120,30 +131,72 @@ describe('maintenance job', () => {
     expect(sizes('email_throttle')).toEqual([7, 1]);
     expect(sizes('audit_event')).toEqual([7, 7, 6]);
 
-    const codeLabel = async (label: string) => (await database.query<{ n: string }>(
-      `SELECT count(*) AS n FROM authorization_code WHERE hash IN (SELECT sha256(($1 || g)::bytea) FROM generate_series(1, 20) g)`,
-      [label],
-    ))[0].n;
-    const tokenLabel = async (label: string) => (await database.query<{ n: string }>(
-      `SELECT count(*) AS n FROM access_token WHERE hash IN (SELECT sha256(($1 || g)::bytea) FROM generate_series(1, 20) g)`,
-      [label],
-    ))[0].n;
-    expect([await codeLabel('code-unused-old'), await codeLabel('code-unused-new'), await codeLabel('code-used-old'), await codeLabel('code-used-new')]).toEqual(['0', '3', '0', '2']);
-    expect([await tokenLabel('token-expired-old'), await tokenLabel('token-expired-new'), await tokenLabel('token-revoked-old'), await tokenLabel('token-revoked-new')]).toEqual(['0', '2', '0', '2']);
-    expect([await remaining('login_attempt', 'sentence', 'attempt-old'), await remaining('login_attempt', 'sentence', 'attempt-new')]).toEqual([0, 2]);
-    expect([await remaining('email_throttle', 'email', 'throttle-old'), await remaining('email_throttle', 'email', 'throttle-new')]).toEqual([0, 2]);
+    const codeLabel = async (label: string) =>
+      (
+        await database.query<{ n: string }>(
+          `SELECT count(*) AS n FROM authorization_code WHERE hash IN (SELECT sha256(($1 || g)::bytea) FROM generate_series(1, 20) g)`,
+          [label],
+        )
+      )[0].n;
+    const tokenLabel = async (label: string) =>
+      (
+        await database.query<{ n: string }>(
+          `SELECT count(*) AS n FROM access_token WHERE hash IN (SELECT sha256(($1 || g)::bytea) FROM generate_series(1, 20) g)`,
+          [label],
+        )
+      )[0].n;
+    expect([
+      await codeLabel('code-unused-old'),
+      await codeLabel('code-unused-new'),
+      await codeLabel('code-used-old'),
+      await codeLabel('code-used-new'),
+    ]).toEqual(['0', '3', '0', '2']);
+    expect([
+      await tokenLabel('token-expired-old'),
+      await tokenLabel('token-expired-new'),
+      await tokenLabel('token-revoked-old'),
+      await tokenLabel('token-revoked-new'),
+    ]).toEqual(['0', '2', '0', '2']);
+    expect([
+      await remaining('login_attempt', 'sentence', 'attempt-old'),
+      await remaining('login_attempt', 'sentence', 'attempt-new'),
+    ]).toEqual([0, 2]);
+    expect([
+      await remaining('email_throttle', 'email', 'throttle-old'),
+      await remaining('email_throttle', 'email', 'throttle-new'),
+    ]).toEqual([0, 2]);
     expect([await remaining('audit_event', 'action', 'event-old'), await remaining('audit_event', 'action', 'event-new')]).toEqual([0, 2]);
 
     const after = await scrape(stack.worker.url);
-    const deleted = (table: string) => value(after, `sesame_maintenance_rows_deleted_total{table="${table}"}`) - value(before, `sesame_maintenance_rows_deleted_total{table="${table}"}`);
-    expect([deleted('authorization_code'), deleted('access_token'), deleted('login_attempt'), deleted('email_throttle'), deleted('audit_event')]).toEqual([14, 24, 12, 8, 20]);
-    expect(value(after, 'sesame_maintenance_runs_total{outcome="completed"}') - value(before, 'sesame_maintenance_runs_total{outcome="completed"}')).toBe(1);
-    expect(value(after, 'sesame_maintenance_run_duration_seconds_count')).toBeGreaterThan(value(before, 'sesame_maintenance_run_duration_seconds_count'));
+    const deleted = (table: string) =>
+      value(after, `sesame_maintenance_rows_deleted_total{table="${table}"}`) -
+      value(before, `sesame_maintenance_rows_deleted_total{table="${table}"}`);
+    expect([
+      deleted('authorization_code'),
+      deleted('access_token'),
+      deleted('login_attempt'),
+      deleted('email_throttle'),
+      deleted('audit_event'),
+    ]).toEqual([14, 24, 12, 8, 20]);
+    expect(
+      value(after, 'sesame_maintenance_runs_total{outcome="completed"}') -
+        value(before, 'sesame_maintenance_runs_total{outcome="completed"}'),
+    ).toBe(1);
+    expect(value(after, 'sesame_maintenance_run_duration_seconds_count')).toBeGreaterThan(
+      value(before, 'sesame_maintenance_run_duration_seconds_count'),
+    );
 
     // The minute passes: the younger rows are due now.
     clock.advance(2 * MINUTE);
     const next = await maintenanceOf(stack.worker).run();
-    expect(next?.removed).toEqual({ authorization_code: 5, access_token: 4, login_attempt: 2, mail_job: 0, email_throttle: 2, audit_event: 2 });
+    expect(next?.removed).toEqual({
+      authorization_code: 5,
+      access_token: 4,
+      login_attempt: 2,
+      mail_job: 0,
+      email_throttle: 2,
+      audit_event: 2,
+    });
   });
 
   it('keeps a used code while a token issued from it lives, however old the code', async () => {
@@ -154,7 +207,9 @@ describe('maintenance job', () => {
        VALUES (sha256('long-lived-token'::bytea), $1, $2, $3, $4, $5)`,
       [web.applicationId, userId, web.organizationId, at(DAY), at(-90 * DAY)],
     );
-    await database.query(`UPDATE authorization_code SET access_token_hash = sha256('long-lived-token'::bytea) WHERE hash = sha256('code-long-lived-token1'::bytea)`);
+    await database.query(
+      `UPDATE authorization_code SET access_token_hash = sha256('long-lived-token'::bytea) WHERE hash = sha256('code-long-lived-token1'::bytea)`,
+    );
 
     expect((await maintenanceOf(stack.worker).run())?.removed.authorization_code).toBe(0);
     expect(await database.query(`SELECT 1 FROM authorization_code WHERE hash = sha256('code-long-lived-token1'::bytea)`)).toHaveLength(1);
@@ -198,7 +253,9 @@ describe('maintenance job', () => {
       await seed(events, 3, at(-400 * DAY), 'event-after');
       expect((await maintenanceOf(second).run())?.removed.audit_event).toBe(3);
       const after = await scrape(second.url);
-      const skippedHere = value(after, 'sesame_maintenance_runs_total{outcome="skipped"}') - value(before, 'sesame_maintenance_runs_total{outcome="skipped"}');
+      const skippedHere =
+        value(after, 'sesame_maintenance_runs_total{outcome="skipped"}') -
+        value(before, 'sesame_maintenance_runs_total{outcome="skipped"}');
       expect(skippedHere).toBe(reports[1] === null ? 1 : 0);
     } finally {
       await second.close();

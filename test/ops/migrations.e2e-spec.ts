@@ -32,7 +32,8 @@ describe('migrations', () => {
   async function undoThrough(name: string): Promise<void> {
     const dataSource = await createDataSource({ url: database.url, poolSize: 1 }).initialize();
     try {
-      while ((await dataSource.query('SELECT 1 FROM migrations WHERE name = $1', [name])).length > 0) await dataSource.undoLastMigration({ transaction: 'each' });
+      while ((await dataSource.query('SELECT 1 FROM migrations WHERE name = $1', [name])).length > 0)
+        await dataSource.undoLastMigration({ transaction: 'each' });
     } finally {
       await dataSource.destroy();
     }
@@ -44,10 +45,10 @@ describe('migrations', () => {
     const unrelated = (await exchangeWeb(stack, web, await webCode(stack, smtp, web))).access_token;
 
     await undoThrough('TokenOfCode1796600000000');
-    const [before] = await database.query<{ linked: boolean }>(`SELECT t.code_hash = sha256($1::bytea) AS linked FROM access_token t WHERE t.hash = sha256($2::bytea)`, [
-      issued.code,
-      token,
-    ]);
+    const [before] = await database.query<{ linked: boolean }>(
+      `SELECT t.code_hash = sha256($1::bytea) AS linked FROM access_token t WHERE t.hash = sha256($2::bytea)`,
+      [issued.code, token],
+    );
     expect(before.linked).toBe(true);
 
     expect(await runMigrations(database.url)).toContain('TokenOfCode1796600000000');
@@ -59,7 +60,11 @@ describe('migrations', () => {
 
   it('OrderedLoginAttemptIds gives new login attempts version-7 ids in the order they were made', async () => {
     const start = async () => {
-      const response = await authenticateDirect(stack.auth.url, web, { email: uniqueEmail('ordered'), redirect_uri: WEB_REDIRECT_URI, state: 's' }).expect(200);
+      const response = await authenticateDirect(stack.auth.url, web, {
+        email: uniqueEmail('ordered'),
+        redirect_uri: WEB_REDIRECT_URI,
+        state: 's',
+      }).expect(200);
       return response.body.loginAttemptId as string;
     };
     const ids: string[] = [];

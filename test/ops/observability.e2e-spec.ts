@@ -72,11 +72,21 @@ describe('logs and metrics of a full login', () => {
   }
 
   async function exchange(code: string, verifier: string): Promise<void> {
-    const tokens = await request(auth).post('/api/v1/verify').set('Authorization', basicAuth(app)).type('form').send({ code, redirect_uri: REDIRECT_URI, code_verifier: verifier }).expect(200);
+    const tokens = await request(auth)
+      .post('/api/v1/verify')
+      .set('Authorization', basicAuth(app))
+      .type('form')
+      .send({ code, redirect_uri: REDIRECT_URI, code_verifier: verifier })
+      .expect(200);
     const accessToken = remember('access token', tokens.body.access_token);
     remember('id_token', tokens.body.id_token);
     await request(auth).get('/api/v1/userinfo').set('Authorization', `Bearer ${accessToken}`).expect(200);
-    await request(auth).post('/api/v1/introspect').set('Authorization', basicAuth(app)).type('form').send({ token: accessToken }).expect(200);
+    await request(auth)
+      .post('/api/v1/introspect')
+      .set('Authorization', basicAuth(app))
+      .type('form')
+      .send({ token: accessToken })
+      .expect(200);
   }
 
   it('direct authentication: the request id comes back, follows the mail job into the worker, and the login completes', async () => {
@@ -87,7 +97,13 @@ describe('logs and metrics of a full login', () => {
       .post('/api/v1/authenticate_direct')
       .set('Authorization', basicAuth(app))
       .set('X-Request-Id', requestId)
-      .send({ email: directEmail, redirect_uri: REDIRECT_URI, state: 'ops-state', code_challenge: challenge, code_challenge_method: 'S256' })
+      .send({
+        email: directEmail,
+        redirect_uri: REDIRECT_URI,
+        state: 'ops-state',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      })
       .expect(200);
     expect(started.headers['x-request-id']).toBe(requestId);
 
@@ -95,8 +111,14 @@ describe('logs and metrics of a full login', () => {
     const code = remember('authorization code', callback.searchParams.get('code'));
     await exchange(code, verifier);
 
-    const workerLine = await apps['mail-worker'].waitForLog((line) => line.requestId === requestId && String(line.msg).startsWith('Sent login link e-mail'), 10_000, 'the sent line');
-    expect(workerLine).toEqual(expect.objectContaining({ app: 'mail-worker', level: 'info', requestId, loginAttemptId: started.body.loginAttemptId }));
+    const workerLine = await apps['mail-worker'].waitForLog(
+      (line) => line.requestId === requestId && String(line.msg).startsWith('Sent login link e-mail'),
+      10_000,
+      'the sent line',
+    );
+    expect(workerLine).toEqual(
+      expect.objectContaining({ app: 'mail-worker', level: 'info', requestId, loginAttemptId: started.body.loginAttemptId }),
+    );
     const authLine = apps['auth-api'].logs().find((line) => line.requestId === requestId && line.msg === 'request completed');
     expect(authLine).toEqual(expect.objectContaining({ app: 'auth-api', res: expect.objectContaining({ statusCode: 200 }) }));
   });
@@ -108,25 +130,50 @@ describe('logs and metrics of a full login', () => {
 
   it('failures: a used link, a second request before allowedDate, an unknown link', async () => {
     const again = `ops-again-${randomBytes(4).toString('hex')}@example.com`;
-    const start = () => request(auth).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(app)).send({ email: again, redirect_uri: REDIRECT_URI, state: 's' });
+    const start = () =>
+      request(auth)
+        .post('/api/v1/authenticate_direct')
+        .set('Authorization', basicAuth(app))
+        .send({ email: again, redirect_uri: REDIRECT_URI, state: 's' });
     await start().expect(200);
     await start().expect(429);
     const { token } = await useLink(again);
     const reused = await request(auth).post('/api/v1/login_link').type('form').send({ token }).expect(303);
     expect(new URL(reused.headers.location).searchParams.get('error')).toBe('login_link_used');
-    await request(auth).post('/api/v1/login_link').type('form').send({ token: randomBytes(32).toString('base64url') }).expect(404);
+    await request(auth)
+      .post('/api/v1/login_link')
+      .type('form')
+      .send({ token: randomBytes(32).toString('base64url') })
+      .expect(404);
   });
 
   it('the hosted login page, with its CSRF cookie', async () => {
     const verifier = randomBytes(32).toString('base64url');
-    const query = { response_type: 'code', client_id: app.clientId, redirect_uri: REDIRECT_URI, state: 'hosted', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' };
+    const query = {
+      response_type: 'code',
+      client_id: app.clientId,
+      redirect_uri: REDIRECT_URI,
+      state: 'hosted',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    };
     const form = await request(auth).get('/api/v1/authorize').query(query).expect(200);
     const cookie = String(form.headers['set-cookie']?.[0] ?? '').split(';')[0];
     remember('CSRF cookie', cookie.split('=')[1]);
-    const fields = Object.fromEntries([...form.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1], match[2].replace(/&amp;/g, '&')]));
+    const fields = Object.fromEntries(
+      [...form.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [
+        match[1],
+        match[2].replace(/&amp;/g, '&'),
+      ]),
+    );
     remember('CSRF form value', fields.csrf);
     const email = `ops-hosted-${randomBytes(4).toString('hex')}@example.com`;
-    await request(auth).post('/api/v1/authorize').set('Cookie', cookie).type('form').send({ ...fields, email }).expect(200);
+    await request(auth)
+      .post('/api/v1/authorize')
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ ...fields, email })
+      .expect(200);
     const { callback } = await useLink(email);
     await exchange(remember('hosted code', callback.searchParams.get('code')), remember('hosted code_verifier', verifier));
   });
@@ -134,17 +181,26 @@ describe('logs and metrics of a full login', () => {
   it('a mail that fails once is retried, one that keeps failing is given up', async () => {
     smtp.refuseNext(1);
     const retried = `ops-retry-${randomBytes(4).toString('hex')}@example.com`;
-    await request(auth).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(app)).send({ email: retried, redirect_uri: REDIRECT_URI, state: 's' }).expect(200);
+    await request(auth)
+      .post('/api/v1/authenticate_direct')
+      .set('Authorization', basicAuth(app))
+      .send({ email: retried, redirect_uri: REDIRECT_URI, state: 's' })
+      .expect(200);
     remember('retried link token', new URL(linkIn(await smtp.next(retried))).searchParams.get('token'));
 
     smtp.refuseNext(2);
     const failing = `ops-failing-${randomBytes(4).toString('hex')}@example.com`;
-    await request(auth).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(app)).send({ email: failing, redirect_uri: REDIRECT_URI, state: 's' }).expect(200);
+    await request(auth)
+      .post('/api/v1/authenticate_direct')
+      .set('Authorization', basicAuth(app))
+      .send({ email: failing, redirect_uri: REDIRECT_URI, state: 's' })
+      .expect(200);
     await apps['mail-worker'].waitForLog((line) => String(line.msg).includes('giving up'), 10_000, 'the give-up line');
   });
 
   it('a tenant over its endpoint limit gets 429', async () => {
-    const status = () => request(auth).get(`/api/v1/login_attempt/00000000-0000-4000-8000-000000000000`).set('Authorization', basicAuth(basicApp));
+    const status = () =>
+      request(auth).get(`/api/v1/login_attempt/00000000-0000-4000-8000-000000000000`).set('Authorization', basicAuth(basicApp));
     await status().expect(404);
     await status().expect(404);
     await status().expect(429);
@@ -173,11 +229,22 @@ describe('logs and metrics of a full login', () => {
     });
 
     it('auth-api: latency per route (from Nest metadata), method and status', () => {
-      expect(delta('auth-api', 'http_request_duration_seconds_count{method="POST",route="/api/v1/authenticate_direct",status_code="200"}')).toBe(4);
-      expect(delta('auth-api', 'http_request_duration_seconds_count{method="POST",route="/api/v1/authenticate_direct",status_code="429"}')).toBe(1);
-      expect(delta('auth-api', 'http_request_duration_seconds_count{method="GET",route="/api/v1/login_attempt/:loginAttemptId",status_code="429"}')).toBe(1);
+      expect(
+        delta('auth-api', 'http_request_duration_seconds_count{method="POST",route="/api/v1/authenticate_direct",status_code="200"}'),
+      ).toBe(4);
+      expect(
+        delta('auth-api', 'http_request_duration_seconds_count{method="POST",route="/api/v1/authenticate_direct",status_code="429"}'),
+      ).toBe(1);
+      expect(
+        delta(
+          'auth-api',
+          'http_request_duration_seconds_count{method="GET",route="/api/v1/login_attempt/:loginAttemptId",status_code="429"}',
+        ),
+      ).toBe(1);
       expect(delta('auth-api', 'http_request_duration_seconds_count{method="POST",route="/api/v1/verify",status_code="200"}')).toBe(2);
-      expect(delta('auth-api', 'http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/v1/userinfo",status_code="200"}')).toBe(2);
+      expect(
+        delta('auth-api', 'http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/v1/userinfo",status_code="200"}'),
+      ).toBe(2);
       expect([...after['auth-api'].keys()].filter((series) => series.includes('00000000-0000'))).toEqual([]);
     });
 
@@ -192,10 +259,18 @@ describe('logs and metrics of a full login', () => {
     });
 
     it('management-api: latency per route, the queue depth, and Node defaults everywhere', () => {
-      expect(delta('management-api', 'http_request_duration_seconds_count{method="POST",route="/api/v2/tenant",status_code="201"}')).toBe(2);
-      expect(delta('management-api', 'http_request_duration_seconds_count{method="POST",route="/api/v2/organization/:organizationId/application",status_code="201"}')).toBe(2);
+      expect(delta('management-api', 'http_request_duration_seconds_count{method="POST",route="/api/v2/tenant",status_code="201"}')).toBe(
+        2,
+      );
+      expect(
+        delta(
+          'management-api',
+          'http_request_duration_seconds_count{method="POST",route="/api/v2/organization/:organizationId/application",status_code="201"}',
+        ),
+      ).toBe(2);
       expect(after['management-api'].get('sesame_queue_jobs{queue="mail",state="failed"}')).toBeGreaterThanOrEqual(1);
-      for (const name of Object.keys(apps) as AppName[]) expect([name, after[name].has('process_resident_memory_bytes')]).toEqual([name, true]);
+      for (const name of Object.keys(apps) as AppName[])
+        expect([name, after[name].has('process_resident_memory_bytes')]).toEqual([name, true]);
     });
 
     it('/api/metrics needs no API key and is not counted by any rate limit', async () => {
@@ -221,21 +296,31 @@ describe('logs and metrics of a full login', () => {
     it('every line is a JSON object with level, time, app and message', () => {
       expect(lines.length).toBeGreaterThan(100);
       expect(lines.filter((line) => line.parsed === null).map((line) => `${line.app}: ${line.text}`)).toEqual([]);
-      for (const { parsed, app: name } of lines) expect(parsed).toEqual(expect.objectContaining({ level: expect.any(String), time: expect.any(String), app: name, msg: expect.any(String) }));
+      for (const { parsed, app: name } of lines)
+        expect(parsed).toEqual(
+          expect.objectContaining({ level: expect.any(String), time: expect.any(String), app: name, msg: expect.any(String) }),
+        );
     });
 
     it('no line contains a secret, token, code or link token of the flow', () => {
       expect(secrets.size).toBeGreaterThanOrEqual(15);
-      const leaks = [...secrets].flatMap(([name, secret]) => lines.filter((line) => line.text.includes(secret)).map((line) => `${name} in ${line.app}: ${line.text}`));
+      const leaks = [...secrets].flatMap(([name, secret]) =>
+        lines.filter((line) => line.text.includes(secret)).map((line) => `${name} in ${line.app}: ${line.text}`),
+      );
       expect(leaks).toEqual([]);
     });
 
     it('credentials and secret parameters are logged as [Redacted]', () => {
       const authorized = lines.find((line) => line.parsed?.requestId === requestId && line.parsed.msg === 'request completed')!;
       expect((authorized.parsed!.req as { headers: Record<string, string> }).headers.authorization).toBe('[Redacted]');
-      const link = lines.find((line) => line.parsed?.msg === 'request completed' && String((line.parsed.req as { url: string }).url).startsWith('/api/v1/login_link?'));
+      const link = lines.find(
+        (line) =>
+          line.parsed?.msg === 'request completed' && String((line.parsed.req as { url: string }).url).startsWith('/api/v1/login_link?'),
+      );
       expect((link!.parsed!.req as { url: string }).url).toBe('/api/v1/login_link?[Redacted]');
-      const redirect = lines.find((line) => line.parsed?.msg === 'request completed' && (line.parsed.res as { statusCode: number }).statusCode === 303);
+      const redirect = lines.find(
+        (line) => line.parsed?.msg === 'request completed' && (line.parsed.res as { statusCode: number }).statusCode === 303,
+      );
       expect((redirect!.parsed!.res as { headers: { location: string } }).headers.location).toMatch(/[?&]code=\[Redacted\]/);
     });
   });

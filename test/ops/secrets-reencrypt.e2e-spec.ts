@@ -53,7 +53,13 @@ describe('secrets:reencrypt (SECRETS_KEY rotation)', () => {
       await request(auth.url)
         .post('/api/v1/authenticate_direct')
         .auth(app.clientId, app.clientSecret!)
-        .send({ email, redirect_uri: 'http://localhost:4000/callback', state: 's', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' })
+        .send({
+          email,
+          redirect_uri: 'http://localhost:4000/callback',
+          state: 's',
+          code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+          code_challenge_method: 'S256',
+        })
         .expect(200);
     } finally {
       await auth.close();
@@ -104,7 +110,10 @@ describe('secrets:reencrypt (SECRETS_KEY rotation)', () => {
     const { auth, env: shared } = await startPublicAuthApi({ env: keys });
     const worker = await startMailWorker({ env: shared });
     try {
-      const shown = await request(management.url).get(`/api/v2/organization/${app.organizationId}/application/${app.applicationId}?include=secret`).set('Authorization', `Bearer ${app.apiKey}`).expect(200);
+      const shown = await request(management.url)
+        .get(`/api/v2/organization/${app.organizationId}/application/${app.applicationId}?include=secret`)
+        .set('Authorization', `Bearer ${app.apiKey}`)
+        .expect(200);
       expect(shown.body.clientSecret).toBe(app.clientSecret);
 
       const token = new URL(linkIn(await smtp.next(email))).searchParams.get('token')!;
@@ -116,7 +125,9 @@ describe('secrets:reencrypt (SECRETS_KEY rotation)', () => {
         .type('form')
         .send({ code, redirect_uri: 'http://localhost:4000/callback', code_verifier: verifier })
         .expect(200);
-      expect((await request(auth.url).get('/api/v1/.well-known/jwks.json').expect(200)).body.keys.map((key: { kid: string }) => key.kid)).toEqual([kid]);
+      expect(
+        (await request(auth.url).get('/api/v1/.well-known/jwks.json').expect(200)).body.keys.map((key: { kid: string }) => key.kid),
+      ).toEqual([kid]);
     } finally {
       await worker.close();
       await auth.close();

@@ -17,7 +17,14 @@ function splitRequest(url: string, path: string, headers: Record<string, string>
   let req!: ClientRequest;
   const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
     req = httpRequest(
-      { host: hostname, port, path, method: 'POST', agent: false, headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(bytes.length), Connection: 'close' } },
+      {
+        host: hostname,
+        port,
+        path,
+        method: 'POST',
+        agent: false,
+        headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(bytes.length), Connection: 'close' },
+      },
       (res: IncomingMessage) => {
         let text = '';
         res.setEncoding('utf8');
@@ -45,7 +52,11 @@ describe('graceful shutdown (SIGTERM)', () => {
       database = new Client({ connectionString: process.env.DATABASE_URL });
       await database.connect();
       const env = { SMTP_URL: smtp.url, LOG_LEVEL: 'info' };
-      [management, auth, worker] = await Promise.all([startAppProcess('management-api', env), startAppProcess('auth-api', env), startAppProcess('mail-worker', env)]);
+      [management, auth, worker] = await Promise.all([
+        startAppProcess('management-api', env),
+        startAppProcess('auth-api', env),
+        startAppProcess('mail-worker', env),
+      ]);
     }, 60_000);
     afterAll(async () => {
       await Promise.all([management, auth, worker].filter(Boolean).map((app) => app.stop()));
@@ -54,7 +65,10 @@ describe('graceful shutdown (SIGTERM)', () => {
     }, 30_000);
 
     it('finishes the job: the mail is delivered exactly once, recorded as sent, nothing is left in the queue, and the worker exits 0', async () => {
-      const app = await createApplication(management.url, await createOrganization(management.url, await createTenant(management.url, 'pro')));
+      const app = await createApplication(
+        management.url,
+        await createOrganization(management.url, await createTenant(management.url, 'pro')),
+      );
       const email = `ops-sigterm-${randomBytes(4).toString('hex')}@example.com`;
       const held = smtp.hold();
       const started = await request(auth.url)
@@ -75,12 +89,17 @@ describe('graceful shutdown (SIGTERM)', () => {
       expect(rows[0].mail_sent_at).toBeInstanceOf(Date);
       // A job cut off mid-way would be left active (stalled) and sent again by the next worker.
       const depth = await scrape(management.url);
-      for (const state of ['waiting', 'active', 'delayed', 'failed']) expect([state, value(depth, `sesame_queue_jobs{queue="mail",state="${state}"}`)]).toEqual([state, 0]);
+      for (const state of ['waiting', 'active', 'delayed', 'failed'])
+        expect([state, value(depth, `sesame_queue_jobs{queue="mail",state="${state}"}`)]).toEqual([state, 0]);
       expect(worker.output.lines.join('\n')).toContain('Sent login link e-mail');
       // The order docs/operations.md promises: no new job, the send in progress finishes, then SMTP closes.
       const messages = worker.logs().map((line) => String(line.msg));
       const at = (prefix: string) => messages.findIndex((message) => message.startsWith(prefix));
-      expect([at('Stopping: no new mail jobs'), at('Sent login link e-mail'), at('SMTP connections closed')].every((index, i, all) => index >= 0 && (i === 0 || index > all[i - 1]))).toBe(true);
+      expect(
+        [at('Stopping: no new mail jobs'), at('Sent login link e-mail'), at('SMTP connections closed')].every(
+          (index, i, all) => index >= 0 && (i === 0 || index > all[i - 1]),
+        ),
+      ).toBe(true);
       expect(messages.filter((message) => message.includes('Connection pool was closed'))).toEqual([]);
       expect(await worker.healthCheck()).toBe(1);
     });
@@ -100,14 +119,24 @@ describe('graceful shutdown (SIGTERM)', () => {
       call.finish();
       const result = { response: await call.response, exit: await app.exited };
       // The request's own log line carries the id on either platform.
-      expect(app.logs().filter((line) => line.requestId === requestId).map((line) => line.msg)).toEqual(expect.arrayContaining(['request received', 'request completed']));
+      expect(
+        app
+          .logs()
+          .filter((line) => line.requestId === requestId)
+          .map((line) => line.msg),
+      ).toEqual(expect.arrayContaining(['request received', 'request completed']));
       return result;
     }
 
     it('management-api answers it (the tenant is created), closes, and exits 0', async () => {
       const app = await startAppProcess('management-api', { HTTP_PLATFORM: platform });
       const name = `Created during shutdown ${randomBytes(3).toString('hex')}`;
-      const { response, exit } = await inFlight(app, '/api/v2/tenant', { Authorization: `Bearer ${TEST_PLATFORM_API_KEY}` }, { name, plan: 'free' });
+      const { response, exit } = await inFlight(
+        app,
+        '/api/v2/tenant',
+        { Authorization: `Bearer ${TEST_PLATFORM_API_KEY}` },
+        { name, plan: 'free' },
+      );
       expect(response.status).toBe(201);
       expect(JSON.parse(response.body).tenant.name).toBe(name);
       expect(exit).toEqual({ code: 0, signal: null });
@@ -115,11 +144,19 @@ describe('graceful shutdown (SIGTERM)', () => {
 
     it('auth-api answers it (the login e-mail is queued), closes, and exits 0', async () => {
       const management = await startAppProcess('management-api', { HTTP_PLATFORM: platform });
-      const client = await createApplication(management.url, await createOrganization(management.url, await createTenant(management.url, 'pro')));
+      const client = await createApplication(
+        management.url,
+        await createOrganization(management.url, await createTenant(management.url, 'pro')),
+      );
       await management.stop();
       const auth = await startAppProcess('auth-api', { HTTP_PLATFORM: platform });
       const email = `ops-inflight-${randomBytes(4).toString('hex')}@example.com`;
-      const { response, exit } = await inFlight(auth, '/api/v1/authenticate_direct', { Authorization: basicAuth(client) }, { email, redirect_uri: 'http://localhost:4000/callback', state: 's' });
+      const { response, exit } = await inFlight(
+        auth,
+        '/api/v1/authenticate_direct',
+        { Authorization: basicAuth(client) },
+        { email, redirect_uri: 'http://localhost:4000/callback', state: 's' },
+      );
       expect(response.status).toBe(200);
       expect(exit).toEqual({ code: 0, signal: null });
       // The job it queued is delivered by a worker started afterwards.

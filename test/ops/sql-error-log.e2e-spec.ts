@@ -34,17 +34,27 @@ describe('a failed SQL statement in the log', () => {
   }, 30_000);
 
   it('is a JSON warning with the statement and without the e-mail address', async () => {
-    const app = await createApplication(management.url, await createOrganization(management.url, await createTenant(management.url, 'pro')));
+    const app = await createApplication(
+      management.url,
+      await createOrganization(management.url, await createTenant(management.url, 'pro')),
+    );
     const email = `ops-sql-log-${randomBytes(4).toString('hex')}@example.com`;
     await locker.query('BEGIN');
     await locker.query(`LOCK TABLE ${LOCKED_TABLES.join(', ')} IN ACCESS EXCLUSIVE MODE`);
     try {
-      const response = await request(auth.url).post('/api/v1/authenticate_direct').set('Authorization', basicAuth(app)).send({ email, redirect_uri: 'http://localhost:4000/callback', state: 's' });
+      const response = await request(auth.url)
+        .post('/api/v1/authenticate_direct')
+        .set('Authorization', basicAuth(app))
+        .send({ email, redirect_uri: 'http://localhost:4000/callback', state: 's' });
       expect(response.status).toBeGreaterThanOrEqual(500);
     } finally {
       await locker.query('ROLLBACK');
     }
-    const failure = await auth.waitForLog((line) => String(line.msg).startsWith('Query failed: canceling statement due to statement timeout'), 10_000, 'the failed statement');
+    const failure = await auth.waitForLog(
+      (line) => String(line.msg).startsWith('Query failed: canceling statement due to statement timeout'),
+      10_000,
+      'the failed statement',
+    );
     expect(failure).toMatchObject({ level: 'warn', context: 'Database', app: 'auth-api' });
     expect(auth.output.lines.filter((line) => line.includes(email))).toEqual([]);
   }, 30_000);

@@ -23,7 +23,7 @@ export function wrongApprovalNumber(approvalNumber: string): string {
 export function recordDocuments(page: import('playwright-core').Page): string[] {
   const documents: string[] = [];
   page.on('response', (response) => {
-    if (response.request().resourceType() !== 'document' || response.status() >= 300 && response.status() < 400) return;
+    if (response.request().resourceType() !== 'document' || (response.status() >= 300 && response.status() < 400)) return;
     void response.text().then(
       (text) => documents.push(text),
       () => undefined,

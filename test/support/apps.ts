@@ -126,7 +126,9 @@ export async function freePort(): Promise<number> {
 
 function recordFastifyRoutes(app: INestApplication): string[] {
   const routes: string[] = [];
-  const fastify = app.getHttpAdapter().getInstance() as { addHook(name: 'onRoute', hook: (route: { method: string | string[]; url: string }) => void): void };
+  const fastify = app.getHttpAdapter().getInstance() as {
+    addHook(name: 'onRoute', hook: (route: { method: string | string[]; url: string }) => void): void;
+  };
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
   });

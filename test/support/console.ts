@@ -47,11 +47,19 @@ export async function acquireConsoleLock(): Promise<() => Promise<void>> {
  * dist/, so after `npm run build`): the console's system tenant, organization and application for
  * this CONSOLE_PUBLIC_URL, and its credentials in the file.
  */
-export async function setUpConsole(consoleUrl: string, file: string, ...options: string[]): Promise<{ clientId: string; clientSecret: string; printed: string }> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['dist/apps/management-api/src/cli.js', 'console:setup', '--credentials-file', file, ...options], {
-    cwd: resolve(__dirname, '../..'),
-    env: { ...process.env, REDIS_PREFIX: FILE_REDIS_PREFIX, CONSOLE_PUBLIC_URL: consoleUrl },
-  });
+export async function setUpConsole(
+  consoleUrl: string,
+  file: string,
+  ...options: string[]
+): Promise<{ clientId: string; clientSecret: string; printed: string }> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['dist/apps/management-api/src/cli.js', 'console:setup', '--credentials-file', file, ...options],
+    {
+      cwd: resolve(__dirname, '../..'),
+      env: { ...process.env, REDIS_PREFIX: FILE_REDIS_PREFIX, CONSOLE_PUBLIC_URL: consoleUrl },
+    },
+  );
   return { ...(JSON.parse(readFileSync(file, 'utf8')) as { clientId: string; clientSecret: string }), printed: stdout };
 }
 
@@ -71,8 +79,17 @@ export async function startConsoleStack(smtpUrl: string, options: StartOptions =
     const file = join(dir, 'console.json');
     const { clientId, clientSecret } = await setUpConsole(`${gateway.origin}/console`, file);
     const credentials = { clientId, clientSecret };
-    const env = { ...options.env, PUBLIC_BASE_URL: gateway.publicBaseUrl, CONSOLE_PUBLIC_URL: `${gateway.origin}/console`, CONSOLE_CREDENTIALS_FILE: file };
-    const console = await startApp((config) => ConsoleModule.forRoot(config, readConsoleCredentials(config)), { ...options, env, setup: setupConsoleApp });
+    const env = {
+      ...options.env,
+      PUBLIC_BASE_URL: gateway.publicBaseUrl,
+      CONSOLE_PUBLIC_URL: `${gateway.origin}/console`,
+      CONSOLE_CREDENTIALS_FILE: file,
+    };
+    const console = await startApp((config) => ConsoleModule.forRoot(config, readConsoleCredentials(config)), {
+      ...options,
+      env,
+      setup: setupConsoleApp,
+    });
     gateway.route('/console', console.url);
     return {
       ...gateway,

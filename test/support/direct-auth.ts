@@ -44,7 +44,12 @@ export function sha256Hex(value: string): string {
 
 /** Asserts an RFC 6749 §5.2 error answer exactly: status, JSON and the body's two members. */
 export function expectOAuthError(response: Response, status: number, error: string, description?: string | RegExp): void {
-  expect({ status: response.status, contentType: response.headers['content-type'], keys: Object.keys(response.body).sort(), error: response.body.error }).toEqual({
+  expect({
+    status: response.status,
+    contentType: response.headers['content-type'],
+    keys: Object.keys(response.body).sort(),
+    error: response.body.error,
+  }).toEqual({
     status,
     contentType: expect.stringMatching(/^application\/json/),
     keys: ['error', 'error_description'],
@@ -96,8 +101,13 @@ export function mailQueueOf(app: RunningApp): Queue {
 
 /** Resolves when every Redis connection the app's mail queue has opened is ready again (after Redis came back). */
 export async function mailQueueConnected(app: RunningApp): Promise<void> {
-  const clients = (mailQueueOf(app) as unknown as { clients: { status: string; once(event: 'ready', listener: () => void): void }[] }).clients;
-  await Promise.all(clients.map((client) => (client.status === 'ready' ? undefined : new Promise<void>((resolve) => client.once('ready', () => resolve())))));
+  const clients = (mailQueueOf(app) as unknown as { clients: { status: string; once(event: 'ready', listener: () => void): void }[] })
+    .clients;
+  await Promise.all(
+    clients.map((client) =>
+      client.status === 'ready' ? undefined : new Promise<void>((resolve) => client.once('ready', () => resolve())),
+    ),
+  );
 }
 
 /**

@@ -52,14 +52,21 @@ export async function startGatewayStack(smtpUrl: string, options: StartOptions =
 
   let stack: Stack;
   try {
-    stack = await startStack(smtpUrl, { ...options, env: { CONSOLE_PUBLIC_URL: `${origin}/console`, ...options.env, PUBLIC_BASE_URL: publicBaseUrl } });
+    stack = await startStack(smtpUrl, {
+      ...options,
+      env: { CONSOLE_PUBLIC_URL: `${origin}/console`, ...options.env, PUBLIC_BASE_URL: publicBaseUrl },
+    });
   } catch (error) {
     await closeServer(server);
     throw error;
   }
   upstreams.push(
     // RFC 8414 §3: the metadata of an issuer with a path component.
-    { prefix: '/.well-known/oauth-authorization-server/api/v1', target: stack.auth.url, rewrite: '/api/v1/.well-known/oauth-authorization-server' },
+    {
+      prefix: '/.well-known/oauth-authorization-server/api/v1',
+      target: stack.auth.url,
+      rewrite: '/api/v1/.well-known/oauth-authorization-server',
+    },
     { prefix: '/api/v1', target: stack.auth.url },
     { prefix: '/api/v2', target: stack.management.url },
   );

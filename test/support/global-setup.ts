@@ -32,7 +32,9 @@ export default async function globalSetup(): Promise<void> {
     LOG_LEVEL: 'silent',
     // Generous rate limits for the run, so suites that make many requests are not throttled;
     // test/throttler sets its own through startManagementApi({ env }).
-    PLAN_LIMITS: JSON.stringify(Object.fromEntries(['free', 'basic', 'pro', 'enterprise'].map((plan) => [plan, { minute: 100000, hour: 100000, day: 100000 }]))),
+    PLAN_LIMITS: JSON.stringify(
+      Object.fromEntries(['free', 'basic', 'pro', 'enterprise'].map((plan) => [plan, { minute: 100000, hour: 100000, day: 100000 }])),
+    ),
     GLOBAL_RATE_LIMIT: '1000000',
     ENDPOINT_LIMITS: JSON.stringify({ free: 100000, basic: 100000, pro: 100000, enterprise: 100000 }),
     PAGE_RATE_LIMIT: '100000',

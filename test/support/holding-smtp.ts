@@ -31,7 +31,14 @@ export class HoldingSmtp {
               await gate;
             }
             const to = (Array.isArray(parsed.to) ? parsed.to[0] : parsed.to)?.value[0]?.address?.toLowerCase() ?? '';
-            const mail: ReceivedMail = { to, subject: parsed.subject ?? '', html: typeof parsed.html === 'string' ? parsed.html : '', text: parsed.text ?? '', parsed, receivedAt: Date.now() };
+            const mail: ReceivedMail = {
+              to,
+              subject: parsed.subject ?? '',
+              html: typeof parsed.html === 'string' ? parsed.html : '',
+              text: parsed.text ?? '',
+              parsed,
+              receivedAt: Date.now(),
+            };
             this.received.push(mail);
             callback();
             for (const waiter of this.waiters.filter((candidate) => candidate.to === to)) waiter.resolve(mail);

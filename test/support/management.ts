@@ -29,7 +29,8 @@ export type Method = 'get' | 'post' | 'delete' | 'put' | 'patch';
 
 /** A request to the management API with `Authorization: Bearer <key>` (no header when key is null). */
 export function call(url: string, method: Method, path: string, key: string | null, body?: unknown): Test {
-  const test = request(url)[method](path.startsWith('/api/') ? path : `${V2}${path}`).set('Accept', 'application/json');
+  const agent = request(url);
+  const test = agent[method](path.startsWith('/api/') ? path : `${V2}${path}`).set('Accept', 'application/json');
   if (key !== null) test.set('Authorization', `Bearer ${key}`);
   if (body !== undefined) test.send(body as object);
   return test;
@@ -51,7 +52,8 @@ export interface ExpectedProblem {
 
 /** Asserts an RFC 9457 answer exactly: status, media type and the whole body. */
 export function expectProblem(response: Response, expected: ExpectedProblem, path?: string): void {
-  const instance = expected.instance ?? path ?? (response.request as unknown as { url: string }).url.replace(/^https?:\/\/[^/]+/, '').split('?')[0];
+  const instance =
+    expected.instance ?? path ?? (response.request as unknown as { url: string }).url.replace(/^https?:\/\/[^/]+/, '').split('?')[0];
   expect({ status: response.status, contentType: response.headers['content-type'], body: response.body }).toEqual({
     status: expected.status,
     contentType: 'application/problem+json; charset=utf-8',
@@ -109,18 +111,34 @@ export async function expectSameAsNonexistent(url: string, method: Method, path:
   expect(missing.body.instance).toBe(`${V2}${randomPath}`);
 }
 
-export async function createOrganizationKey(url: string, organization: OrganizationFixture, name = 'Org key'): Promise<{ id: string; key: string }> {
-  const response = await call(url, 'post', `/organization/${organization.organizationId}/api_key`, organization.apiKey, { name }).expect(201);
+export async function createOrganizationKey(
+  url: string,
+  organization: OrganizationFixture,
+  name = 'Org key',
+): Promise<{ id: string; key: string }> {
+  const response = await call(url, 'post', `/organization/${organization.organizationId}/api_key`, organization.apiKey, { name }).expect(
+    201,
+  );
   return { id: response.body.id, key: response.body.key };
 }
 
-export async function createUser(url: string, organization: OrganizationFixture, body: Record<string, unknown>): Promise<Record<string, unknown> & { id: string }> {
+export async function createUser(
+  url: string,
+  organization: OrganizationFixture,
+  body: Record<string, unknown>,
+): Promise<Record<string, unknown> & { id: string }> {
   const response = await call(url, 'post', `/organization/${organization.organizationId}/user`, organization.apiKey, body).expect(201);
   return response.body;
 }
 
 /** Follows `nextCursor` from the first page to the last; returns every page's items. */
-export async function walkPages(url: string, path: string, key: string, limit: number, query: Record<string, string> = {}): Promise<{ pages: unknown[][]; items: Record<string, unknown>[] }> {
+export async function walkPages(
+  url: string,
+  path: string,
+  key: string,
+  limit: number,
+  query: Record<string, string> = {},
+): Promise<{ pages: unknown[][]; items: Record<string, unknown>[] }> {
   const pages: Record<string, unknown>[][] = [];
   let cursor: string | null = null;
   do {
@@ -136,7 +154,11 @@ export async function walkPages(url: string, path: string, key: string, limit: n
 }
 
 /** Reads rows straight from the run's database, to check what the API cannot show (rows removed with their parent). */
-export async function countRows(table: 'tenant' | 'user' | 'application' | 'api_key' | 'organization', where: string, parameters: unknown[]): Promise<number> {
+export async function countRows(
+  table: 'tenant' | 'user' | 'application' | 'api_key' | 'organization',
+  where: string,
+  parameters: unknown[],
+): Promise<number> {
   const client = new Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
@@ -178,7 +200,9 @@ export interface Probe {
 
 type Recipe = (world: ProbeWorld, label: string) => Promise<Omit<Probe, 'method'>>;
 
-const fixed = (path: (world: ProbeWorld) => string, body?: (label: string) => unknown): Recipe => async (world, label) => ({ path: path(world), body: body?.(label) });
+const fixed =
+  (path: (world: ProbeWorld) => string, body?: (label: string) => unknown): Recipe =>
+  async (world, label) => ({ path: path(world), body: body?.(label) });
 const named = (label: string) => ({ name: label });
 const newAddress = () => ({ email: `${randomUUID()}@example.com` });
 const inOrganization = (world: ProbeWorld) => `/organization/${world.organizationId}`;
@@ -195,7 +219,10 @@ async function made(world: ProbeWorld, path: string, body: object): Promise<stri
 const RECIPES: Record<string, Recipe> = {
   'GET /api/health': fixed(() => '/api/health'),
   'GET /api/v2/me': fixed(() => '/me'),
-  'POST /api/v2/tenant': fixed(() => '/tenant', (label) => ({ name: label, plan: 'pro' })),
+  'POST /api/v2/tenant': fixed(
+    () => '/tenant',
+    (label) => ({ name: label, plan: 'pro' }),
+  ),
   'GET /api/v2/tenant': fixed(() => '/tenant'),
   'GET /api/v2/tenant/{tenantId}': fixed((w) => `/tenant/${w.tenantId}`),
   'POST /api/v2/tenant/{tenantId}': fixed((w) => `/tenant/${w.tenantId}`, named),
@@ -203,12 +230,22 @@ const RECIPES: Record<string, Recipe> = {
   'GET /api/v2/tenant/usage/history': fixed(() => '/tenant/usage/history'),
   'GET /api/v2/tenant/audit_event': fixed(() => '/tenant/audit_event'),
   'GET /api/v2/tenant/member': fixed(() => '/tenant/member'),
-  'POST /api/v2/tenant/member': fixed(() => '/tenant/member', () => ({ ...newAddress(), role: 'viewer' })),
-  'POST /api/v2/tenant/member/{memberId}': async (w) => ({ path: `/tenant/member/${await made(w, '/tenant/member', { ...newAddress(), role: 'viewer' })}`, body: { role: 'admin' } }),
-  'DELETE /api/v2/tenant/member/{memberId}': async (w) => ({ path: `/tenant/member/${await made(w, '/tenant/member', { ...newAddress(), role: 'viewer' })}` }),
+  'POST /api/v2/tenant/member': fixed(
+    () => '/tenant/member',
+    () => ({ ...newAddress(), role: 'viewer' }),
+  ),
+  'POST /api/v2/tenant/member/{memberId}': async (w) => ({
+    path: `/tenant/member/${await made(w, '/tenant/member', { ...newAddress(), role: 'viewer' })}`,
+    body: { role: 'admin' },
+  }),
+  'DELETE /api/v2/tenant/member/{memberId}': async (w) => ({
+    path: `/tenant/member/${await made(w, '/tenant/member', { ...newAddress(), role: 'viewer' })}`,
+  }),
   'GET /api/v2/tenant/api_key': fixed(() => '/tenant/api_key'),
   'POST /api/v2/tenant/api_key': fixed(() => '/tenant/api_key', named),
-  'DELETE /api/v2/tenant/api_key/{keyId}': async (w) => ({ path: `/tenant/api_key/${await made(w, '/tenant/api_key', { name: 'To revoke', role: 'viewer' })}` }),
+  'DELETE /api/v2/tenant/api_key/{keyId}': async (w) => ({
+    path: `/tenant/api_key/${await made(w, '/tenant/api_key', { name: 'To revoke', role: 'viewer' })}`,
+  }),
   'GET /api/v2/organization': fixed(() => '/organization'),
   'POST /api/v2/organization': fixed(() => '/organization', named),
   'GET /api/v2/organization/{id}': fixed(inOrganization),
@@ -222,11 +259,21 @@ const RECIPES: Record<string, Recipe> = {
   'POST /api/v2/organization/{organizationId}/user': fixed((w) => `${inOrganization(w)}/user`, newAddress),
   'GET /api/v2/organization/{organizationId}/user/{userId}': fixed((w) => `${inOrganization(w)}/user/${w.userId}`),
   'POST /api/v2/organization/{organizationId}/user/{userId}': fixed((w) => `${inOrganization(w)}/user/${w.userId}`, named),
-  'DELETE /api/v2/organization/{organizationId}/user/{userId}': async (w) => ({ path: `${inOrganization(w)}/user/${await made(w, `${inOrganization(w)}/user`, newAddress())}` }),
+  'DELETE /api/v2/organization/{organizationId}/user/{userId}': async (w) => ({
+    path: `${inOrganization(w)}/user/${await made(w, `${inOrganization(w)}/user`, newAddress())}`,
+  }),
   'GET /api/v2/organization/{organizationId}/application': fixed((w) => `${inOrganization(w)}/application`),
-  'POST /api/v2/organization/{organizationId}/application': fixed((w) => `${inOrganization(w)}/application`, (label) => ({ name: label, type: 'web' })),
-  'GET /api/v2/organization/{organizationId}/application/{applicationId}': fixed((w) => `${inOrganization(w)}/application/${w.applicationId}`),
-  'POST /api/v2/organization/{organizationId}/application/{applicationId}': fixed((w) => `${inOrganization(w)}/application/${w.applicationId}`, named),
+  'POST /api/v2/organization/{organizationId}/application': fixed(
+    (w) => `${inOrganization(w)}/application`,
+    (label) => ({ name: label, type: 'web' }),
+  ),
+  'GET /api/v2/organization/{organizationId}/application/{applicationId}': fixed(
+    (w) => `${inOrganization(w)}/application/${w.applicationId}`,
+  ),
+  'POST /api/v2/organization/{organizationId}/application/{applicationId}': fixed(
+    (w) => `${inOrganization(w)}/application/${w.applicationId}`,
+    named,
+  ),
   'POST /api/v2/organization/{organizationId}/application/{applicationId}/rotate_secret': async (w) => ({
     path: `${inOrganization(w)}/application/${await made(w, `${inOrganization(w)}/application`, { name: 'To rotate', type: 'web' })}/rotate_secret`,
   }),
@@ -267,7 +314,9 @@ export function expectedOutcome(row: AccessRow, caller: Caller): Outcome {
 const REFUSAL_DETAILS: Record<string, (row: AccessRow, caller: Caller) => string> = {
   platform_key_required: () => 'Only the platform API key can do this',
   tenant_key_required: (_, caller) =>
-    caller.kind === 'platform' ? 'The platform key manages tenants only; use a tenant or organization key' : 'Only a tenant API key or a member can do this, not an organization key',
+    caller.kind === 'platform'
+      ? 'The platform key manages tenants only; use a tenant or organization key'
+      : 'Only a tenant API key or a member can do this, not an organization key',
   insufficient_role: (row, caller) =>
     `This needs the ${row.access.kind === 'rule' && row.access.rule.role} role; ${caller.kind === 'member' ? 'your role in this tenant' : "this key's role"} is ${caller.role}`,
   reauthentication_required: () => 'This change needs a recent sign-in: confirm with the code of a new sign-in e-mail, then try again',
@@ -308,8 +357,13 @@ export async function describeAnswer(response: Response, again: (path: string) =
   if (type !== 'application/problem+json; charset=utf-8') return `${response.status} as ${type}`;
   if (response.status === 404) {
     const missing = await again(withRandomIds(path));
-    const same = missing.status === 404 && missing.headers['content-type'] === type && JSON.stringify({ ...response.body, instance: 0 }) === JSON.stringify({ ...missing.body, instance: 0 });
-    return same ? '404, like ids that do not exist' : `404 ${JSON.stringify(response.body)}, unlike ${missing.status} ${JSON.stringify(missing.body)} for random ids`;
+    const same =
+      missing.status === 404 &&
+      missing.headers['content-type'] === type &&
+      JSON.stringify({ ...response.body, instance: 0 }) === JSON.stringify({ ...missing.body, instance: 0 });
+    return same
+      ? '404, like ids that do not exist'
+      : `404 ${JSON.stringify(response.body)}, unlike ${missing.status} ${JSON.stringify(missing.body)} for random ids`;
   }
   const { code, detail, maxAgeSeconds } = response.body;
   return `${response.status} ${code}: ${detail}${maxAgeSeconds === undefined ? '' : ` (maxAgeSeconds ${maxAgeSeconds})`}`;
@@ -321,9 +375,18 @@ const WRITTEN_NAMES: Record<string, { list: boolean; read: (world: ProbeWorld) =
   'POST /api/v2/tenant/api_key': { list: true, read: (w) => namesIn(w, '/tenant/api_key') },
   'POST /api/v2/organization': { list: true, read: (w) => namesIn(w, '/organization', w.organizationId) },
   'POST /api/v2/organization/{id}': { list: false, read: (w) => nameOf(w, inOrganization(w)) },
-  'POST /api/v2/organization/{organizationId}/user/{userId}': { list: false, read: (w) => nameOf(w, `${inOrganization(w)}/user/${w.userId}`) },
-  'POST /api/v2/organization/{organizationId}/application': { list: true, read: (w) => namesIn(w, `${inOrganization(w)}/application`, w.applicationId) },
-  'POST /api/v2/organization/{organizationId}/application/{applicationId}': { list: false, read: (w) => nameOf(w, `${inOrganization(w)}/application/${w.applicationId}`) },
+  'POST /api/v2/organization/{organizationId}/user/{userId}': {
+    list: false,
+    read: (w) => nameOf(w, `${inOrganization(w)}/user/${w.userId}`),
+  },
+  'POST /api/v2/organization/{organizationId}/application': {
+    list: true,
+    read: (w) => namesIn(w, `${inOrganization(w)}/application`, w.applicationId),
+  },
+  'POST /api/v2/organization/{organizationId}/application/{applicationId}': {
+    list: false,
+    read: (w) => nameOf(w, `${inOrganization(w)}/application/${w.applicationId}`),
+  },
   'POST /api/v2/organization/{organizationId}/api_key': { list: true, read: (w) => namesIn(w, `${inOrganization(w)}/api_key`) },
 };
 
@@ -333,7 +396,9 @@ async function nameOf(world: ProbeWorld, path: string): Promise<string[]> {
 
 /** The names in a list, but that of the world's own object (renamed by other probes). */
 async function namesIn(world: ProbeWorld, path: string, exceptId?: string): Promise<string[]> {
-  return (await walkPages(world.url, path, world.apiKey, 100)).items.filter((item) => item.id !== exceptId).map((item) => item.name as string);
+  return (await walkPages(world.url, path, world.apiKey, 100)).items
+    .filter((item) => item.id !== exceptId)
+    .map((item) => item.name as string);
 }
 
 /**
@@ -342,13 +407,19 @@ async function namesIn(world: ProbeWorld, path: string, exceptId?: string): Prom
  * of the last of them (a single name). A caller without a `caller` was never authenticated; one of
  * another tenant writes in its own.
  */
-export async function writtenLabels(world: ProbeWorld, rows: AccessRow[], callers: { label: string; caller?: Caller }[]): Promise<{ found: Record<string, string[]>; expected: Record<string, string[]> }> {
+export async function writtenLabels(
+  world: ProbeWorld,
+  rows: AccessRow[],
+  callers: { label: string; caller?: Caller }[],
+): Promise<{ found: Record<string, string[]>; expected: Record<string, string[]> }> {
   const labels = new Set(callers.map(({ label }) => label));
   const found: Record<string, string[]> = {};
   const expected: Record<string, string[]> = {};
   for (const [route, { list, read }] of Object.entries(WRITTEN_NAMES)) {
     const row = rows.find((candidate) => routeOf(candidate) === route && !candidate.query)!;
-    const admitted = callers.filter(({ caller }) => caller && caller.reach !== 'otherTenant' && expectedOutcome(row, caller) === 'allowed').map(({ label }) => label);
+    const admitted = callers
+      .filter(({ caller }) => caller && caller.reach !== 'otherTenant' && expectedOutcome(row, caller) === 'allowed')
+      .map(({ label }) => label);
     found[route] = (await read(world)).filter((name) => labels.has(name)).sort();
     expected[route] = (list ? admitted : admitted.slice(-1)).sort();
   }

@@ -29,7 +29,12 @@ export function lintOpenApi(document: unknown): LintProblem[] {
         pointer: problem.location[0]?.pointer ?? '',
       }))));
     });`;
-  const result = spawnSync(process.execPath, ['-e', script], { input: JSON.stringify(document), encoding: 'utf8', cwd: __dirname, maxBuffer: 16 * 1024 * 1024 });
+  const result = spawnSync(process.execPath, ['-e', script], {
+    input: JSON.stringify(document),
+    encoding: 'utf8',
+    cwd: __dirname,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   if (result.status !== 0) throw new Error(`The OpenAPI linter did not run: ${result.stderr}`);
   return JSON.parse(result.stdout);
 }

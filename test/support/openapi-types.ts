@@ -18,7 +18,11 @@ export async function typesOf(document: object): Promise<string> {
   const input = join(dir, 'openapi.json');
   writeFileSync(input, JSON.stringify(document));
   try {
-    const { stdout } = await promisify(execFile)(join(WEB, 'node_modules/.bin/openapi-typescript'), [input, '--default-non-nullable', 'false'], { cwd: WEB, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await promisify(execFile)(
+      join(WEB, 'node_modules/.bin/openapi-typescript'),
+      [input, '--default-non-nullable', 'false'],
+      { cwd: WEB, maxBuffer: 16 * 1024 * 1024 },
+    );
     return stdout;
   } finally {
     rmSync(dir, { recursive: true, force: true });

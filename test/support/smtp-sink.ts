@@ -91,7 +91,14 @@ export class SmtpSink {
 
   private accept(parsed: ParsedMail): void {
     const to = (Array.isArray(parsed.to) ? parsed.to[0] : parsed.to)?.value[0]?.address?.toLowerCase() ?? '';
-    const mail: ReceivedMail = { to, subject: parsed.subject ?? '', html: typeof parsed.html === 'string' ? parsed.html : '', text: parsed.text ?? '', parsed, receivedAt: Date.now() };
+    const mail: ReceivedMail = {
+      to,
+      subject: parsed.subject ?? '',
+      html: typeof parsed.html === 'string' ? parsed.html : '',
+      text: parsed.text ?? '',
+      parsed,
+      receivedAt: Date.now(),
+    };
     const waiter = this.waiters.find((candidate) => candidate.match(mail));
     if (waiter) {
       this.waiters = this.waiters.filter((candidate) => candidate !== waiter);

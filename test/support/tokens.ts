@@ -26,7 +26,12 @@ export interface IssuedCode {
 }
 
 /** A code for a web app, through direct authentication and the e-mailed link (pro/enterprise plans). */
-export async function webCode(stack: Stack, smtp: SmtpSink, app: ApplicationFixture, options: { pkce?: boolean; email?: string } = {}): Promise<IssuedCode> {
+export async function webCode(
+  stack: Stack,
+  smtp: SmtpSink,
+  app: ApplicationFixture,
+  options: { pkce?: boolean; email?: string } = {},
+): Promise<IssuedCode> {
   const email = options.email ?? uniqueEmail('web');
   const pkce = options.pkce ? pkcePair() : undefined;
   const callback = await loginByLink(stack, smtp, app, { email, codeChallenge: pkce?.challenge, redirectUri: WEB_REDIRECT_URI });
@@ -34,12 +39,25 @@ export async function webCode(stack: Stack, smtp: SmtpSink, app: ApplicationFixt
 }
 
 /** A code for a native app (PKCE always), through the hosted login page and the e-mailed link. */
-export async function nativeCode(stack: Stack, smtp: SmtpSink, app: ApplicationFixture, redirectUri: string, email = uniqueEmail('native')): Promise<IssuedCode & { verifier: string; callback: URL }> {
+export async function nativeCode(
+  stack: Stack,
+  smtp: SmtpSink,
+  app: ApplicationFixture,
+  redirectUri: string,
+  email = uniqueEmail('native'),
+): Promise<IssuedCode & { verifier: string; callback: URL }> {
   const { verifier, challenge } = pkcePair();
   const callback = await hostedLogin(
     stack,
     smtp,
-    { response_type: 'code', client_id: app.clientId, redirect_uri: redirectUri, state: 'native-state', code_challenge: challenge, code_challenge_method: 'S256' },
+    {
+      response_type: 'code',
+      client_id: app.clientId,
+      redirect_uri: redirectUri,
+      state: 'native-state',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    },
     email,
   );
   const code = callback.searchParams.get('code');
@@ -49,13 +67,22 @@ export async function nativeCode(stack: Stack, smtp: SmtpSink, app: ApplicationF
 
 /** Exchanges a web app's code with HTTP Basic and returns the token response. */
 export async function exchangeWeb(stack: Stack, app: ApplicationFixture, issued: IssuedCode): Promise<TokenBody> {
-  const response = await verify(stack.auth.url, { code: issued.code, redirect_uri: issued.redirectUri, code_verifier: issued.verifier }, basicAuth(app)).expect(200);
+  const response = await verify(
+    stack.auth.url,
+    { code: issued.code, redirect_uri: issued.redirectUri, code_verifier: issued.verifier },
+    basicAuth(app),
+  ).expect(200);
   return response.body;
 }
 
 /** Exchanges a native app's code with client_id and the verifier alone. */
 export async function exchangeNative(stack: Stack, app: ApplicationFixture, issued: IssuedCode & { verifier: string }): Promise<TokenBody> {
-  const response = await verify(stack.auth.url, { client_id: app.clientId, code: issued.code, redirect_uri: issued.redirectUri, code_verifier: issued.verifier }).expect(200);
+  const response = await verify(stack.auth.url, {
+    client_id: app.clientId,
+    code: issued.code,
+    redirect_uri: issued.redirectUri,
+    code_verifier: issued.verifier,
+  }).expect(200);
   return response.body;
 }
 
@@ -75,7 +102,12 @@ export async function openIdToken(
   options: { currentDate?: Date } = {},
 ): Promise<JWTVerifyResult<JWTPayload> & { encrypted: boolean }> {
   const jwks = createRemoteJWKSet(new URL(`${stack.auth.url}/api/v1/.well-known/jwks.json`));
-  const verifyOptions = { issuer: `${stack.auth.config.http.publicBaseUrl}/v1`, audience: app.clientId, algorithms: ['ES256'], currentDate: options.currentDate };
+  const verifyOptions = {
+    issuer: `${stack.auth.config.http.publicBaseUrl}/v1`,
+    audience: app.clientId,
+    algorithms: ['ES256'],
+    currentDate: options.currentDate,
+  };
   if (idToken.split('.').length === 5) {
     const key = createHash('sha256').update(app.clientSecret!).digest();
     const { plaintext } = await compactDecrypt(idToken, key);

@@ -90,8 +90,14 @@ describe.each(PLATFORMS)('on %s', (platform) => {
     let behindProxy: RunningApp;
 
     beforeAll(async () => {
-      direct = await startManagementWithoutDocs({ clock, env: { HTTP_PLATFORM: platform, GLOBAL_RATE_LIMIT: '3', REDIS_PREFIX: ownRedisPrefix() } });
-      behindProxy = await startManagementWithoutDocs({ clock, env: { HTTP_PLATFORM: platform, GLOBAL_RATE_LIMIT: '3', TRUST_PROXY: 'loopback', REDIS_PREFIX: ownRedisPrefix() } });
+      direct = await startManagementWithoutDocs({
+        clock,
+        env: { HTTP_PLATFORM: platform, GLOBAL_RATE_LIMIT: '3', REDIS_PREFIX: ownRedisPrefix() },
+      });
+      behindProxy = await startManagementWithoutDocs({
+        clock,
+        env: { HTTP_PLATFORM: platform, GLOBAL_RATE_LIMIT: '3', TRUST_PROXY: 'loopback', REDIS_PREFIX: ownRedisPrefix() },
+      });
     });
     afterAll(async () => {
       await direct?.close();
@@ -168,7 +174,13 @@ describe.each(PLATFORMS)('on %s', (platform) => {
         const response = await login(basic, 'basic');
         expect(response.status).toBe(200);
         // The endpoint's limit is tighter than the global one, so the headers report it.
-        expect(limitHeaders(response)).toEqual({ limit: '3', remaining: String(3 - i), reset: '60', policy: '3;w=60', retryAfter: undefined });
+        expect(limitHeaders(response)).toEqual({
+          limit: '3',
+          remaining: String(3 - i),
+          reset: '60',
+          policy: '3;w=60',
+          retryAfter: undefined,
+        });
       }
       clock.advance(20);
       const refused = await login(basic, 'basic');
@@ -204,7 +216,8 @@ describe.each(PLATFORMS)('on %s', (platform) => {
 
     it("keys 'ip' endpoints by client IP with PAGE_RATE_LIMIT; routes without @EndpointLimit are not limited by the guard", async () => {
       clock.advance(3600);
-      for (let i = 1; i <= 2; i++) expect((await request(app.url).get('/api/v1/page').set('X-Forwarded-For', `203.0.113.${i}`)).status).toBe(200);
+      for (let i = 1; i <= 2; i++)
+        expect((await request(app.url).get('/api/v1/page').set('X-Forwarded-For', `203.0.113.${i}`)).status).toBe(200);
       const refused = await request(app.url).get('/api/v1/page');
       expect(refused.status).toBe(429);
       expect(refused.body.detail).toBe('This endpoint allows 2 requests per minute from this address; retry in 60 seconds');
@@ -233,7 +246,9 @@ describe('the platform key', () => {
     try {
       const tenant = await createTenant(api.url, 'free');
       for (let i = 0; i < 5; i++) {
-        const response = await request(api.url).get(`/api/v2/tenant/${tenant.tenantId}`).set('Authorization', `Bearer ${process.env.PLATFORM_API_KEY}`);
+        const response = await request(api.url)
+          .get(`/api/v2/tenant/${tenant.tenantId}`)
+          .set('Authorization', `Bearer ${process.env.PLATFORM_API_KEY}`);
         expect(response.status).toBe(200);
       }
       expect((await request(api.url).get('/api/v2/tenant').set('Authorization', `Bearer ${tenant.apiKey}`)).status).toBe(200);

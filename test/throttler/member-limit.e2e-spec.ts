@@ -50,7 +50,9 @@ describe('the members’ own rate limit', () => {
 
   const asMember = (browser: ConsoleBrowser) => browser.get('/console/api/v2/organization').set('Sesame-Tenant', tenantId);
   const asKey = () => call(stack.origin, 'get', '/organization', apiKey);
-  const planUsed = async () => (await call(stack.origin, 'get', '/tenant/usage', owner.accessToken!).set('Sesame-Tenant', tenantId).expect(200)).body.windows.minute.used;
+  const planUsed = async () =>
+    (await call(stack.origin, 'get', '/tenant/usage', owner.accessToken!).set('Sesame-Tenant', tenantId).expect(200)).body.windows.minute
+      .used;
 
   it('a busy console cannot starve the keys: members are refused at their own limit, the plan budget untouched', async () => {
     for (let i = 0; i < MEMBER_LIMIT; i++) {
@@ -61,7 +63,13 @@ describe('the members’ own rate limit', () => {
     const refused = await asMember(owner).expect(429);
     expect(refused.headers['retry-after']).toBe('60');
     expect(refused.body).toEqual(
-      expect.objectContaining({ code: 'rate_limited', scope: 'member', window: 'minute', limit: MEMBER_LIMIT, detail: `A console member may make ${MEMBER_LIMIT} requests per minute; retry in 60 seconds` }),
+      expect.objectContaining({
+        code: 'rate_limited',
+        scope: 'member',
+        window: 'minute',
+        limit: MEMBER_LIMIT,
+        detail: `A console member may make ${MEMBER_LIMIT} requests per minute; retry in 60 seconds`,
+      }),
     );
 
     await asKey().expect(200);

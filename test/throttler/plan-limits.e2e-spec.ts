@@ -59,7 +59,10 @@ describe('plan limits: one budget per tenant, shared by all its keys', () => {
     expect((await readTenant(api.url, tenant.apiKey)).status).toBe(429);
 
     // A refused request does no work: this organization is never created.
-    const refusedCreate = await request(api.url).post('/api/v2/organization').set('Authorization', `Bearer ${secondKey}`).send({ name: 'Refused organization' });
+    const refusedCreate = await request(api.url)
+      .post('/api/v2/organization')
+      .set('Authorization', `Bearer ${secondKey}`)
+      .send({ name: 'Refused organization' });
     expect(refusedCreate.status).toBe(429);
 
     // Another tenant is unaffected.
@@ -68,7 +71,9 @@ describe('plan limits: one budget per tenant, shared by all its keys', () => {
     expect(limitHeaders(other)).toEqual({ limit: '50', remaining: '49', reset: '3600', policy, retryAfter: undefined });
 
     // The platform key is exempt from plan limits (only the global per-IP limit counts it).
-    const platform = await request(api.url).get(`/api/v2/tenant/${tenant.tenantId}`).set('Authorization', `Bearer ${TEST_PLATFORM_API_KEY}`);
+    const platform = await request(api.url)
+      .get(`/api/v2/tenant/${tenant.tenantId}`)
+      .set('Authorization', `Bearer ${TEST_PLATFORM_API_KEY}`);
     expect(platform.status).toBe(200);
     expect(platform.headers['ratelimit-limit']).toBe('1000000');
 

@@ -16,10 +16,22 @@ export const E2E_BUILD = join(ROOT, 'dist', '.e2e-throttler');
 export async function buildApps(): Promise<void> {
   const run = promisify(execFile);
   const node = process.execPath;
-  await run(node, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', E2E_BUILD, '--tsBuildInfoFile', join(E2E_BUILD, '.tsbuildinfo')], { cwd: ROOT }).catch(
-    () => undefined,
-  );
-  await run(node, [join(ROOT, 'node_modules/tsc-alias/dist/bin/index.js'), '-p', 'tsconfig.build.json', '--outDir', E2E_BUILD], { cwd: ROOT });
+  await run(
+    node,
+    [
+      join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      'tsconfig.build.json',
+      '--outDir',
+      E2E_BUILD,
+      '--tsBuildInfoFile',
+      join(E2E_BUILD, '.tsbuildinfo'),
+    ],
+    { cwd: ROOT },
+  ).catch(() => undefined);
+  await run(node, [join(ROOT, 'node_modules/tsc-alias/dist/bin/index.js'), '-p', 'tsconfig.build.json', '--outDir', E2E_BUILD], {
+    cwd: ROOT,
+  });
   if (!existsSync(managementMain())) throw new Error(`The build produced no ${managementMain()}`);
 }
 
@@ -70,7 +82,12 @@ export function start(command: string, args: string[], env: NodeJS.ProcessEnv): 
 export async function startManagementApi(env: NodeJS.ProcessEnv, deadlineMs = 20_000): Promise<{ url: string; spawned: Spawned }> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const spawned = start(process.execPath, [managementMain()], { ...env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', MANAGEMENT_PORT: String(port) });
+    const spawned = start(process.execPath, [managementMain()], {
+      ...env,
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      MANAGEMENT_PORT: String(port),
+    });
     const listening = `Listening on http://127.0.0.1:${port}`;
     const until = Date.now() + deadlineMs;
     while (Date.now() < until && spawned.process.exitCode === null && !spawned.output().includes(listening)) {
@@ -78,6 +95,7 @@ export async function startManagementApi(env: NodeJS.ProcessEnv, deadlineMs = 20
     }
     if (spawned.output().includes(listening)) return { url: `http://127.0.0.1:${port}`, spawned };
     await spawned.stop();
-    if (attempt === 3 || !spawned.output().includes('EADDRINUSE')) throw new Error(`management-api did not listen on ${port}:\n${spawned.output()}`);
+    if (attempt === 3 || !spawned.output().includes('EADDRINUSE'))
+      throw new Error(`management-api did not listen on ${port}:\n${spawned.output()}`);
   }
 }

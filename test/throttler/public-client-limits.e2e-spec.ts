@@ -22,7 +22,9 @@ describe('endpoint limits of public clients', () => {
 
   beforeAll(async () => {
     await smtp.start();
-    stack = await startStack(smtp.url, { env: { ENDPOINT_LIMITS: JSON.stringify({ free: LIMIT }), TRUST_PROXY: 'loopback', REDIS_PREFIX: ownRedisPrefix() } });
+    stack = await startStack(smtp.url, {
+      env: { ENDPOINT_LIMITS: JSON.stringify({ free: LIMIT }), TRUST_PROXY: 'loopback', REDIS_PREFIX: ownRedisPrefix() },
+    });
     const tenant = await createTenant(stack.management.url, 'free');
     const organization = await createOrganization(stack.management.url, tenant);
     web = await createApplication(stack.management.url, organization, { type: 'web' });
@@ -38,8 +40,15 @@ describe('endpoint limits of public clients', () => {
     const call = request(stack.auth.url).post(`/api/v1/${path}`).set('X-Forwarded-For', from).type('form');
     return (authorization ? call.set('Authorization', authorization) : call).send(form);
   };
-  const nativeVerify = (from: string) => post('verify', from, { client_id: native.clientId, code: BOGUS_CODE, redirect_uri: 'http://127.0.0.1/callback', code_verifier: 'v'.repeat(43) });
-  const webVerify = (from: string) => post('verify', from, { code: BOGUS_CODE, redirect_uri: 'http://localhost:4000/callback' }, basicAuth(web));
+  const nativeVerify = (from: string) =>
+    post('verify', from, {
+      client_id: native.clientId,
+      code: BOGUS_CODE,
+      redirect_uri: 'http://127.0.0.1/callback',
+      code_verifier: 'v'.repeat(43),
+    });
+  const webVerify = (from: string) =>
+    post('verify', from, { code: BOGUS_CODE, redirect_uri: 'http://localhost:4000/callback' }, basicAuth(web));
 
   it.each([
     ['verify', nativeVerify, webVerify],

@@ -56,7 +56,13 @@ describe('when Redis is unreachable', () => {
     const response = await readTenant();
     expect(response.status).toBe(503);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json(;|$)/);
-    expect(limitHeaders(response)).toEqual({ limit: undefined, remaining: undefined, reset: undefined, policy: undefined, retryAfter: '1' });
+    expect(limitHeaders(response)).toEqual({
+      limit: undefined,
+      remaining: undefined,
+      reset: undefined,
+      policy: undefined,
+      retryAfter: '1',
+    });
     expect(response.body).toEqual(UNAVAILABLE('/api/v2/tenant'));
   }
 

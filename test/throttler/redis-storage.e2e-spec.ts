@@ -60,7 +60,9 @@ describe('RedisThrottlerStorage (the Lua script against real Redis)', () => {
     await Promise.all(stores.map((s) => s.onModuleInit()));
     const spec: WindowSpec[] = [{ name: 'minute', limit: 37, lengthMs: 60_000 }];
     const now = clock.now().getTime();
-    const results = await Promise.all(Array.from({ length: 400 }, (_, i) => stores[i % stores.length].hit('{tenant:c}:plan', spec, now + (i % 7))));
+    const results = await Promise.all(
+      Array.from({ length: 400 }, (_, i) => stores[i % stores.length].hit('{tenant:c}:plan', spec, now + (i % 7))),
+    );
     expect(results.filter((result) => result.allowed)).toHaveLength(37);
   });
 
@@ -68,8 +70,18 @@ describe('RedisThrottlerStorage (the Lua script against real Redis)', () => {
     const first = await store.increment('k', 10_000, 2, 0, 'default');
     expect(first).toEqual({ totalHits: 1, timeToExpire: 10, isBlocked: false, timeToBlockExpire: 0 });
     clock.advance(4);
-    expect(await store.increment('k', 10_000, 2, 0, 'default')).toEqual({ totalHits: 2, timeToExpire: 6, isBlocked: false, timeToBlockExpire: 0 });
-    expect(await store.increment('k', 10_000, 2, 0, 'default')).toEqual({ totalHits: 3, timeToExpire: 6, isBlocked: true, timeToBlockExpire: 6 });
+    expect(await store.increment('k', 10_000, 2, 0, 'default')).toEqual({
+      totalHits: 2,
+      timeToExpire: 6,
+      isBlocked: false,
+      timeToBlockExpire: 0,
+    });
+    expect(await store.increment('k', 10_000, 2, 0, 'default')).toEqual({
+      totalHits: 3,
+      timeToExpire: 6,
+      isBlocked: true,
+      timeToBlockExpire: 6,
+    });
     clock.advance(6);
     expect((await store.increment('k', 10_000, 2, 0, 'default')).isBlocked).toBe(false);
   });

@@ -94,7 +94,13 @@ describe('rolling windows', () => {
       clock.set(new Date('2030-01-02T00:00:00Z'));
       const start = clock.now().getTime();
 
-      expect(limitHeaders(await readTenant(api.url, tenant.apiKey))).toEqual({ limit: '1', remaining: '0', reset: '60', policy, retryAfter: undefined });
+      expect(limitHeaders(await readTenant(api.url, tenant.apiKey))).toEqual({
+        limit: '1',
+        remaining: '0',
+        reset: '60',
+        policy,
+        retryAfter: undefined,
+      });
       clock.advance(59);
       const byMinute = await readTenant(api.url, tenant.apiKey);
       expect(byMinute.status).toBe(429);
@@ -123,7 +129,13 @@ describe('rolling windows', () => {
       const byDay = await readTenant(api.url, tenant.apiKey);
       expect(byDay.status).toBe(429);
       expect(byDay.body).toEqual(planLimitProblem('day', 100, 14 * 3600));
-      expect(limitHeaders(byDay)).toEqual({ limit: '100', remaining: '0', reset: String(14 * 3600), policy, retryAfter: String(14 * 3600) });
+      expect(limitHeaders(byDay)).toEqual({
+        limit: '100',
+        remaining: '0',
+        reset: String(14 * 3600),
+        policy,
+        retryAfter: String(14 * 3600),
+      });
     });
   });
 });

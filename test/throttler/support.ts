@@ -27,7 +27,11 @@ export function readTenant(url: string, apiKey: string): Promise<Response> {
 }
 
 export async function createTenantKey(url: string, tenantKey: string): Promise<string> {
-  const response = await request(url).post('/api/v2/tenant/api_key').set('Authorization', `Bearer ${tenantKey}`).send({ name: 'second key' }).expect(201);
+  const response = await request(url)
+    .post('/api/v2/tenant/api_key')
+    .set('Authorization', `Bearer ${tenantKey}`)
+    .send({ name: 'second key' })
+    .expect(201);
   return response.body.key;
 }
 

@@ -1,7 +1,16 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { ClockModule, HttpMetricsGuard, LoggingModule, MetricsModule, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
+import {
+  ClockModule,
+  HttpMetricsGuard,
+  LoggingModule,
+  MetricsModule,
+  RedisHealthIndicator,
+  RedisModule,
+  SesameConfig,
+  SesameConfigModule,
+} from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
 import { GlobalIpThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesame/throttler';
 import { DirectAuthModule } from './direct-auth/direct-auth.module';

@@ -1,7 +1,16 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ClientSecretVerifier, ClockModule, ConfigurationError, loadConfig, parseEnvironment, SecretBox, SesameConfig, SesameConfigModule } from '@sesame/common';
+import {
+  ClientSecretVerifier,
+  ClockModule,
+  ConfigurationError,
+  loadConfig,
+  parseEnvironment,
+  SecretBox,
+  SesameConfig,
+  SesameConfigModule,
+} from '@sesame/common';
 import { DatabaseModule, linkTokenAssociatedData } from '@sesame/entities';
 import { DataSource, EntityManager } from 'typeorm';
 import { SigningKeysModule } from './tokens/signing-keys.module';
@@ -80,7 +89,9 @@ async function reencryptSecrets(dataSource: DataSource, oldKey: Buffer, newKey: 
         counts.reencrypted += 1;
       }
       const earlier = report[table];
-      report[table] = earlier ? { reencrypted: earlier.reencrypted + counts.reencrypted, alreadyCurrent: earlier.alreadyCurrent + counts.alreadyCurrent } : counts;
+      report[table] = earlier
+        ? { reencrypted: earlier.reencrypted + counts.reencrypted, alreadyCurrent: earlier.alreadyCurrent + counts.alreadyCurrent }
+        : counts;
     }
     await recomputeClientSecretVerifiers(manager, current, new ClientSecretVerifier(newKey));
     return report;
@@ -95,11 +106,10 @@ async function recomputeClientSecretVerifiers(manager: EntityManager, box: Secre
   );
   const verifierOf = (sealed: string | null, clientId: string) => (sealed === null ? null : verifiers.of(box.decrypt(sealed, clientId)));
   for (const row of rows) {
-    await manager.query('UPDATE application SET client_secret_verifier = $2, previous_client_secret_verifier = $3, client_secret_hash = NULL WHERE id = $1', [
-      row.id,
-      verifierOf(row.current, row.client_id),
-      verifierOf(row.previous, row.client_id),
-    ]);
+    await manager.query(
+      'UPDATE application SET client_secret_verifier = $2, previous_client_secret_verifier = $3, client_secret_hash = NULL WHERE id = $1',
+      [row.id, verifierOf(row.current, row.client_id), verifierOf(row.previous, row.client_id)],
+    );
   }
 }
 
@@ -120,7 +130,8 @@ function oldSecretsKey(config: SesameConfig): Buffer {
     // The same format rules as SECRETS_KEY.
     return parseEnvironment({ DATABASE_URL: config.database.url, SECRETS_KEY: value }).secrets.key;
   } catch (error) {
-    if (error instanceof ConfigurationError) throw new Error('OLD_SECRETS_KEY must be 32 bytes, as 64 hex characters or base64', { cause: error });
+    if (error instanceof ConfigurationError)
+      throw new Error('OLD_SECRETS_KEY must be 32 bytes, as 64 hex characters or base64', { cause: error });
     throw error;
   }
 }

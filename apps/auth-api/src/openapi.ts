@@ -21,6 +21,9 @@ export function setupAuthOpenApi(app: INestApplication, config: SesameConfig) {
           'client',
         )
         // Access tokens are opaque random strings, not the JWT that Nest assumes by default.
-        .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'An access token from POST /api/v1/verify.' }, 'accessToken'),
+        .addBearerAuth(
+          { type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'An access token from POST /api/v1/verify.' },
+          'accessToken',
+        ),
   });
 }

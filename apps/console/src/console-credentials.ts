@@ -13,7 +13,8 @@ export const CONSOLE_CREDENTIALS = Symbol('CONSOLE_CREDENTIALS');
 /** Reads CONSOLE_CREDENTIALS_FILE at start-up; a missing or malformed file stops the console with a message that says what to run. */
 export function readConsoleCredentials(config: SesameConfig): ConsoleCredentials {
   const file = config.console.credentialsFile;
-  const setUp = 'run `npm run cli -- console:setup --credentials-file <file>` (npm start and docker compose do) and set CONSOLE_CREDENTIALS_FILE to that file';
+  const setUp =
+    'run `npm run cli -- console:setup --credentials-file <file>` (npm start and docker compose do) and set CONSOLE_CREDENTIALS_FILE to that file';
   if (!file) throw new Error(`CONSOLE_CREDENTIALS_FILE is not set: ${setUp}`);
   let parsed: Partial<ConsoleCredentials>;
   try {

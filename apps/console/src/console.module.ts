@@ -1,7 +1,17 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { ClockModule, HttpMetricsGuard, LoggingModule, MetricsModule, ProblemFilter, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
+import {
+  ClockModule,
+  HttpMetricsGuard,
+  LoggingModule,
+  MetricsModule,
+  ProblemFilter,
+  RedisHealthIndicator,
+  RedisModule,
+  SesameConfig,
+  SesameConfigModule,
+} from '@sesame/common';
 import { GlobalIpThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesame/throttler';
 import { CONSOLE_CREDENTIALS, ConsoleCredentials } from './console-credentials';
 import { CsrfGuard, CsrfTokens } from './csrf/csrf';

@@ -21,9 +21,17 @@ export function setupConsoleApp(app: INestApplication, config: SesameConfig): vo
     .setDescription(description)
     .setLicense(SESAME_LICENSE.name, SESAME_LICENSE.url)
     .addServer('/', 'This server')
-    .addCookieAuth(SESSION_COOKIES.session, { type: 'apiKey', in: 'cookie', description: 'The session cookie that signing in sets (HttpOnly: the browser sends it).' }, 'session');
+    .addCookieAuth(
+      SESSION_COOKIES.session,
+      { type: 'apiKey', in: 'cookie', description: 'The session cookie that signing in sets (HttpOnly: the browser sends it).' },
+      'session',
+    );
   const document = documentPublicOperations(
     documentCommonAnswers(SwaggerModule.createDocument(app, builder.build(), { extraModels: [PROBLEM_BODY.model] }), PROBLEM_BODY),
   );
-  SwaggerModule.setup('console/api/docs', app, document, { jsonDocumentUrl: 'console/api/openapi.json', yamlDocumentUrl: 'console/api/openapi.yaml', useGlobalPrefix: false });
+  SwaggerModule.setup('console/api/docs', app, document, {
+    jsonDocumentUrl: 'console/api/openapi.json',
+    yamlDocumentUrl: 'console/api/openapi.yaml',
+    useGlobalPrefix: false,
+  });
 }

@@ -2,7 +2,18 @@ import { getQueueToken } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { ClockModule, HttpMetricsGuard, LoggingModule, MetricsModule, ProblemFilter, SesameMetrics, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
+import {
+  ClockModule,
+  HttpMetricsGuard,
+  LoggingModule,
+  MetricsModule,
+  ProblemFilter,
+  SesameMetrics,
+  RedisHealthIndicator,
+  RedisModule,
+  SesameConfig,
+  SesameConfigModule,
+} from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
 import { MAIL_QUEUE, MailQueueModule } from '@sesame/queue';
 import type { Queue } from 'bull';
@@ -36,7 +47,11 @@ export class MailWorkerModule {
         { provide: APP_GUARD, useExisting: HttpMetricsGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
         // The mail queue's depth (sesame_queue_jobs) on every scrape.
-        { provide: MAIL_QUEUE_DEPTH, inject: [getQueueToken(MAIL_QUEUE), SesameMetrics], useFactory: (queue: Queue, metrics: SesameMetrics) => metrics.watchQueue(queue) },
+        {
+          provide: MAIL_QUEUE_DEPTH,
+          inject: [getQueueToken(MAIL_QUEUE), SesameMetrics],
+          useFactory: (queue: Queue, metrics: SesameMetrics) => metrics.watchQueue(queue),
+        },
       ],
     };
   }

@@ -39,19 +39,28 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'tenant:create': {
-      const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, plan: { type: 'string' }, 'owner-email': { type: 'string' } } });
+      const { values } = parseArgs({
+        args: rest,
+        options: { name: { type: 'string' }, plan: { type: 'string' }, 'owner-email': { type: 'string' } },
+      });
       if (!values.name || !PLANS.includes(values.plan as Plan)) return usage();
       return withContext(config, TenantsModule, async (app) => {
-        const { tenant, apiKey, owner } = await app.get(TenantsService).createTenant({ name: values.name!, plan: values.plan as Plan, ownerEmail: values['owner-email'] });
+        const { tenant, apiKey, owner } = await app
+          .get(TenantsService)
+          .createTenant({ name: values.name!, plan: values.plan as Plan, ownerEmail: values['owner-email'] });
         console.log(`Tenant ${tenant.name} (${tenant.id}, plan ${tenant.plan})\nAPI key (shown once): ${apiKey.key}`);
         if (owner) console.log(`Owner ${owner.email}: invited to the console (${config.console.publicUrl})`);
       });
     }
     case 'console:setup': {
-      const { values } = parseArgs({ args: rest, options: { 'credentials-file': { type: 'string' }, 'rotate-secret': { type: 'boolean' } } });
+      const { values } = parseArgs({
+        args: rest,
+        options: { 'credentials-file': { type: 'string' }, 'rotate-secret': { type: 'boolean' } },
+      });
       return withContext(config, SystemTenantModule, async (app) => {
         const credentials = await app.get(SystemTenantService).ensureConsole({ rotateSecret: values['rotate-secret'] ?? false });
-        if (values['credentials-file']) await writeFile(values['credentials-file'], `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+        if (values['credentials-file'])
+          await writeFile(values['credentials-file'], `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
         console.log(`Console application ready for ${config.console.publicUrl} (client id ${credentials.clientId})`);
       });
     }
@@ -74,7 +83,11 @@ async function upgradeLegacyVerifiers(config: SesameConfig): Promise<number> {
  * on which a change such as a plan tells the running instances to drop their cached copies), then
  * closes everything.
  */
-async function withContext(config: SesameConfig, feature: Type<unknown>, work: (app: INestApplicationContext) => Promise<void>): Promise<number> {
+async function withContext(
+  config: SesameConfig,
+  feature: Type<unknown>,
+  work: (app: INestApplicationContext) => Promise<void>,
+): Promise<number> {
   @Module({ imports: [SesameConfigModule.forRoot(config), ClockModule, DatabaseModule, RedisModule, feature] })
   class CliModule {}
   const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });

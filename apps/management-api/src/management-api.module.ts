@@ -1,7 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { ClockModule, HttpMetricsGuard, JsonBodyGuard, LoggingModule, MetricsModule, ProblemFilter, RedisHealthIndicator, RedisModule, SesameConfig, SesameConfigModule } from '@sesame/common';
+import {
+  ClockModule,
+  HttpMetricsGuard,
+  JsonBodyGuard,
+  LoggingModule,
+  MetricsModule,
+  ProblemFilter,
+  RedisHealthIndicator,
+  RedisModule,
+  SesameConfig,
+  SesameConfigModule,
+} from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
 import { ApiKeyAuthModule, ApiKeyGuard, Public } from '@sesame/guards';
 import { GlobalIpThrottlerGuard, MemberThrottlerGuard, PlanThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesame/throttler';

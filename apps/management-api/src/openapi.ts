@@ -13,11 +13,28 @@ export function setupManagementOpenApi(app: INestApplication, config: SesameConf
     // API keys (`sk_…`) and console access tokens are opaque random strings, not the JWT that Nest assumes by default.
     configure: (builder) =>
       builder
-        .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'A tenant, organization or platform API key (`sk_…`)' }, 'apiKey')
         .addBearerAuth(
-          { type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'A console access token: issued to the Sesame console application when a member signs in. Send it with `Sesame-Tenant`.' },
+          { type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'A tenant, organization or platform API key (`sk_…`)' },
+          'apiKey',
+        )
+        .addBearerAuth(
+          {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'opaque',
+            description:
+              'A console access token: issued to the Sesame console application when a member signs in. Send it with `Sesame-Tenant`.',
+          },
           'member',
         )
-        .addApiKey({ type: 'apiKey', in: 'header', name: 'Sesame-Tenant', description: 'With a member token: the id of the tenant the member acts in.' }, 'sesameTenant'),
+        .addApiKey(
+          {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Sesame-Tenant',
+            description: 'With a member token: the id of the tenant the member acts in.',
+          },
+          'sesameTenant',
+        ),
   });
 }

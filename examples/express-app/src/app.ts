@@ -30,7 +30,10 @@ export function createExampleApp(config: ExampleConfig): express.Express {
   app.use(sameOriginPosts);
   app.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+    res.setHeader(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    );
     res.setHeader('Referrer-Policy', 'same-origin');
     next();
   });
@@ -60,11 +63,25 @@ export function createExampleApp(config: ExampleConfig): express.Express {
     if (!email) return send(res, signInPage(appName, { returnTo, error: 'Enter your e-mail address.', status: 400 }));
     try {
       const attempt = await sesame.authenticateDirect(req, res, { email });
-      send(res, checkInboxPage(appName, { email, sentence: attempt.sentence, approvalNumber: attempt.approvalNumber, loginAttemptId: attempt.loginAttemptId, allowedDate: attempt.allowedDate }));
+      send(
+        res,
+        checkInboxPage(appName, {
+          email,
+          sentence: attempt.sentence,
+          approvalNumber: attempt.approvalNumber,
+          loginAttemptId: attempt.loginAttemptId,
+          allowedDate: attempt.allowedDate,
+        }),
+      );
     } catch (error) {
       if (error instanceof RateLimitedError) {
-        const when = error.allowedDate ? `after ${error.allowedDate.toISOString().slice(11, 19)} UTC` : `in ${error.retryAfter ?? 60} seconds`;
-        return send(res, signInPage(appName, { returnTo, email, error: `Too many sign-in attempts for this address. Try again ${when}.`, status: 429 }));
+        const when = error.allowedDate
+          ? `after ${error.allowedDate.toISOString().slice(11, 19)} UTC`
+          : `in ${error.retryAfter ?? 60} seconds`;
+        return send(
+          res,
+          signInPage(appName, { returnTo, email, error: `Too many sign-in attempts for this address. Try again ${when}.`, status: 429 }),
+        );
       }
       if (error instanceof ProviderError && error.status !== null && error.status < 500) {
         return send(res, signInPage(appName, { returnTo, email, error: error.errorDescription ?? error.error, status: 400 }));
@@ -94,7 +111,15 @@ export function createExampleApp(config: ExampleConfig): express.Express {
       const status = await sesame.loginStatus(req, res, { loginAttemptId: view.loginAttemptId, waitSeconds: 20 });
       if (status.status === 'completed' && status.returnTo) return res.redirect(303, status.returnTo);
       if (status.status === 'pending') return send(res, checkInboxPage(appName, view));
-      send(res, errorPage(appName, 'Sign-in failed', CALLBACK_ERRORS[`status_${status.status}`] ?? 'The sign-in did not complete. Start again here.', 400));
+      send(
+        res,
+        errorPage(
+          appName,
+          'Sign-in failed',
+          CALLBACK_ERRORS[`status_${status.status}`] ?? 'The sign-in did not complete. Start again here.',
+          400,
+        ),
+      );
     } catch (error) {
       next(error);
     }
@@ -131,12 +156,23 @@ export function createExampleApp(config: ExampleConfig): express.Express {
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
     if (error instanceof InvalidStateError) {
-      return send(res, errorPage(appName, 'This sign-in cannot continue', 'The link was opened in another browser than the one you signed in from, or the sign-in has expired. Start again here.', 400));
+      return send(
+        res,
+        errorPage(
+          appName,
+          'This sign-in cannot continue',
+          'The link was opened in another browser than the one you signed in from, or the sign-in has expired. Start again here.',
+          400,
+        ),
+      );
     }
     if (error instanceof ProviderError && error.status === null) {
       // The callback's error and error_description are whatever the link's author put there: the page
       // shows its own sentence for the codes it knows, never their text (content injection).
-      return send(res, errorPage(appName, 'Sign-in failed', CALLBACK_ERRORS[error.error] ?? 'The sign-in did not complete. Start again here.', 400));
+      return send(
+        res,
+        errorPage(appName, 'Sign-in failed', CALLBACK_ERRORS[error.error] ?? 'The sign-in did not complete. Start again here.', 400),
+      );
     }
     if (error instanceof SesameError) {
       logger.error(error);

@@ -137,11 +137,22 @@ export function homePage(appName: string, session: Session) {
 }
 
 export function profilePage(appName: string, session: Session) {
-  return layout(appName, 'Profile', session, `<h1>Profile</h1><p>This page is only for signed-in users.</p><pre id="profile">${escapeHtml(JSON.stringify(session.user, null, 2))}</pre>`);
+  return layout(
+    appName,
+    'Profile',
+    session,
+    `<h1>Profile</h1><p>This page is only for signed-in users.</p><pre id="profile">${escapeHtml(JSON.stringify(session.user, null, 2))}</pre>`,
+  );
 }
 
 export function errorPage(appName: string, title: string, message: string, status: number) {
-  return layout(appName, title, null, `<h1 id="error-title">${escapeHtml(title)}</h1><p class="error" id="error" role="alert">${escapeHtml(message)}</p><p><a href="/">Start again</a></p>`, status);
+  return layout(
+    appName,
+    title,
+    null,
+    `<h1 id="error-title">${escapeHtml(title)}</h1><p class="error" id="error" role="alert">${escapeHtml(message)}</p><p><a href="/">Start again</a></p>`,
+    status,
+  );
 }
 
 function clock(date: Date): string {

@@ -52,8 +52,18 @@ export class SesameApi {
   ) {}
 
   /** Exchanges an authorization code (RFC 6749 §4.1.3) with its PKCE verifier, if the login had one. */
-  async exchangeCode(grant: { code: string; redirectUri: string; verifier?: string }, extra: Record<string, string | undefined> = {}): Promise<TokenResponse> {
-    const form = { grant_type: 'authorization_code', code: grant.code, redirect_uri: grant.redirectUri, code_verifier: grant.verifier, ...extra, ...this.credentials.form };
+  async exchangeCode(
+    grant: { code: string; redirectUri: string; verifier?: string },
+    extra: Record<string, string | undefined> = {},
+  ): Promise<TokenResponse> {
+    const form = {
+      grant_type: 'authorization_code',
+      code: grant.code,
+      redirect_uri: grant.redirectUri,
+      code_verifier: grant.verifier,
+      ...extra,
+      ...this.credentials.form,
+    };
     return (await this.http.postForm('/v1/verify', form, this.credentials.headers)).body as TokenResponse;
   }
 
@@ -67,7 +77,11 @@ export class SesameApi {
 
   /** Revokes an access token (RFC 7009). */
   async revoke(accessToken: string): Promise<void> {
-    await this.http.postForm('/v1/revoke', { token: accessToken, token_type_hint: 'access_token', ...this.credentials.form }, this.credentials.headers);
+    await this.http.postForm(
+      '/v1/revoke',
+      { token: accessToken, token_type_hint: 'access_token', ...this.credentials.form },
+      this.credentials.headers,
+    );
   }
 }
 

@@ -20,6 +20,8 @@ describe('encoding (no Node built-ins)', () => {
   });
 
   it('form-encodes, leaving out undefined values', () => {
-    expect(formEncode({ code: 'a b+c', redirect_uri: 'https://x/cb?y=1', skipped: undefined, amp: '&=' })).toBe('code=a+b%2Bc&redirect_uri=https%3A%2F%2Fx%2Fcb%3Fy%3D1&amp=%26%3D');
+    expect(formEncode({ code: 'a b+c', redirect_uri: 'https://x/cb?y=1', skipped: undefined, amp: '&=' })).toBe(
+      'code=a+b%2Bc&redirect_uri=https%3A%2F%2Fx%2Fcb%3Fy%3D1&amp=%26%3D',
+    );
   });
 });

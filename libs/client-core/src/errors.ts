@@ -28,7 +28,9 @@ export class RateLimitedError extends SesameError {
   ) {
     super(
       'rate_limited',
-      allowedDate ? `The next login for this address is allowed at ${allowedDate.toISOString()}` : `Rate limited by Sesame${retryAfter !== null ? `; retry after ${retryAfter} s` : ''}`,
+      allowedDate
+        ? `The next login for this address is allowed at ${allowedDate.toISOString()}`
+        : `Rate limited by Sesame${retryAfter !== null ? `; retry after ${retryAfter} s` : ''}`,
     );
   }
 }

@@ -15,7 +15,11 @@ function scriptedFetch(...answers: Answer[]) {
     calls.push({ url, init });
     const answer = answers[Math.min(calls.length, answers.length) - 1];
     const headers = new Map(Object.entries(answer.headers ?? {}));
-    return { status: answer.status, headers: { get: (name: string) => headers.get(name) ?? null }, text: async () => (answer.body === undefined ? '' : JSON.stringify(answer.body)) };
+    return {
+      status: answer.status,
+      headers: { get: (name: string) => headers.get(name) ?? null },
+      text: async () => (answer.body === undefined ? '' : JSON.stringify(answer.body)),
+    };
   };
   return Object.assign(fetch, { calls });
 }
@@ -59,9 +63,16 @@ describe('SesameHttp retries', () => {
   });
 
   it('does not retry a refused login before its allowedDate', async () => {
-    const fetch = scriptedFetch({ status: 429, headers: { 'retry-after': '42' }, body: { code: 'rate_limited', allowedDate: '2030-01-01T00:01:00.000Z' } });
+    const fetch = scriptedFetch({
+      status: 429,
+      headers: { 'retry-after': '42' },
+      body: { code: 'rate_limited', allowedDate: '2030-01-01T00:01:00.000Z' },
+    });
     const { http: client, waits } = http(fetch);
-    await expect(client.postJson('/v1/authenticate_direct', {})).rejects.toMatchObject({ allowedDate: new Date('2030-01-01T00:01:00.000Z'), retryAfter: 42 });
+    await expect(client.postJson('/v1/authenticate_direct', {})).rejects.toMatchObject({
+      allowedDate: new Date('2030-01-01T00:01:00.000Z'),
+      retryAfter: 42,
+    });
     expect(waits).toEqual([]);
     expect(fetch.calls).toHaveLength(1);
   });
@@ -79,7 +90,10 @@ describe('SesameHttp errors', () => {
 
   it('resolves with error answers from sendRaw', async () => {
     const { http: client } = http(scriptedFetch({ status: 401, body: { error: 'invalid_token' } }));
-    await expect(client.sendRaw('/v1/userinfo', { method: 'GET', headers: {} })).resolves.toMatchObject({ status: 401, body: { error: 'invalid_token' } });
+    await expect(client.sendRaw('/v1/userinfo', { method: 'GET', headers: {} })).resolves.toMatchObject({
+      status: 401,
+      body: { error: 'invalid_token' },
+    });
   });
 
   it('reports a failed fetch as unreachable, keeping the cause', async () => {
@@ -87,7 +101,11 @@ describe('SesameHttp errors', () => {
     const { http: client } = http(async () => Promise.reject(cause));
     const failure = client.get('/v1/x');
     await expect(failure).rejects.toBeInstanceOf(SesameError);
-    await expect(failure).rejects.toMatchObject({ code: 'unreachable', message: `Sesame could not be reached at ${BASE_URL}/v1/x: ECONNREFUSED`, cause });
+    await expect(failure).rejects.toMatchObject({
+      code: 'unreachable',
+      message: `Sesame could not be reached at ${BASE_URL}/v1/x: ECONNREFUSED`,
+      cause,
+    });
   });
 
   describe('timeout', () => {
@@ -155,6 +173,10 @@ describe('SesameApi', () => {
   it('revokes with the credentials of the application', async () => {
     const fetch = scriptedFetch({ status: 200 });
     await new SesameApi(http(fetch).http, { headers: { authorization: 'Basic x' }, form: {} }).revoke('t');
-    expect(fetch.calls[0].init).toMatchObject({ method: 'POST', headers: { authorization: 'Basic x' }, body: 'token=t&token_type_hint=access_token' });
+    expect(fetch.calls[0].init).toMatchObject({
+      method: 'POST',
+      headers: { authorization: 'Basic x' },
+      body: 'token=t&token_type_hint=access_token',
+    });
   });
 });

@@ -51,7 +51,11 @@ export class SesameHttp {
 
   /** POST with an application/x-www-form-urlencoded body. */
   postForm(path: string, form: Record<string, string | undefined>, headers: Record<string, string> = {}): Promise<HttpAnswer> {
-    return this.send(path, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: formEncode(form) });
+    return this.send(path, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: formEncode(form),
+    });
   }
 
   get(path: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
@@ -102,7 +106,11 @@ export class SesameHttp {
       return { status: response.status, headers: response.headers, body: parseJson(text) };
     } catch (error) {
       if (error instanceof SesameError) throw error;
-      throw new SesameError('unreachable', `Sesame could not be reached at ${url}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new SesameError(
+        'unreachable',
+        `Sesame could not be reached at ${url}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     } finally {
       timer?.cancel();
     }
@@ -121,7 +129,8 @@ function allowedDateOf(body: unknown): Date | null {
 export function providerError(answer: Pick<HttpAnswer, 'status' | 'body'>): ProviderError {
   const body = (typeof answer.body === 'object' && answer.body !== null ? answer.body : {}) as Record<string, unknown>;
   const error = typeof body.error === 'string' ? body.error : typeof body.code === 'string' ? body.code : `http_${answer.status}`;
-  const description = typeof body.error_description === 'string' ? body.error_description : typeof body.detail === 'string' ? body.detail : null;
+  const description =
+    typeof body.error_description === 'string' ? body.error_description : typeof body.detail === 'string' ? body.detail : null;
   return new ProviderError(error, description, answer.status);
 }
 

@@ -17,9 +17,15 @@ describe('PKCE', () => {
   });
 
   it('matches the example of RFC 7636 Appendix B', async () => {
-    const bytes = [116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212, 37, 77, 105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121];
+    const bytes = [
+      116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212, 37, 77, 105, 214, 191, 240, 91, 88, 5, 88, 83,
+      132, 141, 121,
+    ];
     const fixed: CryptoProvider = { ...nodeCrypto, getRandomValues: (array) => (array.set(bytes), array) };
-    expect(await createPkcePair(fixed)).toEqual({ verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' });
+    expect(await createPkcePair(fixed)).toEqual({
+      verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+      challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    });
   });
 
   it('makes states from the random bytes it is given', () => {

@@ -59,12 +59,18 @@ export function webCrypto(): CryptoProvider {
   return {
     getRandomValues(array) {
       const crypto = host.crypto;
-      if (!crypto?.getRandomValues) throw new Error('globalThis.crypto.getRandomValues is missing: install react-native-get-random-values and import it first (see README)');
+      if (!crypto?.getRandomValues)
+        throw new Error(
+          'globalThis.crypto.getRandomValues is missing: install react-native-get-random-values and import it first (see README)',
+        );
       return crypto.getRandomValues(array);
     },
     async sha256(data) {
       const subtle = host.crypto?.subtle;
-      if (!subtle) throw new Error('globalThis.crypto.subtle is missing: pass options.crypto.sha256 (e.g. with expo-crypto) or install a WebCrypto polyfill (see README)');
+      if (!subtle)
+        throw new Error(
+          'globalThis.crypto.subtle is missing: pass options.crypto.sha256 (e.g. with expo-crypto) or install a WebCrypto polyfill (see README)',
+        );
       return new Uint8Array(await subtle.digest('SHA-256', data));
     },
   };

@@ -16,7 +16,12 @@ export const DEFAULT_RETRY: RetryOptions = { retries: 3, baseDelayMs: 500, maxDe
  * The wait before retry number `attempt + 1`: baseDelayMs · 2^attempt (with jitter, in
  * [half, whole]), and never less than the server's Retry-After.
  */
-export function backoffDelay(attempt: number, retry: RetryOptions, retryAfterSeconds: number | null, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  retry: RetryOptions,
+  retryAfterSeconds: number | null,
+  random: () => number = Math.random,
+): number {
   const exponential = retry.baseDelayMs * 2 ** attempt;
   const jittered = retry.jitter ? exponential / 2 + (random() * exponential) / 2 : exponential;
   return Math.round(Math.max(jittered, (retryAfterSeconds ?? 0) * 1000));

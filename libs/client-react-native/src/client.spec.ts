@@ -17,12 +17,28 @@ function fakeFetch(answers: Partial<Record<string, { status: number; body?: unkn
     const path = url.slice(BASE_URL.length);
     const answer = answers[path] ??
       {
-        '/v1/verify': { status: 200, body: { access_token: 'native-token', id_token: 'x', expires_in: 3600, expires_at: new Date(Date.now() + 3_600_000).toISOString(), token_type: 'Bearer' } },
-        '/v1/userinfo': { status: 200, body: { sub: 'u1', email: 'ada@example.com', email_verified: true, organization_id: 'o1', updated_at: 1_700_000_000 } },
+        '/v1/verify': {
+          status: 200,
+          body: {
+            access_token: 'native-token',
+            id_token: 'x',
+            expires_in: 3600,
+            expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+            token_type: 'Bearer',
+          },
+        },
+        '/v1/userinfo': {
+          status: 200,
+          body: { sub: 'u1', email: 'ada@example.com', email_verified: true, organization_id: 'o1', updated_at: 1_700_000_000 },
+        },
         '/v1/revoke': { status: 200 },
       }[path] ?? { status: 404 };
     const headers = new Map(Object.entries(answer.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
-    return { status: answer.status, headers: { get: (name: string) => headers.get(name.toLowerCase()) ?? null }, text: async () => (answer.body === undefined ? '' : JSON.stringify(answer.body)) };
+    return {
+      status: answer.status,
+      headers: { get: (name: string) => headers.get(name.toLowerCase()) ?? null },
+      text: async () => (answer.body === undefined ? '' : JSON.stringify(answer.body)),
+    };
   };
   return Object.assign(fetch, { calls });
 }
@@ -30,7 +46,15 @@ function fakeFetch(answers: Partial<Record<string, { status: number; body?: unkn
 function client(options: Partial<SesameNativeClientOptions> = {}) {
   const storage = new MemoryStorage();
   const fetch = fakeFetch();
-  const sesame = createSesameNativeClient({ baseUrl: BASE_URL, clientId: 'native-client', redirectUri: REDIRECT_URI, storage, fetch, sleep: async () => undefined, ...options });
+  const sesame = createSesameNativeClient({
+    baseUrl: BASE_URL,
+    clientId: 'native-client',
+    redirectUri: REDIRECT_URI,
+    storage,
+    fetch,
+    sleep: async () => undefined,
+    ...options,
+  });
   return { sesame, storage, fetch: (options.fetch as ReturnType<typeof fakeFetch>) ?? fetch };
 }
 
@@ -79,7 +103,13 @@ describe('handleRedirect', () => {
     expect(user).toMatchObject({ id: 'u1', email: 'ada@example.com' });
     const verify = fetch.calls.find((call) => call.url.endsWith('/v1/verify'))!;
     expect(verify.headers.authorization).toBeUndefined();
-    expect(queryOf(`?${verify.body}`)).toEqual({ grant_type: 'authorization_code', code: 'the-code', redirect_uri: REDIRECT_URI, code_verifier: expect.any(String), client_id: 'native-client' });
+    expect(queryOf(`?${verify.body}`)).toEqual({
+      grant_type: 'authorization_code',
+      code: 'the-code',
+      redirect_uri: REDIRECT_URI,
+      code_verifier: expect.any(String),
+      client_id: 'native-client',
+    });
     expect(await sesame.getAccessToken()).toBe('native-token');
     expect(await sesame.getAuthorizationHeader()).toEqual({ Authorization: 'Bearer native-token' });
     expect(await storage.getItem('sesame.pending')).toBeNull();
@@ -96,7 +126,9 @@ describe('handleRedirect', () => {
   it('throws the error of an error redirect', async () => {
     const { sesame } = client();
     const { state } = queryOf(await sesame.startLogin());
-    await expect(sesame.handleRedirect(`${REDIRECT_URI}?error=access_denied&error_description=Blocked&state=${state}`)).rejects.toEqual(new ProviderError('access_denied', 'Blocked'));
+    await expect(sesame.handleRedirect(`${REDIRECT_URI}?error=access_denied&error_description=Blocked&state=${state}`)).rejects.toEqual(
+      new ProviderError('access_denied', 'Blocked'),
+    );
   });
 
   it('refuses a URL that is not its redirect URI', async () => {
@@ -135,7 +167,11 @@ describe('handleRedirect', () => {
     const { state } = queryOf(await sesame.startLogin());
     const failure = sesame.handleRedirect(`${REDIRECT_URI}?code=c&state=${state}`);
     await expect(failure).rejects.toBeInstanceOf(RateLimitedError);
-    await expect(failure).rejects.toMatchObject({ code: 'rate_limited', allowedDate: new Date('2030-01-01T00:01:00.000Z'), retryAfter: 42 });
+    await expect(failure).rejects.toMatchObject({
+      code: 'rate_limited',
+      allowedDate: new Date('2030-01-01T00:01:00.000Z'),
+      retryAfter: 42,
+    });
     expect(sleep).not.toHaveBeenCalled();
   });
 });
@@ -147,7 +183,11 @@ function limitedOnVerify(times: number, retryAfter: string | null, body?: unknow
   return Object.assign(
     async (url: string, init: Parameters<typeof base>[1]) => {
       if (url.endsWith('/v1/verify') && limited-- > 0) {
-        return { status: 429, headers: { get: (name: string) => (name === 'retry-after' ? retryAfter : null) }, text: async () => (body === undefined ? '' : JSON.stringify(body)) };
+        return {
+          status: 429,
+          headers: { get: (name: string) => (name === 'retry-after' ? retryAfter : null) },
+          text: async () => (body === undefined ? '' : JSON.stringify(body)),
+        };
       }
       return base(url, init);
     },
@@ -168,7 +208,11 @@ describe('session', () => {
     const { state } = queryOf(await sesame.startLogin());
     await sesame.handleRedirect(`${REDIRECT_URI}?code=c&state=${state}`);
     expect(await sesame.logout()).toEqual({ revoked: true });
-    expect(queryOf(`?${fetch.calls.at(-1)!.body}`)).toEqual({ token: 'native-token', token_type_hint: 'access_token', client_id: 'native-client' });
+    expect(queryOf(`?${fetch.calls.at(-1)!.body}`)).toEqual({
+      token: 'native-token',
+      token_type_hint: 'access_token',
+      client_id: 'native-client',
+    });
     expect(storage.keys()).toEqual([]);
     expect(await sesame.getUser()).toBeNull();
   });

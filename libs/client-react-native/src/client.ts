@@ -1,4 +1,17 @@
-import { createPkcePair, CryptoProvider, DEFAULT_RETRY, FetchFunction, formEncode, globalFetch, randomToken, RetryOptions, SesameApi, SesameHttp, SesameUser, webCrypto } from '@sesame/client-core';
+import {
+  createPkcePair,
+  CryptoProvider,
+  DEFAULT_RETRY,
+  FetchFunction,
+  formEncode,
+  globalFetch,
+  randomToken,
+  RetryOptions,
+  SesameApi,
+  SesameHttp,
+  SesameUser,
+  webCrypto,
+} from '@sesame/client-core';
 import { queryOf, withoutQuery } from './encoding';
 import { InvalidStateError, ProviderError, SesameError } from './errors';
 import { SecureStorage } from './storage';
@@ -71,13 +84,21 @@ export class SesameNativeClient {
   private readonly loginTimeout: number;
 
   constructor(private readonly options: SesameNativeClientOptions) {
-    if (!/^https?:\/\/[^/?#]+/.test(options.baseUrl)) throw new TypeError('baseUrl must be an absolute http(s) URL, e.g. https://auth.example.com/api');
+    if (!/^https?:\/\/[^/?#]+/.test(options.baseUrl))
+      throw new TypeError('baseUrl must be an absolute http(s) URL, e.g. https://auth.example.com/api');
     if (!options.clientId) throw new TypeError('clientId is required');
-    if (!options.redirectUri || options.redirectUri.includes('?') || options.redirectUri.includes('#')) throw new TypeError('redirectUri must be a registered callback URL without query or fragment');
+    if (!options.redirectUri || options.redirectUri.includes('?') || options.redirectUri.includes('#'))
+      throw new TypeError('redirectUri must be a registered callback URL without query or fragment');
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     const fetch = options.fetch ?? globalFetch();
     if (!fetch) throw new TypeError('No fetch in this environment: pass options.fetch');
-    const http = new SesameHttp({ baseUrl: this.baseUrl, fetch, retry: { ...DEFAULT_RETRY, ...options.retry }, sleep: options.sleep, timeoutMs: options.timeoutMs });
+    const http = new SesameHttp({
+      baseUrl: this.baseUrl,
+      fetch,
+      retry: { ...DEFAULT_RETRY, ...options.retry },
+      sleep: options.sleep,
+      timeoutMs: options.timeoutMs,
+    });
     this.api = new SesameApi(http, { headers: {}, form: { client_id: options.clientId } });
     const defaults = webCrypto();
     this.crypto = {
@@ -96,7 +117,8 @@ export class SesameNativeClient {
    * when the user closed the page.
    */
   async login(options: LoginOptions = {}): Promise<SesameUser> {
-    if (!this.options.openAuthSession) throw new TypeError('login() needs options.openAuthSession; or use startLogin() and handleRedirect()');
+    if (!this.options.openAuthSession)
+      throw new TypeError('login() needs options.openAuthSession; or use startLogin() and handleRedirect()');
     const url = await this.startLogin(options);
     const redirected = await this.options.openAuthSession(url, this.options.redirectUri);
     if (!redirected) throw new SesameError('cancelled', 'The login was cancelled');
@@ -211,7 +233,10 @@ export class SesameNativeClient {
       return Array.isArray(parsed)
         ? parsed.filter(
             (login): login is PendingLogin =>
-              typeof login?.state === 'string' && typeof login?.verifier === 'string' && typeof login?.createdAt === 'number' && now - login.createdAt <= this.loginTimeout,
+              typeof login?.state === 'string' &&
+              typeof login?.verifier === 'string' &&
+              typeof login?.createdAt === 'number' &&
+              now - login.createdAt <= this.loginTimeout,
           )
         : [];
     } catch {

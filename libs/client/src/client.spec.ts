@@ -7,11 +7,25 @@ import { BASE_URL, CLIENT_ID, CLIENT_SECRET, FakeResponse, fakeRequest, formOf, 
 import { redirectResponse } from './types';
 
 function client(fetch = sesameFetch(), options: Partial<SesameClientOptions> = {}) {
-  return { fetch, sesame: createSesameClient({ baseUrl: BASE_URL, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, fetch, sleep: async () => undefined, ...options }) };
+  return {
+    fetch,
+    sesame: createSesameClient({
+      baseUrl: BASE_URL,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      fetch,
+      sleep: async () => undefined,
+      ...options,
+    }),
+  };
 }
 
 /** Starts a login on https://app.example.com and returns the login cookie and what was sent to Sesame. */
-async function startLogin(sesame: ReturnType<typeof client>['sesame'], fetch: ReturnType<typeof sesameFetch>, init: Parameters<typeof fakeRequest>[0] = {}) {
+async function startLogin(
+  sesame: ReturnType<typeof client>['sesame'],
+  fetch: ReturnType<typeof sesameFetch>,
+  init: Parameters<typeof fakeRequest>[0] = {},
+) {
   const res = new FakeResponse();
   const attempt = await sesame.authenticateDirect(fakeRequest({ url: '/signin', ...init }), res, { email: 'ada@example.com' });
   const sent = JSON.parse(fetch.calls.find((call) => call.url.endsWith('/v1/authenticate_direct'))!.body!);
@@ -48,13 +62,20 @@ describe('authenticateDirect', () => {
 
   it('passes a given state and translations through unchanged', async () => {
     const { sesame, fetch } = client();
-    await sesame.authenticateDirect(fakeRequest(), new FakeResponse(), { email: 'ada@example.com', state: 'my-own-state', translations: { subject: 'Ihr Link' } });
+    await sesame.authenticateDirect(fakeRequest(), new FakeResponse(), {
+      email: 'ada@example.com',
+      state: 'my-own-state',
+      translations: { subject: 'Ihr Link' },
+    });
     expect(JSON.parse(fetch.calls[0].body!)).toMatchObject({ state: 'my-own-state', translations: { subject: 'Ihr Link' } });
   });
 
   it('passes on the end user’s browser and address, for a person approving from another device', async () => {
     const { sesame, fetch } = client(sesameFetch(), { trustProxy: true });
-    const req = { ...fakeRequest({ headers: { 'user-agent': 'Firefox/1.0', 'x-forwarded-for': '198.51.100.9' } }), socket: { encrypted: true, remoteAddress: '10.0.0.2' } };
+    const req = {
+      ...fakeRequest({ headers: { 'user-agent': 'Firefox/1.0', 'x-forwarded-for': '198.51.100.9' } }),
+      socket: { encrypted: true, remoteAddress: '10.0.0.2' },
+    };
     await sesame.authenticateDirect(req, new FakeResponse(), { email: 'ada@example.com' });
     expect(JSON.parse(fetch.calls[0].body!)).toMatchObject({ userAgent: 'Firefox/1.0', userIp: '198.51.100.9' });
   });
@@ -68,15 +89,26 @@ describe('authenticateDirect', () => {
   it('keeps state, verifier and return address in a short-lived HttpOnly, Secure, SameSite=Lax cookie', async () => {
     const { sesame, fetch } = client();
     const { res } = await startLogin(sesame, fetch);
-    expect(res.cookie('sesame_login')).toMatch(/^sesame_login=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}; Path=\/; Max-Age=1800; HttpOnly; Secure; SameSite=Lax$/);
+    expect(res.cookie('sesame_login')).toMatch(
+      /^sesame_login=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}; Path=\/; Max-Age=1800; HttpOnly; Secure; SameSite=Lax$/,
+    );
     expect(res.cookie('sesame_session')).toBeUndefined();
   });
 
   it('sets no cookie when Sesame refuses', async () => {
-    const { sesame } = client(sesameFetch({ authenticate_direct: { status: 400, body: { error: 'invalid_request', error_description: 'redirect_uri is not allowed' } } }));
+    const { sesame } = client(
+      sesameFetch({
+        authenticate_direct: { status: 400, body: { error: 'invalid_request', error_description: 'redirect_uri is not allowed' } },
+      }),
+    );
     const res = new FakeResponse();
     const failure = sesame.authenticateDirect(fakeRequest(), res, { email: 'ada@example.com' });
-    await expect(failure).rejects.toMatchObject({ name: 'ProviderError', error: 'invalid_request', errorDescription: 'redirect_uri is not allowed', status: 400 });
+    await expect(failure).rejects.toMatchObject({
+      name: 'ProviderError',
+      error: 'invalid_request',
+      errorDescription: 'redirect_uri is not allowed',
+      status: 400,
+    });
     expect(res.setCookies).toEqual([]);
   });
 });
@@ -86,25 +118,42 @@ describe('callback', () => {
     const { sesame, fetch } = client();
     const { sent, loginCookie } = await startLogin(sesame, fetch, { url: '/signin?return_to=%2Fdashboard' });
     const res = new FakeResponse();
-    const result = await sesame.callback(fakeRequest({ url: `/callback?code=the-code&state=${encodeURIComponent(sent.state)}`, cookies: { sesame_login: loginCookie } }), res);
+    const result = await sesame.callback(
+      fakeRequest({ url: `/callback?code=the-code&state=${encodeURIComponent(sent.state)}`, cookies: { sesame_login: loginCookie } }),
+      res,
+    );
 
     const verify = fetch.calls.find((call) => call.url === `${BASE_URL}/v1/verify`)!;
     expect(verify.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(verify.headers.authorization).toMatch(/^Basic /);
     const form = formOf(verify);
-    expect(form).toEqual({ grant_type: 'authorization_code', code: 'the-code', redirect_uri: 'https://app.example.com/callback', code_verifier: expect.any(String) });
+    expect(form).toEqual({
+      grant_type: 'authorization_code',
+      code: 'the-code',
+      redirect_uri: 'https://app.example.com/callback',
+      code_verifier: expect.any(String),
+    });
     // The verifier is the one the challenge was made from.
     const { createHash } = await import('node:crypto');
     expect(createHash('sha256').update(form.code_verifier).digest('base64url')).toBe(sent.code_challenge);
 
     const userinfo = fetch.calls.find((call) => call.url === `${BASE_URL}/v1/userinfo`)!;
     expect(userinfo.headers.authorization).toBe('Bearer access-token-1');
-    expect(result.user).toEqual({ id: USERINFO.sub, email: 'ada@example.com', emailVerified: true, name: 'Ada', organizationId: USERINFO.organization_id, updatedAt: new Date(1_700_000_000_000) });
+    expect(result.user).toEqual({
+      id: USERINFO.sub,
+      email: 'ada@example.com',
+      emailVerified: true,
+      name: 'Ada',
+      organizationId: USERINFO.organization_id,
+      updatedAt: new Date(1_700_000_000_000),
+    });
     expect(result).toMatchObject({ state: sent.state, autologin: false, expiresAt: new Date('2030-02-01T00:00:00.000Z') });
     expect(res.statusCode).toBe(303);
     expect(res.getHeader('location')).toBe('https://app.example.com/dashboard');
     // The finished login is dropped from the login cookie.
-    expect(res.cookie('sesame_login')).toMatch(/^sesame_login=; Path=\/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/);
+    expect(res.cookie('sesame_login')).toMatch(
+      /^sesame_login=; Path=\/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/,
+    );
   });
 
   it('stores the access token in an HttpOnly, Secure, SameSite=Lax cookie that lives as long as the token', async () => {
@@ -116,13 +165,21 @@ describe('callback', () => {
   });
 
   it('uses the configured cookie names, path and domain', async () => {
-    const { sesame, fetch } = client(sesameFetch(), { cookies: { session: 'sid', login: 'pending', path: '/app', domain: 'example.com' }, loginTimeoutSeconds: 900 });
+    const { sesame, fetch } = client(sesameFetch(), {
+      cookies: { session: 'sid', login: 'pending', path: '/app', domain: 'example.com' },
+      loginTimeoutSeconds: 900,
+    });
     const res = new FakeResponse();
     const attempt = await sesame.authenticateDirect(fakeRequest(), res, { email: 'ada@example.com' });
     expect(res.cookie('pending')).toMatch(/; Path=\/app; Max-Age=900; Domain=example.com; HttpOnly; Secure; SameSite=Lax$/);
     const callbackRes = new FakeResponse();
-    await sesame.callback(fakeRequest({ url: `/callback?code=c&state=${attempt.state}`, cookies: { pending: res.cookieValue('pending')! } }), callbackRes);
-    expect(callbackRes.cookie('sid')).toBe('sid=access-token-1; Path=/app; Max-Age=2592000; Domain=example.com; HttpOnly; Secure; SameSite=Lax');
+    await sesame.callback(
+      fakeRequest({ url: `/callback?code=c&state=${attempt.state}`, cookies: { pending: res.cookieValue('pending')! } }),
+      callbackRes,
+    );
+    expect(callbackRes.cookie('sid')).toBe(
+      'sid=access-token-1; Path=/app; Max-Age=2592000; Domain=example.com; HttpOnly; Secure; SameSite=Lax',
+    );
     expect(fetch.calls.map((call) => call.url.slice(BASE_URL.length))).toEqual(['/v1/authenticate_direct', '/v1/verify', '/v1/userinfo']);
   });
 
@@ -144,13 +201,18 @@ describe('callback', () => {
     const { sent, loginCookie } = await startLogin(sesame, fetch);
     const tampered = `${loginCookie.slice(0, -2)}AA`;
     for (const cookies of [undefined, { sesame_login: tampered }, { sesame_login: 'garbage' }]) {
-      await expect(sesame.callback(fakeRequest({ url: `/callback?code=c&state=${sent.state}`, cookies }), new FakeResponse())).rejects.toMatchObject({ reason: 'unknown_state' });
+      await expect(
+        sesame.callback(fakeRequest({ url: `/callback?code=c&state=${sent.state}`, cookies }), new FakeResponse()),
+      ).rejects.toMatchObject({ reason: 'unknown_state' });
     }
     // A cookie signed with another application's secret is ignored too.
     const stranger = client(sesameFetch(), { clientSecret: 'another-secret-0123456789abcdefghijklmnopqrstuv' });
     const theirs = await startLogin(stranger.sesame, stranger.fetch);
     await expect(
-      sesame.callback(fakeRequest({ url: `/callback?code=c&state=${theirs.sent.state}`, cookies: { sesame_login: theirs.loginCookie } }), new FakeResponse()),
+      sesame.callback(
+        fakeRequest({ url: `/callback?code=c&state=${theirs.sent.state}`, cookies: { sesame_login: theirs.loginCookie } }),
+        new FakeResponse(),
+      ),
     ).rejects.toBeInstanceOf(InvalidStateError);
     expect(fetch.calls.filter((call) => call.url.endsWith('/v1/verify'))).toHaveLength(0);
   });
@@ -161,7 +223,12 @@ describe('callback', () => {
     const { sent, loginCookie } = await startLogin(sesame, fetch);
     try {
       Date.now = () => realNow() + 61_000;
-      await expect(sesame.callback(fakeRequest({ url: `/callback?code=c&state=${sent.state}`, cookies: { sesame_login: loginCookie } }), new FakeResponse())).rejects.toMatchObject({
+      await expect(
+        sesame.callback(
+          fakeRequest({ url: `/callback?code=c&state=${sent.state}`, cookies: { sesame_login: loginCookie } }),
+          new FakeResponse(),
+        ),
+      ).rejects.toMatchObject({
         reason: 'unknown_state',
       });
     } finally {
@@ -173,10 +240,14 @@ describe('callback', () => {
     const { sesame, fetch } = client();
     const first = await startLogin(sesame, fetch);
     const res = new FakeResponse();
-    const second = await sesame.authenticateDirect(fakeRequest({ cookies: { sesame_login: first.loginCookie } }), res, { email: 'ada@example.com' });
+    const second = await sesame.authenticateDirect(fakeRequest({ cookies: { sesame_login: first.loginCookie } }), res, {
+      email: 'ada@example.com',
+    });
     const both = res.cookieValue('sesame_login')!;
     for (const state of [first.sent.state, second.state]) {
-      await expect(sesame.callback(fakeRequest({ url: `/callback?code=c&state=${state}`, cookies: { sesame_login: both } }), new FakeResponse())).resolves.toMatchObject({ state });
+      await expect(
+        sesame.callback(fakeRequest({ url: `/callback?code=c&state=${state}`, cookies: { sesame_login: both } }), new FakeResponse()),
+      ).resolves.toMatchObject({ state });
     }
   });
 
@@ -185,7 +256,10 @@ describe('callback', () => {
     const { sent, loginCookie } = await startLogin(sesame, fetch);
     const res = new FakeResponse();
     const failure = sesame.callback(
-      fakeRequest({ url: `/callback?error=login_link_expired&error_description=The+link+has+expired&state=${sent.state}`, cookies: { sesame_login: loginCookie } }),
+      fakeRequest({
+        url: `/callback?error=login_link_expired&error_description=The+link+has+expired&state=${sent.state}`,
+        cookies: { sesame_login: loginCookie },
+      }),
       res,
     );
     await expect(failure).rejects.toBeInstanceOf(ProviderError);
@@ -195,10 +269,14 @@ describe('callback', () => {
   });
 
   it('throws a ProviderError when the exchange fails', async () => {
-    const { sesame, fetch } = client(sesameFetch({ verify: { status: 400, body: { error: 'invalid_grant', error_description: 'The code was already used' } } }));
+    const { sesame, fetch } = client(
+      sesameFetch({ verify: { status: 400, body: { error: 'invalid_grant', error_description: 'The code was already used' } } }),
+    );
     const { sent, loginCookie } = await startLogin(sesame, fetch);
     const res = new FakeResponse();
-    await expect(sesame.callback(fakeRequest({ url: `/callback?code=c&state=${sent.state}`, cookies: { sesame_login: loginCookie } }), res)).rejects.toMatchObject({
+    await expect(
+      sesame.callback(fakeRequest({ url: `/callback?code=c&state=${sent.state}`, cookies: { sesame_login: loginCookie } }), res),
+    ).rejects.toMatchObject({
       name: 'ProviderError',
       error: 'invalid_grant',
       status: 400,
@@ -208,8 +286,12 @@ describe('callback', () => {
 
   it('rejects a callback without state or code', async () => {
     const { sesame } = client();
-    await expect(sesame.callback(fakeRequest({ url: '/callback?code=c' }), new FakeResponse())).rejects.toMatchObject({ reason: 'missing_state' });
-    await expect(sesame.callback(fakeRequest({ url: '/callback?state=s' }), new FakeResponse())).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(sesame.callback(fakeRequest({ url: '/callback?code=c' }), new FakeResponse())).rejects.toMatchObject({
+      reason: 'missing_state',
+    });
+    await expect(sesame.callback(fakeRequest({ url: '/callback?state=s' }), new FakeResponse())).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
   });
 });
 
@@ -220,7 +302,10 @@ describe('callback hooks', () => {
     const onStateReceived = jest.fn(() => false);
     const onAfterCallback = jest.fn();
     const req = fakeRequest({ url: `/callback?code=c&state=${sent.state}`, cookies: { sesame_login: loginCookie } });
-    await expect(sesame.callback(req, new FakeResponse(), { onStateReceived, onAfterCallback })).rejects.toMatchObject({ name: 'InvalidStateError', reason: 'rejected' });
+    await expect(sesame.callback(req, new FakeResponse(), { onStateReceived, onAfterCallback })).rejects.toMatchObject({
+      name: 'InvalidStateError',
+      reason: 'rejected',
+    });
     expect(onStateReceived).toHaveBeenCalledWith(req, sent.state);
     expect(onAfterCallback).not.toHaveBeenCalled();
     expect(fetch.calls.filter((call) => call.url.endsWith('/v1/verify'))).toHaveLength(0);
@@ -232,7 +317,11 @@ describe('callback hooks', () => {
     const res = new FakeResponse();
     await sesame.callback(fakeRequest({ url: '/callback?code=c&state=state-from-my-store' }), res, { onStateReceived });
     // Without a login cookie there is no verifier: the code is exchanged with the callback URL alone.
-    expect(formOf(fetch.calls.find((call) => call.url.endsWith('/v1/verify'))!)).toEqual({ grant_type: 'authorization_code', code: 'c', redirect_uri: 'https://app.example.com/callback' });
+    expect(formOf(fetch.calls.find((call) => call.url.endsWith('/v1/verify'))!)).toEqual({
+      grant_type: 'authorization_code',
+      code: 'c',
+      redirect_uri: 'https://app.example.com/callback',
+    });
     expect(res.getHeader('location')).toBe('https://app.example.com/');
   });
 
@@ -241,7 +330,11 @@ describe('callback hooks', () => {
     const { sent, loginCookie } = await startLogin(sesame, fetch);
     const req = fakeRequest({ url: `/callback?code=c&state=${sent.state}`, cookies: { sesame_login: loginCookie } });
     const res = new FakeResponse();
-    const onAfterCallback = jest.fn(() => ({ status: 200, headers: { 'Content-Type': 'text/plain', 'Set-Cookie': 'welcome=1; Path=/' }, body: 'Welcome, Ada' }));
+    const onAfterCallback = jest.fn(() => ({
+      status: 200,
+      headers: { 'Content-Type': 'text/plain', 'Set-Cookie': 'welcome=1; Path=/' },
+      body: 'Welcome, Ada',
+    }));
     await sesame.callback(req, res, { onAfterCallback });
     expect(onAfterCallback).toHaveBeenCalledWith(req, res, expect.objectContaining({ email: 'ada@example.com' }), {
       state: sent.state,
@@ -287,13 +380,16 @@ describe('callback hooks', () => {
 
 describe('autologin stops', () => {
   const continueUrl = `${BASE_URL}/v1/autologin?token=${'t'.repeat(43)}`;
-  const stopUrl = (state: string, next = continueUrl) => `/callback?code=walk-code&state=${encodeURIComponent(state)}&autologin_continue=${encodeURIComponent(next)}`;
+  const stopUrl = (state: string, next = continueUrl) =>
+    `/callback?code=walk-code&state=${encodeURIComponent(state)}&autologin_continue=${encodeURIComponent(next)}`;
   const walker = () => client(sesameFetch(), { autologin: true });
 
   it('without the autologin option, autologin_continue changes nothing: a signed state alone is refused and nothing is exchanged (login CSRF)', async () => {
     const { sesame, fetch } = client();
     const state = createSignedState(CLIENT_SECRET);
-    await expect(sesame.callback(fakeRequest({ host: 'shop.example.com', url: stopUrl(state) }), new FakeResponse())).rejects.toMatchObject({ reason: 'unknown_state' });
+    await expect(sesame.callback(fakeRequest({ host: 'shop.example.com', url: stopUrl(state) }), new FakeResponse())).rejects.toMatchObject(
+      { reason: 'unknown_state' },
+    );
     expect(fetch.calls).toHaveLength(0);
   });
 
@@ -310,7 +406,12 @@ describe('autologin stops', () => {
       autologin: 'true',
     });
     expect(result.autologin).toBe(true);
-    expect(onAfterCallback).toHaveBeenCalledWith(expect.anything(), res, expect.objectContaining({ email: 'ada@example.com' }), { state, autologin: true, continueUrl, returnTo: null });
+    expect(onAfterCallback).toHaveBeenCalledWith(expect.anything(), res, expect.objectContaining({ email: 'ada@example.com' }), {
+      state,
+      autologin: true,
+      continueUrl,
+      returnTo: null,
+    });
     expect(res.cookie('sesame_session')).toMatch(/^sesame_session=access-token-1; .*HttpOnly; Secure; SameSite=Lax$/);
     expect(res.statusCode).toBe(303);
     expect(res.getHeader('location')).toBe(continueUrl);
@@ -319,8 +420,16 @@ describe('autologin stops', () => {
   it('keeps the callback URL’s own query parameters in the redirect_uri', async () => {
     const { sesame, fetch } = walker();
     const state = createSignedState(CLIENT_SECRET);
-    await sesame.callback(fakeRequest({ host: 'shop.example.com', url: `/auth/cb?tenant=a%20b&code=c&state=${state}&autologin_continue=${encodeURIComponent(continueUrl)}` }), new FakeResponse());
-    expect(formOf(fetch.calls.find((call) => call.url.endsWith('/v1/verify'))!).redirect_uri).toBe('https://shop.example.com/auth/cb?tenant=a%20b');
+    await sesame.callback(
+      fakeRequest({
+        host: 'shop.example.com',
+        url: `/auth/cb?tenant=a%20b&code=c&state=${state}&autologin_continue=${encodeURIComponent(continueUrl)}`,
+      }),
+      new FakeResponse(),
+    );
+    expect(formOf(fetch.calls.find((call) => call.url.endsWith('/v1/verify'))!).redirect_uri).toBe(
+      'https://shop.example.com/auth/cb?tenant=a%20b',
+    );
   });
 
   it('aborts on a state this application did not sign, or one too old', async () => {
@@ -328,7 +437,9 @@ describe('autologin stops', () => {
     const foreign = createSignedState('someone-elses-secret-0123456789abcdefghijklmnop');
     const old = createSignedState(CLIENT_SECRET, Date.now() - (1800 + 600 + 5) * 1000);
     for (const state of [foreign, old, 'plain-state']) {
-      await expect(sesame.callback(fakeRequest({ host: 'shop.example.com', url: stopUrl(state) }), new FakeResponse())).rejects.toMatchObject({ reason: 'bad_signature' });
+      await expect(
+        sesame.callback(fakeRequest({ host: 'shop.example.com', url: stopUrl(state) }), new FakeResponse()),
+      ).rejects.toMatchObject({ reason: 'bad_signature' });
     }
     expect(fetch.calls).toHaveLength(0);
   });
@@ -352,7 +463,9 @@ describe('autologin stops', () => {
       'https://auth.example.com.evil.example/api/v1/autologin',
       'javascript:alert(1)',
     ]) {
-      await expect(sesame.callback(fakeRequest({ host: 'shop.example.com', url: stopUrl(state, next) }), new FakeResponse())).rejects.toMatchObject({ code: 'invalid_request' });
+      await expect(
+        sesame.callback(fakeRequest({ host: 'shop.example.com', url: stopUrl(state, next) }), new FakeResponse()),
+      ).rejects.toMatchObject({ code: 'invalid_request' });
     }
     expect(fetch.calls).toHaveLength(0);
   });
@@ -363,7 +476,9 @@ describe('getUser, middleware and logout', () => {
     const { sesame, fetch } = client();
     expect(await sesame.getUser(fakeRequest())).toBeNull();
     expect(fetch.calls).toHaveLength(0);
-    expect(await sesame.getUser(fakeRequest({ cookies: { sesame_session: 'access-token-1' } }))).toMatchObject({ email: 'ada@example.com' });
+    expect(await sesame.getUser(fakeRequest({ cookies: { sesame_session: 'access-token-1' } }))).toMatchObject({
+      email: 'ada@example.com',
+    });
     const rejected = client(sesameFetch({ userinfo: { status: 401, body: { error: 'invalid_token', error_description: 'revoked' } } }));
     expect(await rejected.sesame.getUser(fakeRequest({ cookies: { sesame_session: 'old' } }))).toBeNull();
   });
@@ -386,7 +501,9 @@ describe('getUser, middleware and logout', () => {
 
   it('the middleware passes Sesame failures to next', async () => {
     const { sesame } = client(sesameFetch({ userinfo: { status: 500, body: { error: 'server_error', error_description: 'boom' } } }));
-    const error = await new Promise((resolve) => sesame.middleware()(fakeRequest({ cookies: { sesame_session: 't' } }), new FakeResponse(), resolve));
+    const error = await new Promise((resolve) =>
+      sesame.middleware()(fakeRequest({ cookies: { sesame_session: 't' } }), new FakeResponse(), resolve),
+    );
     expect(error).toMatchObject({ name: 'ProviderError', error: 'server_error', status: 500 });
   });
 
@@ -394,7 +511,9 @@ describe('getUser, middleware and logout', () => {
     const { sesame, fetch } = client();
     const res = new FakeResponse();
     expect(await sesame.logout(fakeRequest({ cookies: { sesame_session: 'access-token-1' } }), res)).toEqual({ revoked: true });
-    expect(res.cookie('sesame_session')).toBe('sesame_session=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax');
+    expect(res.cookie('sesame_session')).toBe(
+      'sesame_session=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax',
+    );
     const revoke = fetch.calls.find((call) => call.url.endsWith('/v1/revoke'))!;
     expect(revoke.headers.authorization).toMatch(/^Basic /);
     expect(formOf(revoke)).toEqual({ token: 'access-token-1', token_type_hint: 'access_token' });
@@ -407,13 +526,19 @@ describe('getUser, middleware and logout', () => {
 
 describe('429 handling', () => {
   it('throws RateLimitedError with allowedDate and Retry-After when the address must wait, without retrying', async () => {
-    const fetch = sesameFetch({ authenticate_direct: { status: 429, body: { allowedDate: '2030-01-01T00:01:00.000Z' }, headers: { 'Retry-After': '42' } } });
+    const fetch = sesameFetch({
+      authenticate_direct: { status: 429, body: { allowedDate: '2030-01-01T00:01:00.000Z' }, headers: { 'Retry-After': '42' } },
+    });
     const sleep = jest.fn(async () => undefined);
     const { sesame } = client(fetch, { sleep });
     const res = new FakeResponse();
     const failure = sesame.authenticateDirect(fakeRequest(), res, { email: 'ada@example.com' });
     await expect(failure).rejects.toBeInstanceOf(RateLimitedError);
-    await expect(failure).rejects.toMatchObject({ code: 'rate_limited', allowedDate: new Date('2030-01-01T00:01:00.000Z'), retryAfter: 42 });
+    await expect(failure).rejects.toMatchObject({
+      code: 'rate_limited',
+      allowedDate: new Date('2030-01-01T00:01:00.000Z'),
+      retryAfter: 42,
+    });
     expect(fetch.calls).toHaveLength(1);
     expect(sleep).not.toHaveBeenCalled();
     expect(res.setCookies).toEqual([]);
@@ -424,13 +549,21 @@ describe('429 handling', () => {
     const fetch = sesameFetch();
     const limited = Object.assign(
       async (url: string, init: Parameters<typeof fetch>[1]) => {
-        if (url.endsWith('/v1/authenticate_direct') && answered++ < 3) return fetch(url, init).then(() => limitedAnswer(answered === 2 ? '3' : null));
+        if (url.endsWith('/v1/authenticate_direct') && answered++ < 3)
+          return fetch(url, init).then(() => limitedAnswer(answered === 2 ? '3' : null));
         return fetch(url, init);
       },
       { calls: fetch.calls },
     );
     const sleep = jest.fn(async (_ms: number) => undefined);
-    const sesame = createSesameClient({ baseUrl: BASE_URL, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, fetch: limited, sleep, retry: { jitter: false } });
+    const sesame = createSesameClient({
+      baseUrl: BASE_URL,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      fetch: limited,
+      sleep,
+      retry: { jitter: false },
+    });
     const attempt = await sesame.authenticateDirect(fakeRequest(), new FakeResponse(), { email: 'ada@example.com' });
     expect(attempt.sentence).toBe('Brave otters sing');
     // 500 ms, then 1 s raised to Retry-After's 3 s, then 2 s.
@@ -439,11 +572,16 @@ describe('429 handling', () => {
   });
 
   it('gives up after the configured retries with a RateLimitedError carrying Retry-After', async () => {
-    const fetch = sesameFetch({ verify: { status: 429, body: { error: 'rate_limited', error_description: 'Too many requests' }, headers: { 'Retry-After': '1' } } });
+    const fetch = sesameFetch({
+      verify: { status: 429, body: { error: 'rate_limited', error_description: 'Too many requests' }, headers: { 'Retry-After': '1' } },
+    });
     const sleep = jest.fn(async (_ms: number) => undefined);
     const { sesame } = client(fetch, { sleep, retry: { retries: 2, jitter: false } });
     const { sent, loginCookie } = await startLogin(sesame, fetch);
-    const failure = sesame.callback(fakeRequest({ url: `/callback?code=c&state=${sent.state}`, cookies: { sesame_login: loginCookie } }), new FakeResponse());
+    const failure = sesame.callback(
+      fakeRequest({ url: `/callback?code=c&state=${sent.state}`, cookies: { sesame_login: loginCookie } }),
+      new FakeResponse(),
+    );
     await expect(failure).rejects.toMatchObject({ name: 'RateLimitedError', allowedDate: null, retryAfter: 1 });
     expect(fetch.calls.filter((call) => call.url.endsWith('/v1/verify'))).toHaveLength(3);
     expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([1000, 1000]);
@@ -453,7 +591,10 @@ describe('429 handling', () => {
     const fetch = sesameFetch({ userinfo: { status: 429, headers: { 'Retry-After': '3600' } } });
     const sleep = jest.fn(async () => undefined);
     const { sesame } = client(fetch, { sleep });
-    await expect(sesame.getUser(fakeRequest({ cookies: { sesame_session: 't' } }))).rejects.toMatchObject({ name: 'RateLimitedError', retryAfter: 3600 });
+    await expect(sesame.getUser(fakeRequest({ cookies: { sesame_session: 't' } }))).rejects.toMatchObject({
+      name: 'RateLimitedError',
+      retryAfter: 3600,
+    });
     expect(sleep).not.toHaveBeenCalled();
     expect(fetch.calls).toHaveLength(1);
   });
@@ -461,7 +602,11 @@ describe('429 handling', () => {
 
 function limitedAnswer(retryAfter: string | null) {
   const headers = new Map(retryAfter ? [['retry-after', retryAfter]] : []);
-  return { status: 429, headers: { get: (name: string) => headers.get(name.toLowerCase()) ?? null }, text: async () => JSON.stringify({ error: 'rate_limited', error_description: 'Too many requests' }) };
+  return {
+    status: 429,
+    headers: { get: (name: string) => headers.get(name.toLowerCase()) ?? null },
+    text: async () => JSON.stringify({ error: 'rate_limited', error_description: 'Too many requests' }),
+  };
 }
 
 describe('with plain node:http', () => {
@@ -495,10 +640,16 @@ describe('with plain node:http', () => {
       const loginCookie = started.headers.getSetCookie()[0].split(';')[0];
       expect(JSON.parse(fetch.calls[0].body!).redirect_uri).toBe(`${origin}/callback`);
 
-      const back = await globalThis.fetch(`${origin}/callback?code=c&state=${state}`, { headers: { cookie: loginCookie }, redirect: 'manual' });
+      const back = await globalThis.fetch(`${origin}/callback?code=c&state=${state}`, {
+        headers: { cookie: loginCookie },
+        redirect: 'manual',
+      });
       expect(back.status).toBe(303);
       expect(back.headers.get('location')).toBe(`${origin}/`);
-      const session = back.headers.getSetCookie().find((cookie) => cookie.startsWith('sesame_session='))!.split(';')[0];
+      const session = back.headers
+        .getSetCookie()
+        .find((cookie) => cookie.startsWith('sesame_session='))!
+        .split(';')[0];
       expect(await (await globalThis.fetch(`${origin}/`, { headers: { cookie: session } })).text()).toBe('Hello ada@example.com');
 
       const forged = await globalThis.fetch(`${origin}/callback?code=c&state=${state}`, { redirect: 'manual' });

@@ -101,7 +101,8 @@ export class SesameClient {
     this.authorization = basicAuthorization(options.clientId, options.clientSecret);
     this.api = new SesameApi(this.http, { headers: { authorization: this.authorization }, form: {} });
     this.callbackPath = options.callbackPath ?? '/callback';
-    if (!this.callbackPath.startsWith('/') || this.callbackPath.startsWith('//')) throw new TypeError('callbackPath must be a path starting with a single /');
+    if (!this.callbackPath.startsWith('/') || this.callbackPath.startsWith('//'))
+      throw new TypeError('callbackPath must be a path starting with a single /');
     this.sessionCookie = options.cookies?.session ?? 'sesame_session';
     this.loginCookie = options.cookies?.login ?? 'sesame_login';
     this.cookiePath = options.cookies?.path ?? '/';
@@ -121,7 +122,8 @@ export class SesameClient {
    */
   async authenticateDirect(req: RequestLike, res: ResponseLike, config: AuthenticateDirectConfig): Promise<LoginAttempt> {
     if (typeof config?.email !== 'string' || config.email.trim() === '') throw new SesameError('invalid_request', 'email is required');
-    if (config.state !== undefined && (typeof config.state !== 'string' || config.state === '')) throw new SesameError('invalid_request', 'state must be a non-empty string');
+    if (config.state !== undefined && (typeof config.state !== 'string' || config.state === ''))
+      throw new SesameError('invalid_request', 'state must be a non-empty string');
     const { url: target } = resolveReturnTo(req, config.returnTo, this.trustProxy);
     const redirectUri = new URL(this.callbackPath, target.origin).href;
     const state = config.state ?? createSignedState(this.options.clientSecret);
@@ -145,7 +147,14 @@ export class SesameClient {
 
     const now = Math.floor(Date.now() / 1000);
     const pending = this.pendingLogins(req).filter((login) => login.state !== state);
-    const login: PendingLogin = { state, verifier, redirectUri, returnTo: target.href, createdAt: now, loginAttemptId: body.loginAttemptId };
+    const login: PendingLogin = {
+      state,
+      verifier,
+      redirectUri,
+      returnTo: target.href,
+      createdAt: now,
+      loginAttemptId: body.loginAttemptId,
+    };
     this.writeLoginCookie(res, [login, ...pending].slice(0, MAX_PENDING_LOGINS));
     return {
       loginAttemptId: body.loginAttemptId,
@@ -169,7 +178,11 @@ export class SesameClient {
    */
   async verifyCode(req: RequestLike, res: ResponseLike, input: { loginAttemptId: string; code: string }): Promise<CompletedLogin> {
     const { pending, login } = this.pendingAttempt(req, input.loginAttemptId);
-    const answer = await this.http.postJson('/v1/login_code', { loginAttemptId: input.loginAttemptId, code: String(input.code ?? '') }, { authorization: this.authorization });
+    const answer = await this.http.postJson(
+      '/v1/login_code',
+      { loginAttemptId: input.loginAttemptId, code: String(input.code ?? '') },
+      { authorization: this.authorization },
+    );
     const body = answer.body as { code: string; state: string };
     return this.completeLogin(res, pending, login, body.code, body.state);
   }
@@ -183,7 +196,9 @@ export class SesameClient {
   async loginStatus(req: RequestLike, res: ResponseLike, input: { loginAttemptId: string; waitSeconds?: number }): Promise<LoginStatus> {
     const { pending, login } = this.pendingAttempt(req, input.loginAttemptId);
     const wait = Math.max(0, Math.min(25, Math.floor(input.waitSeconds ?? 25)));
-    const answer = await this.http.get(`/v1/login_attempt/${encodeURIComponent(input.loginAttemptId)}?wait=${wait}`, { authorization: this.authorization });
+    const answer = await this.http.get(`/v1/login_attempt/${encodeURIComponent(input.loginAttemptId)}?wait=${wait}`, {
+      authorization: this.authorization,
+    });
     const body = answer.body as { status: LoginStatus['status'] | 'approved'; code?: string; state?: string };
     // 'approved' without a code: another request of this browser collected it.
     if (!body.code || !body.state) return { status: body.status === 'approved' ? 'completed' : body.status };
@@ -196,7 +211,12 @@ export class SesameClient {
     return (req, res, next) => {
       const loginAttemptId = currentUrl(req, this.trustProxy).searchParams.get('loginAttemptId') ?? '';
       this.loginStatus(req, res, { loginAttemptId }).then(
-        (status) => send(res, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, body: JSON.stringify({ status: status.status, returnTo: status.returnTo ?? null }) }),
+        (status) =>
+          send(res, {
+            status: 200,
+            headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+            body: JSON.stringify({ status: status.status, returnTo: status.returnTo ?? null }),
+          }),
         (error: unknown) => next(error),
       );
     };
@@ -209,7 +229,11 @@ export class SesameClient {
    * response, or by redirecting (303) to the return address, or on an autologin stop to the
    * walk's continuation on Sesame. On failure it throws and leaves the response to the app.
    */
-  async callback<Req extends RequestLike, Res extends ResponseLike>(req: Req, res: Res, hooks: CallbackHooks<Req, Res> = {}): Promise<CallbackResult> {
+  async callback<Req extends RequestLike, Res extends ResponseLike>(
+    req: Req,
+    res: Res,
+    hooks: CallbackHooks<Req, Res> = {},
+  ): Promise<CallbackResult> {
     const url = currentUrl(req, this.trustProxy);
     const query = url.searchParams;
     const state = query.get('state');
@@ -219,7 +243,11 @@ export class SesameClient {
     const error = query.get('error');
     if (error !== null) {
       // The login is over either way: forget it (only when the state proves it is this browser's).
-      if (started) this.writeLoginCookie(res, pending.filter((login) => login !== started));
+      if (started)
+        this.writeLoginCookie(
+          res,
+          pending.filter((login) => login !== started),
+        );
       throw new ProviderError(error, query.get('error_description'));
     }
     const code = query.get('code');
@@ -246,17 +274,33 @@ export class SesameClient {
     // that started the login exchanges with the redirect_uri and verifier it kept.
     const own = autologin ? undefined : started;
     const redirectUri = own?.redirectUri ?? withoutCallbackParameters(url);
-    const tokens = await this.api.exchangeCode({ code, redirectUri, verifier: own?.verifier }, { autologin: autologin ? 'true' : undefined });
+    const tokens = await this.api.exchangeCode(
+      { code, redirectUri, verifier: own?.verifier },
+      { autologin: autologin ? 'true' : undefined },
+    );
     const user = await this.api.user(tokens.access_token);
     if (!user) throw new SesameError('invalid_token', 'Sesame did not accept the access token it just issued');
 
     appendSetCookie(res, this.cookie(this.sessionCookie, tokens.access_token, tokens.expires_in));
-    if (own) this.writeLoginCookie(res, pending.filter((login) => login !== own));
+    if (own)
+      this.writeLoginCookie(
+        res,
+        pending.filter((login) => login !== own),
+      );
 
-    const context: CallbackContext = { state, autologin, continueUrl, returnTo: autologin ? null : (own?.returnTo ?? new URL('/', url.origin).href) };
+    const context: CallbackContext = {
+      state,
+      autologin,
+      continueUrl,
+      returnTo: autologin ? null : (own?.returnTo ?? new URL('/', url.origin).href),
+    };
     const replacement = await hooks.onAfterCallback?.(req, res, user, context);
     if (replacement) send(res, replacement);
-    else if (!res.writableEnded) send(res, { status: 303, headers: { Location: continueUrl ?? context.returnTo!, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
+    else if (!res.writableEnded)
+      send(res, {
+        status: 303,
+        headers: { Location: continueUrl ?? context.returnTo!, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
+      });
     return { user, state, autologin, expiresAt: new Date(tokens.expires_at) };
   }
 
@@ -288,7 +332,9 @@ export class SesameClient {
    * Express middleware that sets `req.user` (and `res.locals.user`) to the signed-in user or null,
    * and clears a session cookie whose token Sesame no longer accepts.
    */
-  middleware<Req extends RequestLike, Res extends ResponseLike>(options: { property?: string } = {}): (req: Req, res: Res, next: Next) => void {
+  middleware<Req extends RequestLike, Res extends ResponseLike>(
+    options: { property?: string } = {},
+  ): (req: Req, res: Res, next: Next) => void {
     const property = options.property ?? 'user';
     return (req, res, next) => {
       const token = this.getAccessToken(req);
@@ -307,7 +353,9 @@ export class SesameClient {
   }
 
   /** An Express route handler for the callback: `app.get('/callback', sesame.callbackHandler(hooks))`. Errors go to next(). */
-  callbackHandler<Req extends RequestLike, Res extends ResponseLike>(hooks: CallbackHooks<Req, Res> = {}): (req: Req, res: Res, next: Next) => void {
+  callbackHandler<Req extends RequestLike, Res extends ResponseLike>(
+    hooks: CallbackHooks<Req, Res> = {},
+  ): (req: Req, res: Res, next: Next) => void {
     return (req, res, next) => {
       this.callback(req, res, hooks).then(
         () => undefined,
@@ -323,19 +371,31 @@ export class SesameClient {
 
   private pendingAttempt(req: RequestLike, loginAttemptId: string): { pending: PendingLogin[]; login: PendingLogin } {
     const pending = this.pendingLogins(req);
-    const login = typeof loginAttemptId === 'string' && loginAttemptId !== '' ? pending.find((candidate) => candidate.loginAttemptId === loginAttemptId) : undefined;
+    const login =
+      typeof loginAttemptId === 'string' && loginAttemptId !== ''
+        ? pending.find((candidate) => candidate.loginAttemptId === loginAttemptId)
+        : undefined;
     if (!login) throw new InvalidStateError('unknown_state');
     return { pending, login };
   }
 
   /** Exchanges a code of a login this browser started (code typed, or approval collected), sets the session and forgets the login. */
-  private async completeLogin(res: ResponseLike, pending: PendingLogin[], login: PendingLogin, code: string, state: string): Promise<CompletedLogin> {
+  private async completeLogin(
+    res: ResponseLike,
+    pending: PendingLogin[],
+    login: PendingLogin,
+    code: string,
+    state: string,
+  ): Promise<CompletedLogin> {
     if (state !== login.state) throw new InvalidStateError('unknown_state');
     const tokens = await this.api.exchangeCode({ code, redirectUri: login.redirectUri, verifier: login.verifier });
     const user = await this.api.user(tokens.access_token);
     if (!user) throw new SesameError('invalid_token', 'Sesame did not accept the access token it just issued');
     appendSetCookie(res, this.cookie(this.sessionCookie, tokens.access_token, tokens.expires_in));
-    this.writeLoginCookie(res, pending.filter((candidate) => candidate !== login));
+    this.writeLoginCookie(
+      res,
+      pending.filter((candidate) => candidate !== login),
+    );
     return { user, returnTo: login.returnTo, expiresAt: new Date(tokens.expires_at) };
   }
 
@@ -361,7 +421,9 @@ export class SesameClient {
   private writeLoginCookie(res: ResponseLike, logins: PendingLogin[]): void {
     appendSetCookie(
       res,
-      logins.length === 0 ? this.cookie(this.loginCookie, '', 0) : this.cookie(this.loginCookie, encodeLoginCookie(this.options.clientSecret, logins), this.loginTimeout),
+      logins.length === 0
+        ? this.cookie(this.loginCookie, '', 0)
+        : this.cookie(this.loginCookie, encodeLoginCookie(this.options.clientSecret, logins), this.loginTimeout),
     );
   }
 
@@ -404,7 +466,8 @@ function normalizeBaseUrl(value: string): string {
 function send(res: ResponseLike, response: ReplacementResponse): void {
   res.statusCode = response.status ?? 200;
   for (const [name, value] of Object.entries(response.headers ?? {})) {
-    if (name.toLowerCase() === 'set-cookie') for (const cookie of Array.isArray(value) ? value : [String(value)]) appendSetCookie(res, cookie);
+    if (name.toLowerCase() === 'set-cookie')
+      for (const cookie of Array.isArray(value) ? value : [String(value)]) appendSetCookie(res, cookie);
     else res.setHeader(name, value as string | number | readonly string[]);
   }
   res.end(response.body ?? '');

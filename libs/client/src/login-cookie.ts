@@ -30,14 +30,21 @@ type Stored = [state: string, verifier: string, redirectUri: string, returnTo: s
  */
 export function encodeLoginCookie(secret: string, logins: PendingLogin[]): string {
   const stored: Stored[] = logins.map((login) =>
-    login.loginAttemptId ? [login.state, login.verifier, login.redirectUri, login.returnTo, login.createdAt, login.loginAttemptId] : [login.state, login.verifier, login.redirectUri, login.returnTo, login.createdAt],
+    login.loginAttemptId
+      ? [login.state, login.verifier, login.redirectUri, login.returnTo, login.createdAt, login.loginAttemptId]
+      : [login.state, login.verifier, login.redirectUri, login.returnTo, login.createdAt],
   );
   const payload = Buffer.from(JSON.stringify(stored)).toString('base64url');
   return `${payload}.${sign(secret, payload)}`;
 }
 
 /** The pending logins of a cookie value; none for a missing, malformed or forged one, and none older than `maxAgeSeconds`. */
-export function decodeLoginCookie(secret: string, value: string | undefined, maxAgeSeconds: number, now: number = Date.now()): PendingLogin[] {
+export function decodeLoginCookie(
+  secret: string,
+  value: string | undefined,
+  maxAgeSeconds: number,
+  now: number = Date.now(),
+): PendingLogin[] {
   if (!value) return [];
   const dot = value.lastIndexOf('.');
   if (dot < 0) return [];
@@ -53,14 +60,25 @@ export function decodeLoginCookie(secret: string, value: string | undefined, max
   const nowSeconds = Math.floor(now / 1000);
   return stored
     .filter(isStored)
-    .map(([state, verifier, redirectUri, returnTo, createdAt, loginAttemptId]) => ({ state, verifier, redirectUri, returnTo, createdAt, ...(loginAttemptId ? { loginAttemptId } : {}) }))
+    .map(([state, verifier, redirectUri, returnTo, createdAt, loginAttemptId]) => ({
+      state,
+      verifier,
+      redirectUri,
+      returnTo,
+      createdAt,
+      ...(loginAttemptId ? { loginAttemptId } : {}),
+    }))
     .filter((login) => nowSeconds - login.createdAt <= maxAgeSeconds);
 }
 
 /** Five entries (cookies written before login attempts were kept), or six with the attempt's id. */
 function isStored(entry: unknown): entry is Stored {
   if (!Array.isArray(entry) || (entry.length !== 5 && entry.length !== 6)) return false;
-  return entry.slice(0, 4).every((part) => typeof part === 'string') && typeof entry[4] === 'number' && (entry.length === 5 || typeof entry[5] === 'string');
+  return (
+    entry.slice(0, 4).every((part) => typeof part === 'string') &&
+    typeof entry[4] === 'number' &&
+    (entry.length === 5 || typeof entry[5] === 'string')
+  );
 }
 
 function sign(secret: string, payload: string): string {

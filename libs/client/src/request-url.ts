@@ -14,7 +14,8 @@ export const CALLBACK_PARAMETERS = ['code', 'state', 'autologin_continue', 'erro
  */
 export function currentUrl(req: RequestLike, trustProxy: boolean): URL {
   const forwarded = (name: string) => (trustProxy ? firstValue(req.headers[name])?.split(',')[0]?.trim() : undefined) || undefined;
-  const scheme = forwarded('x-forwarded-proto') ?? ((req.socket as { encrypted?: boolean } | null | undefined)?.encrypted ? 'https' : 'http');
+  const scheme =
+    forwarded('x-forwarded-proto') ?? ((req.socket as { encrypted?: boolean } | null | undefined)?.encrypted ? 'https' : 'http');
   const host = forwarded('x-forwarded-host') ?? firstValue(req.headers.host) ?? firstValue(req.headers[':authority']) ?? 'localhost';
   const path = typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/');
   return new URL(path.startsWith('/') ? path : `/${path}`, `${scheme}://${host}`);
@@ -27,7 +28,10 @@ export function currentUrl(req: RequestLike, trustProxy: boolean): URL {
  */
 export function clientAddress(req: RequestLike, trustProxy: boolean): string | undefined {
   const forwarded = trustProxy ? [req.headers['x-forwarded-for']].flat().join(',').split(',').pop()?.trim() : undefined;
-  const address = (forwarded || (req.socket as { remoteAddress?: string } | null | undefined)?.remoteAddress)?.replace(/^::ffff:(?=\d+\.)/, '');
+  const address = (forwarded || (req.socket as { remoteAddress?: string } | null | undefined)?.remoteAddress)?.replace(
+    /^::ffff:(?=\d+\.)/,
+    '',
+  );
   return address && isIP(address) ? address : undefined;
 }
 
@@ -46,7 +50,11 @@ export function resolveReturnTo(req: RequestLike, explicit: string | undefined, 
   const current = currentUrl(req, trustProxy);
   if (explicit !== undefined) {
     const url = usableTarget(explicit, current);
-    if (!url) throw new SesameError('invalid_request', `returnTo must be an http(s) URL on ${current.origin} (the origin the login starts on): ${explicit}`);
+    if (!url)
+      throw new SesameError(
+        'invalid_request',
+        `returnTo must be an http(s) URL on ${current.origin} (the origin the login starts on): ${explicit}`,
+      );
     return { url, source: 'config' };
   }
   const query = current.searchParams.get('return_to');

@@ -84,7 +84,12 @@ export interface CallbackHooks<Req extends RequestLike = RequestLike, Res extend
    * Called once the user is signed in (the session cookie is set). Return a ReplacementResponse to
    * answer with it instead of the default redirect, or write to `res` yourself.
    */
-  onAfterCallback?(req: Req, res: Res, user: SesameUser, context: CallbackContext): ReplacementResponse | void | Promise<ReplacementResponse | void>;
+  onAfterCallback?(
+    req: Req,
+    res: Res,
+    user: SesameUser,
+    context: CallbackContext,
+  ): ReplacementResponse | void | Promise<ReplacementResponse | void>;
 }
 
 export interface CallbackResult {

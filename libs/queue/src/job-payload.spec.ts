@@ -1,7 +1,8 @@
 import type { Job } from 'bull';
 import { knownPayload, UnknownJobVersionError } from './job-payload';
 
-const jobOf = (data: unknown) => ({ name: 'login-link', data, discard: jest.fn(async () => undefined) }) as unknown as Job<{ version: number }> & { discard: jest.Mock };
+const jobOf = (data: unknown) =>
+  ({ name: 'login-link', data, discard: jest.fn(async () => undefined) }) as unknown as Job<{ version: number }> & { discard: jest.Mock };
 
 describe('knownPayload', () => {
   it('hands over a payload of the version this build reads', async () => {
@@ -10,9 +11,12 @@ describe('knownPayload', () => {
     expect(job.discard).not.toHaveBeenCalled();
   });
 
-  it.each([[{ version: 2, loginAttemptId: 'a' }], [{ loginAttemptId: 'a' }], [null]])('fails %j for good: discarded, so Bull does not retry it', async (data) => {
-    const job = jobOf(data);
-    await expect(knownPayload(job)).rejects.toBeInstanceOf(UnknownJobVersionError);
-    expect(job.discard).toHaveBeenCalledTimes(1);
-  });
+  it.each([[{ version: 2, loginAttemptId: 'a' }], [{ loginAttemptId: 'a' }], [null]])(
+    'fails %j for good: discarded, so Bull does not retry it',
+    async (data) => {
+      const job = jobOf(data);
+      await expect(knownPayload(job)).rejects.toBeInstanceOf(UnknownJobVersionError);
+      expect(job.discard).toHaveBeenCalledTimes(1);
+    },
+  );
 });

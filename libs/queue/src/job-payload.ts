@@ -16,7 +16,9 @@ export async function knownPayload<T extends { version: number }>(job: Job<T>): 
 
 export class UnknownJobVersionError extends Error {
   constructor(jobName: string, version: unknown) {
-    super(`A ${jobName} job with payload version ${JSON.stringify(version)}: this worker reads version ${JOB_PAYLOAD_VERSION} only; the job is kept as failed`);
+    super(
+      `A ${jobName} job with payload version ${JSON.stringify(version)}: this worker reads version ${JOB_PAYLOAD_VERSION} only; the job is kept as failed`,
+    );
     this.name = 'UnknownJobVersionError';
   }
 }

@@ -34,7 +34,9 @@ const STALLED_CHECK_MS = 5000;
           stalledInterval: STALLED_CHECK_MS,
           // A job stalls once per crashed worker; more than a few crashes in a row is a broken job.
           maxStalledCount: 3,
-          backoffStrategies: { [CAPPED_BACKOFF]: (attemptsMade: number) => cappedBackoff(attemptsMade, config.mail.retryDelayMs, config.mail.retryMaxDelayMs) },
+          backoffStrategies: {
+            [CAPPED_BACKOFF]: (attemptsMade: number) => cappedBackoff(attemptsMade, config.mail.retryDelayMs, config.mail.retryMaxDelayMs),
+          },
         },
         defaultJobOptions: {
           attempts: config.mail.attempts,

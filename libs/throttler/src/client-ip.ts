@@ -14,4 +14,6 @@ export function clientIp(request: { ip?: unknown; socket?: { remoteAddress?: unk
 }
 
 /** The request's client address as the rate limits count it (clientIp): IPv6 grouped by /64. */
-export const ClientIp = createParamDecorator((_: unknown, context: ExecutionContext): string => clientIp(context.switchToHttp().getRequest()));
+export const ClientIp = createParamDecorator((_: unknown, context: ExecutionContext): string =>
+  clientIp(context.switchToHttp().getRequest()),
+);

@@ -39,7 +39,12 @@ class MemoryStore implements SlidingWindowStore {
       windows: windows.map((window) => {
         const hits = inWindow(window);
         const index = Math.max(0, hits.length - window.limit);
-        return { ...window, used: hits.length, remaining: Math.max(0, window.limit - hits.length), resetMs: hits.length ? hits[index] + window.lengthMs - now : 0 };
+        return {
+          ...window,
+          used: hits.length,
+          remaining: Math.max(0, window.limit - hits.length),
+          resetMs: hits.length ? hits[index] + window.lengthMs - now : 0,
+        };
       }),
     };
   }
@@ -72,7 +77,11 @@ interface FakeRequest {
   client?: unknown;
 }
 
-function contextFor(handler: keyof ExampleController, request: FakeRequest, response: { headers: Record<string, string> }): ExecutionContext {
+function contextFor(
+  handler: keyof ExampleController,
+  request: FakeRequest,
+  response: { headers: Record<string, string> },
+): ExecutionContext {
   return {
     getType: () => 'http',
     getHandler: () => ExampleController.prototype[handler],
@@ -89,10 +98,20 @@ describe('throttler guards', () => {
   let endpoint: EndpointThrottlerGuard;
 
   const adapterHost = {
-    httpAdapter: { setHeader: (response: { headers: Record<string, string> }, name: string, value: string) => (response.headers[name] = value) },
+    httpAdapter: {
+      setHeader: (response: { headers: Record<string, string> }, name: string, value: string) => (response.headers[name] = value),
+    },
   } as unknown as HttpAdapterHost;
   const tenantKey: Principal = { kind: 'tenant', tenantId: 't1', plan: 'basic', apiKeyId: 'k1', apiKeyName: 'one', role: 'owner' };
-  const orgKey: Principal = { kind: 'organization', tenantId: 't1', organizationId: 'o1', plan: 'basic', apiKeyId: 'k2', apiKeyName: 'two', role: 'admin' };
+  const orgKey: Principal = {
+    kind: 'organization',
+    tenantId: 't1',
+    organizationId: 'o1',
+    plan: 'basic',
+    apiKeyId: 'k2',
+    apiKeyName: 'two',
+    role: 'admin',
+  };
 
   beforeAll(() => Logger.overrideLogger(false));
 
@@ -108,7 +127,11 @@ describe('throttler guards', () => {
     await Promise.all([plan.onModuleInit(), global.onModuleInit(), endpoint.onModuleInit()]);
   });
 
-  async function call(guard: { canActivate(context: ExecutionContext): Promise<boolean> }, handler: keyof ExampleController, request: Partial<FakeRequest>) {
+  async function call(
+    guard: { canActivate(context: ExecutionContext): Promise<boolean> },
+    handler: keyof ExampleController,
+    request: Partial<FakeRequest>,
+  ) {
     const response = { headers: {} as Record<string, string> };
     const full = { headers: {}, ip: '192.0.2.1', ...request };
     try {

@@ -24,7 +24,11 @@ export class PlanUsageService {
   /** Requests counted and left in each window of the tenant's plan, right now. */
   async usage(tenantId: string, plan: Plan): Promise<WindowState[]> {
     try {
-      const result = await this.store.peek(bucketKey(planTracker(tenantId), THROTTLER_GROUPS.plan), planWindows(this.config, plan), this.clock.now().getTime());
+      const result = await this.store.peek(
+        bucketKey(planTracker(tenantId), THROTTLER_GROUPS.plan),
+        planWindows(this.config, plan),
+        this.clock.now().getTime(),
+      );
       return result.windows;
     } catch {
       throw rateLimiterUnavailable();

@@ -36,7 +36,11 @@ describe('rate-limit arithmetic', () => {
   });
 
   it('renders the RateLimit headers of the tightest window, and the whole policy', () => {
-    const windows = [state('minute', 5, 1, 60_000, 60_000), state('hour', 50, 49, 1_234_500, 3_600_000), state('day', 500, 49, 86_000_000, 86_400_000)];
+    const windows = [
+      state('minute', 5, 1, 60_000, 60_000),
+      state('hour', 50, 49, 1_234_500, 3_600_000),
+      state('day', 500, 49, 86_000_000, 86_400_000),
+    ];
     expect(rateLimitHeaders(windows)).toEqual({
       'RateLimit-Limit': '50',
       'RateLimit-Remaining': '1',

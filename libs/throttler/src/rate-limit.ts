@@ -54,7 +54,9 @@ export function toSeconds(ms: number): number {
 export function tightestWindow(windows: WindowState[]): WindowState {
   if (windows.length === 0) throw new Error('A bucket has at least one window');
   return windows.reduce((tightest, window) =>
-    window.remaining < tightest.remaining || (window.remaining === tightest.remaining && window.resetMs > tightest.resetMs) ? window : tightest,
+    window.remaining < tightest.remaining || (window.remaining === tightest.remaining && window.resetMs > tightest.resetMs)
+      ? window
+      : tightest,
   );
 }
 

@@ -97,7 +97,14 @@ export class RedisThrottlerStorage implements ThrottlerStorage, SlidingWindowSto
   private async run(bucket: string, windows: WindowSpec[], nowMs: number, consume: '0' | '1'): Promise<HitResult> {
     const args = windows.flatMap((window) => [window.lengthMs, window.limit]);
     const member = `${nowMs}:${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
-    const reply = await (this.redis as ScriptClient)[COMMAND](this.keyOf(bucket), Math.floor(nowMs), consume, member, windows.length, ...args);
+    const reply = await (this.redis as ScriptClient)[COMMAND](
+      this.keyOf(bucket),
+      Math.floor(nowMs),
+      consume,
+      member,
+      windows.length,
+      ...args,
+    );
     return parseScriptReply(reply, windows);
   }
 }

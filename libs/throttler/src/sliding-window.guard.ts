@@ -11,7 +11,18 @@ import {
 } from '@nestjs/throttler';
 import { Clock, problem, ProblemException, SesameMetrics, WindowName, WINDOWS } from '@sesame/common';
 import { callerTenant, ThrottledRequest } from './caller';
-import { HitResult, isSlidingWindowStore, LimitScope, rateLimitHeaders, retryAfterMs, SlidingWindowStore, tightestWindow, toSeconds, WindowSpec, WindowState } from './rate-limit';
+import {
+  HitResult,
+  isSlidingWindowStore,
+  LimitScope,
+  rateLimitHeaders,
+  retryAfterMs,
+  SlidingWindowStore,
+  tightestWindow,
+  toSeconds,
+  WindowSpec,
+  WindowState,
+} from './rate-limit';
 
 // @nestjs/throttler's metadata keys (its decorators write them; its index does not export them).
 const THROTTLER_SKIP = 'THROTTLER:SKIP';

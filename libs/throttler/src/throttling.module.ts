@@ -29,6 +29,13 @@ class ThrottlerStorageModule {}
     }),
   ],
   providers: [GlobalIpThrottlerGuard, PlanThrottlerGuard, MemberThrottlerGuard, EndpointThrottlerGuard, PlanUsageService],
-  exports: [ThrottlerStorageModule, GlobalIpThrottlerGuard, PlanThrottlerGuard, MemberThrottlerGuard, EndpointThrottlerGuard, PlanUsageService],
+  exports: [
+    ThrottlerStorageModule,
+    GlobalIpThrottlerGuard,
+    PlanThrottlerGuard,
+    MemberThrottlerGuard,
+    EndpointThrottlerGuard,
+    PlanUsageService,
+  ],
 })
 export class ThrottlingModule {}

@@ -24,7 +24,12 @@ export function dayStart(time: number): number {
  * `<metric>:<bucket index in the day>`. The tenant is the hash tag, so one tenant's hashes share a
  * Redis Cluster slot.
  */
-export function bucketOf(prefix: string, tenantId: string, size: BucketSize, time: number): { key: string; index: number; expiresAt: number } {
+export function bucketOf(
+  prefix: string,
+  tenantId: string,
+  size: BucketSize,
+  time: number,
+): { key: string; index: number; expiresAt: number } {
   const day = dayStart(time);
   return {
     key: hashKey(prefix, tenantId, size, day),

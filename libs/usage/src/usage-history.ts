@@ -44,13 +44,18 @@ export class UsageHistory {
     const source = SOURCE[granularity];
     const days = new Map<number, Record<string, string>>();
     for (let day = dayStart(first); day <= last; day += DAY_MS) days.set(day, {});
-    const hashes = await Promise.all([...days.keys()].map((day) => this.redis.hgetall(hashKey(this.prefix, tenantId, source, day)))).catch(() => {
-      throw problem('usage_unavailable', 'The usage counters cannot be read right now; retry shortly', { headers: { 'Retry-After': '1' } });
-    });
+    const hashes = await Promise.all([...days.keys()].map((day) => this.redis.hgetall(hashKey(this.prefix, tenantId, source, day)))).catch(
+      () => {
+        throw problem('usage_unavailable', 'The usage counters cannot be read right now; retry shortly', {
+          headers: { 'Retry-After': '1' },
+        });
+      },
+    );
     [...days.keys()].forEach((day, i) => days.set(day, hashes[i]));
 
     const points: UsagePoint[] = [];
-    for (let start = first; start <= last; start += step) points.push({ start: new Date(start), ...this.countsIn(days, source, start, step) });
+    for (let start = first; start <= last; start += step)
+      points.push({ start: new Date(start), ...this.countsIn(days, source, start, step) });
     return points;
   }
 

@@ -14,7 +14,10 @@ export async function completeHostedLogin(authorizeUrl: string, smtp: SmtpSink, 
 export async function submitHostedForm(authorizeUrl: string, email: string): Promise<void> {
   const page = await fetch(authorizeUrl, { redirect: 'manual' });
   if (page.status !== 200) throw new Error(`The hosted page answered ${page.status}: ${await page.text()}`);
-  const cookie = page.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
+  const cookie = page.headers
+    .getSetCookie()
+    .map((value) => value.split(';')[0])
+    .join('; ');
   const fields = hiddenFields(await page.text());
   const submitted = await fetch(new URL('authorize', authorizeUrl).href, {
     method: 'POST',
@@ -39,6 +42,14 @@ export async function pressContinue(link: string): Promise<string> {
 }
 
 function hiddenFields(page: string): Record<string, string> {
-  const unescape = (value: string) => value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  return Object.fromEntries([...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1], unescape(match[2])]));
+  const unescape = (value: string) =>
+    value
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  return Object.fromEntries(
+    [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1], unescape(match[2])]),
+  );
 }

@@ -9,7 +9,12 @@ export type AppName = 'management-api' | 'auth-api' | 'mail-worker';
 /** Every app with a Dockerfile target: the console too. */
 export type ProcessName = AppName | 'console';
 
-const PORT_VARIABLES: Record<ProcessName, string> = { 'management-api': 'MANAGEMENT_PORT', 'auth-api': 'AUTH_PORT', 'mail-worker': 'MAIL_WORKER_PORT', console: 'CONSOLE_PORT' };
+const PORT_VARIABLES: Record<ProcessName, string> = {
+  'management-api': 'MANAGEMENT_PORT',
+  'auth-api': 'AUTH_PORT',
+  'mail-worker': 'MAIL_WORKER_PORT',
+  console: 'CONSOLE_PORT',
+};
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string; requestId?: string; app?: string };
 
@@ -82,10 +87,14 @@ export class AppProcess extends DockerCommandProcess {
         return null;
       }
     };
-    const line = await this.output.waitFor((text) => {
-      const parsed = parse(text);
-      return parsed !== null && match(parsed);
-    }, timeoutMs, `${this.name}: ${what}`);
+    const line = await this.output.waitFor(
+      (text) => {
+        const parsed = parse(text);
+        return parsed !== null && match(parsed);
+      },
+      timeoutMs,
+      `${this.name}: ${what}`,
+    );
     return parse(line)!;
   }
 
@@ -94,7 +103,10 @@ export class AppProcess extends DockerCommandProcess {
     const failed = this.exited.then((exit) => {
       throw new Error(`${this.name} exited (${JSON.stringify(exit)}) before starting:\n${this.output.lines.slice(-20).join('\n')}`);
     });
-    await Promise.race([this.waitForLog((line) => line.context === 'Main' && String(line.msg).startsWith('Listening on '), 30_000, 'start-up'), failed]);
+    await Promise.race([
+      this.waitForLog((line) => line.context === 'Main' && String(line.msg).startsWith('Listening on '), 30_000, 'start-up'),
+      failed,
+    ]);
     return this;
   }
 

@@ -59,7 +59,9 @@ export function effective(stages: Stage[], target: string, keyword: string): str
 
 /** Every RUN of a stage, in order. */
 export function runs(stages: Stage[], name: string): string[] {
-  return lineage(stages, name)[0].instructions.filter((instruction) => instruction.keyword === 'RUN').map((instruction) => instruction.args);
+  return lineage(stages, name)[0]
+    .instructions.filter((instruction) => instruction.keyword === 'RUN')
+    .map((instruction) => instruction.args);
 }
 
 /** The exec-form command of a target's CMD: what its container runs. */

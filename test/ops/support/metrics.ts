@@ -12,7 +12,10 @@ export async function scrape(baseUrl: string): Promise<Samples> {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)$/.exec(line);
     if (!match) throw new Error(`Unparseable metrics line: ${line}`);
     const [, name, labels = '', value] = match;
-    const pairs = [...labels.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].filter(([, key]) => key !== 'app').map(([, key, val]) => `${key}="${val}"`).sort();
+    const pairs = [...labels.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)]
+      .filter(([, key]) => key !== 'app')
+      .map(([, key, val]) => `${key}="${val}"`)
+      .sort();
     samples.set(pairs.length ? `${name}{${pairs.join(',')}}` : name, Number(value));
   }
   return samples;

@@ -9,7 +9,9 @@ export const NGINX_CONF = resolve(__dirname, '../../../docker/nginx.conf');
 
 /** Debian's nginx (`apt-get install nginx`; .ci/run installs it), or NGINX_BIN. */
 export function nginxBinary(): string {
-  const candidates = [process.env.NGINX_BIN, '/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'].filter(Boolean) as string[];
+  const candidates = [process.env.NGINX_BIN, '/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'].filter(
+    Boolean,
+  ) as string[];
   const found = candidates.find((candidate) => existsSync(candidate));
   if (!found) throw new Error('nginx is not installed: `apt-get install nginx` (.ci/run does this), or set NGINX_BIN');
   return found;
@@ -35,12 +37,16 @@ export function renderNginxConfig(template: string, upstreams: Upstreams, port: 
     ['pid /tmp/nginx.pid;', `pid ${join(dir, 'nginx.pid')};`],
     [
       /^http \{$/m,
-      ['http {', ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `    ${kind}_temp_path ${join(dir, `${kind}_temp`)};`)].join('\n'),
+      [
+        'http {',
+        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `    ${kind}_temp_path ${join(dir, `${kind}_temp`)};`),
+      ].join('\n'),
     ],
   ];
   let rendered = template;
   for (const [pattern, replacement] of replacements) {
-    const count = typeof pattern === 'string' ? rendered.split(pattern).length - 1 : (rendered.match(new RegExp(pattern, 'gm')) ?? []).length;
+    const count =
+      typeof pattern === 'string' ? rendered.split(pattern).length - 1 : (rendered.match(new RegExp(pattern, 'gm')) ?? []).length;
     if (count !== 1) throw new Error(`docker/nginx.conf: expected exactly one ${String(pattern)}, found ${count}`);
     rendered = rendered.replace(pattern, replacement);
   }
@@ -77,13 +83,21 @@ export async function startNginx(upstreams: Upstreams, port: number): Promise<Ru
   const configFile = join(dir, 'nginx.conf');
   writeFileSync(configFile, config);
   const configTest = await testNginxConfig(configFile, dir);
-  const child: ChildProcess = spawn('bash', ['-c', pipedNginx(['-p', dir, '-c', configFile, '-g', 'daemon off; error_log stderr notice;'])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    'bash',
+    ['-c', pipedNginx(['-p', dir, '-c', configFile, '-g', 'daemon off; error_log stderr notice;'])],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const output = new LineCollector();
   output.attach(child.stdout!);
   output.attach(child.stderr!);
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   // Workers start once the listening socket is open (the notice comes from the extra error_log above).
-  const started = await output.waitFor((line) => line.includes('start worker process') || line.includes('[emerg]'), 10_000, 'nginx to start');
+  const started = await output.waitFor(
+    (line) => line.includes('start worker process') || line.includes('[emerg]'),
+    10_000,
+    'nginx to start',
+  );
   if (started.includes('[emerg]')) throw new Error(`nginx did not start: ${started}`);
   return {
     url: `http://127.0.0.1:${port}`,

@@ -29,5 +29,8 @@ export class StoredRedirectCheck {
 }
 
 export function redirectNoLongerAllowed(): ProblemException {
-  return problem('invalid_redirect_uri', 'This sign-in returns to an address the application no longer allows. Go back to the application and sign in again.');
+  return problem(
+    'invalid_redirect_uri',
+    'This sign-in returns to an address the application no longer allows. Go back to the application and sign in again.',
+  );
 }

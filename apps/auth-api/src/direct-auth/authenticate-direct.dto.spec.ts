@@ -30,7 +30,11 @@ describe('AuthenticateDirectDto', () => {
       ['a challenge without a method (RFC 7636 would read it as plain)', { code_challenge: CHALLENGE }, 'code_challenge_method'],
       ['a method without a challenge (it would silently mean no PKCE)', { code_challenge_method: 'S256' }, 'code_challenge'],
       ['the plain method', { code_challenge: CHALLENGE, code_challenge_method: 'plain' }, 'code_challenge_method'],
-      ['a challenge that is not 43 base64url characters', { code_challenge: `${CHALLENGE}A`, code_challenge_method: 'S256' }, 'code_challenge'],
+      [
+        'a challenge that is not 43 base64url characters',
+        { code_challenge: `${CHALLENGE}A`, code_challenge_method: 'S256' },
+        'code_challenge',
+      ],
       ['a padded challenge', { code_challenge: `${CHALLENGE.slice(0, 42)}=`, code_challenge_method: 'S256' }, 'code_challenge'],
       ['a challenge that is not a string', { code_challenge: 43, code_challenge_method: 'S256' }, 'code_challenge'],
       ['a null challenge with a method', { code_challenge: null, code_challenge_method: 'S256' }, 'code_challenge'],

@@ -13,7 +13,10 @@ export function autologinTargets(redirectUri: string, application: RedirectTarge
   const targets: string[] = [];
   for (const origin of application.whitelistDomains) {
     if (origin.includes('*') || origin === original.origin) continue;
-    const candidate = application.callbackUrls.length > 0 ? application.callbackUrls.find((url) => new URL(url).origin === origin) : onOrigin(origin, original);
+    const candidate =
+      application.callbackUrls.length > 0
+        ? application.callbackUrls.find((url) => new URL(url).origin === origin)
+        : onOrigin(origin, original);
     const target = candidate === undefined ? null : allowedRedirect(application, candidate);
     if (target && target.origin === origin && !targets.includes(target.href)) targets.push(target.href);
   }

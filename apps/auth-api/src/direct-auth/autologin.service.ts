@@ -1,5 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AUTOLOGIN_CONTINUE_PARAMETER, Clock, isSecretShaped, randomSecret, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
+import {
+  AUTOLOGIN_CONTINUE_PARAMETER,
+  Clock,
+  isSecretShaped,
+  randomSecret,
+  SESAME_CONFIG,
+  SesameConfig,
+  sha256,
+  withQuery,
+} from '@sesame/common';
 import { ApplicationRepository, LoginAttemptRepository, LoginFlow, Transactions } from '@sesame/entities';
 import { EntityManager } from 'typeorm';
 import { StoredRedirectCheck } from '../clients/stored-redirect-check';
@@ -62,7 +71,11 @@ export class AutologinService {
   async begin(manager: EntityManager, login: CompletedLogin, now: Date): Promise<WalkStart | null> {
     const settings = await this.applications.findAutologinSettings(manager, login.applicationId);
     if (!settings?.autologin || settings.type !== 'web') return null;
-    const targets = autologinTargets(login.redirectUri, { type: 'web', whitelistDomains: settings.whitelistDomains, callbackUrls: settings.callbackUrls });
+    const targets = autologinTargets(login.redirectUri, {
+      type: 'web',
+      whitelistDomains: settings.whitelistDomains,
+      callbackUrls: settings.callbackUrls,
+    });
     if (targets.length === 0) return null;
     const browser = randomSecret();
     await this.attempts.setWalkBrowser(manager, login.attemptId, sha256(browser));
@@ -105,7 +118,15 @@ export class AutologinService {
     // codes are marked as walk codes instead. The original redirect_uri's code keeps its challenge and nonce.
     const code = await this.codes.issue(
       manager,
-      { applicationId: login.applicationId, userId: login.userId, redirectUri: target, codeChallenge: null, nonce: null, origin: 'autologin', authTime: login.authTime },
+      {
+        applicationId: login.applicationId,
+        userId: login.userId,
+        redirectUri: target,
+        codeChallenge: null,
+        nonce: null,
+        origin: 'autologin',
+        authTime: login.authTime,
+      },
       now,
     );
     return withQuery(target, { code, state: login.state, [AUTOLOGIN_CONTINUE_PARAMETER]: `${this.continueUrl}?token=${token}` });

@@ -22,7 +22,10 @@ import { LoginAttemptService } from './login-attempt.service';
 import { LoginCodeService } from './login-code.service';
 
 @ApiTags('Direct authentication')
-@ApiUnauthorizedResponse({ type: OAuthError, description: '`invalid_client`: missing or wrong client credentials, or credentials of a native application (it has no secret).' })
+@ApiUnauthorizedResponse({
+  type: OAuthError,
+  description: '`invalid_client`: missing or wrong client credentials, or credentials of a native application (it has no secret).',
+})
 @ClientAuthenticated()
 @Controller({ version: '1' })
 export class DirectAuthController {
@@ -42,11 +45,25 @@ export class DirectAuthController {
       'Respect allowedDate: earlier requests for the same address answer 429.',
   })
   @ApiOkResponse({ type: LoginAttemptResponse })
-  @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request` (bad input, or a redirect_uri outside the whitelist or with a path starting with `//`).' })
+  @ApiBadRequestResponse({
+    type: OAuthError,
+    description: '`invalid_request` (bad input, or a redirect_uri outside the whitelist or with a path starting with `//`).',
+  })
   @ApiForbiddenResponse({ type: OAuthError, description: '`plan_not_supported`: the tenant is not on Pro or Enterprise.' })
-  @ApiTooManyRequestsResponse({ type: TooEarlyResponse, description: 'Before allowedDate for this address (with Retry-After); nothing is sent.' })
-  @ApiServiceUnavailableResponse({ type: OAuthError, description: '`temporarily_unavailable`: the mail queue is unreachable; the attempt was withdrawn and the backoff of the address restored.' })
-  async authenticateDirect(@CurrentClient() client: ClientPrincipal, @Body() body: AuthenticateDirectDto, @RequestId() requestId: string | null) {
+  @ApiTooManyRequestsResponse({
+    type: TooEarlyResponse,
+    description: 'Before allowedDate for this address (with Retry-After); nothing is sent.',
+  })
+  @ApiServiceUnavailableResponse({
+    type: OAuthError,
+    description:
+      '`temporarily_unavailable`: the mail queue is unreachable; the attempt was withdrawn and the backoff of the address restored.',
+  })
+  async authenticateDirect(
+    @CurrentClient() client: ClientPrincipal,
+    @Body() body: AuthenticateDirectDto,
+    @RequestId() requestId: string | null,
+  ) {
     const attempt = await this.directAuth.authenticate(client, body, requestId);
     this.metrics?.loginsStarted.inc({ flow: 'direct' });
     return attempt;
@@ -86,7 +103,11 @@ export class DirectAuthController {
   @ApiOkResponse({ type: LoginAttemptStatusResponse })
   @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request`: wait is not a whole number from 0 to 25.' })
   @ApiNotFoundResponse({ type: OAuthError, description: "Unknown, or another application's attempt." })
-  async status(@CurrentClient() client: ClientPrincipal, @UuidParam('loginAttemptId') loginAttemptId: string, @Query() query: LoginAttemptStatusQuery): Promise<LoginAttemptStatusResponse> {
+  async status(
+    @CurrentClient() client: ClientPrincipal,
+    @UuidParam('loginAttemptId') loginAttemptId: string,
+    @Query() query: LoginAttemptStatusQuery,
+  ): Promise<LoginAttemptStatusResponse> {
     return (await this.attempts.status(client.applicationId, loginAttemptId, query.wait ?? 0)).answer;
   }
 }

@@ -21,7 +21,17 @@ import { LoginLinkService } from './login-link.service';
 @Module({
   imports: [RepositoriesModule, ClientsModule, TokensModule, MailQueueModule, UsageCountersModule],
   controllers: [DirectAuthController, LoginLinkController, AutologinController],
-  providers: [DirectAuthService, LoginAttemptService, LoginLinkService, LoginCompletionService, LoginCodeService, LoginApprovalService, LoginAttemptEvents, AutologinService, loginCodesProvider],
+  providers: [
+    DirectAuthService,
+    LoginAttemptService,
+    LoginLinkService,
+    LoginCompletionService,
+    LoginCodeService,
+    LoginApprovalService,
+    LoginAttemptEvents,
+    AutologinService,
+    loginCodesProvider,
+  ],
   exports: [LoginAttemptService, LoginCodeService, LoginApprovalService, LoginAttemptEvents],
 })
 export class DirectAuthModule {}

@@ -24,7 +24,12 @@ const context = (callbackUrls: string[] = []): ClientContext => ({
 });
 
 const input = (overrides: Partial<AuthenticateDirectDto> = {}): AuthenticateDirectDto =>
-  Object.assign(new AuthenticateDirectDto(), { email: 'Ada@Example.COM ', redirect_uri: 'https://APP.example.com/cb', state: 'st', ...overrides });
+  Object.assign(new AuthenticateDirectDto(), {
+    email: 'Ada@Example.COM ',
+    redirect_uri: 'https://APP.example.com/cb',
+    state: 'st',
+    ...overrides,
+  });
 
 describe('DirectAuthService', () => {
   let contexts: { findContextById: jest.Mock };
@@ -42,7 +47,11 @@ describe('DirectAuthService', () => {
         allowedDate: new Date('2030-01-01T00:00:15Z'),
       })),
     };
-    service = new DirectAuthService(contexts as unknown as ApplicationRepository, attempts as unknown as LoginAttemptService, new ApprovalNumbers(Buffer.alloc(32)));
+    service = new DirectAuthService(
+      contexts as unknown as ApplicationRepository,
+      attempts as unknown as LoginAttemptService,
+      new ApprovalNumbers(Buffer.alloc(32)),
+    );
   });
 
   async function refusal(client: ClientPrincipal, body: AuthenticateDirectDto = input()): Promise<ProblemException> {
@@ -54,14 +63,17 @@ describe('DirectAuthService', () => {
     return error as ProblemException;
   }
 
-  it.each(['android', 'ios', 'desktop'] as const)('a %s application is refused with 400 unauthorized_client before anything else', async (type) => {
-    for (const plan of ['free', 'pro'] as const) {
-      const error = await refusal(principal({ type, plan, idTokenKey: null, method: 'none' }));
-      expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: 'unauthorized_client' });
-    }
-    expect(contexts.findContextById).not.toHaveBeenCalled();
-    expect(attempts.start).not.toHaveBeenCalled();
-  });
+  it.each(['android', 'ios', 'desktop'] as const)(
+    'a %s application is refused with 400 unauthorized_client before anything else',
+    async (type) => {
+      for (const plan of ['free', 'pro'] as const) {
+        const error = await refusal(principal({ type, plan, idTokenKey: null, method: 'none' }));
+        expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: 'unauthorized_client' });
+      }
+      expect(contexts.findContextById).not.toHaveBeenCalled();
+      expect(attempts.start).not.toHaveBeenCalled();
+    },
+  );
 
   it.each(['free', 'basic'] as const)('a %s tenant is refused with 403 plan_not_supported', async (plan) => {
     const error = await refusal(principal({ plan }));
@@ -77,7 +89,11 @@ describe('DirectAuthService', () => {
 
   it.each(['not-an-email', 'a@b', '"x y"@example.com', ' @example.com'])('the address %j is invalid_request', async (email) => {
     const error = await refusal(principal(), input({ email }));
-    expect({ status: error.status, code: error.code, detail: error.detail }).toEqual({ status: 400, code: 'invalid_request', detail: 'email must be a valid e-mail address' });
+    expect({ status: error.status, code: error.code, detail: error.detail }).toEqual({
+      status: 400,
+      code: 'invalid_request',
+      detail: 'email must be a valid e-mail address',
+    });
     expect(attempts.start).not.toHaveBeenCalled();
   });
 
@@ -102,7 +118,14 @@ describe('DirectAuthService', () => {
     const translations = Object.assign(Object.create({ inherited: 'x' }), { subject: 'Hallo' });
     const answer = await service.authenticate(
       principal({ plan: 'enterprise' }),
-      input({ state: 's'.repeat(10), code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', nonce: 'n-1', translations, userIp: '203.0.113.7' }),
+      input({
+        state: 's'.repeat(10),
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+        nonce: 'n-1',
+        translations,
+        userIp: '203.0.113.7',
+      }),
       'req-1',
     );
     const request: LoginRequest = attempts.start.mock.calls[0][0];
@@ -124,7 +147,13 @@ describe('DirectAuthService', () => {
       approvalNumber: expect.stringMatching(/^[1-9]\d$/),
     });
     // The approval number is answered to the requesting application, once: the same one the attempt keeps.
-    expect(answer).toEqual({ loginAttemptId: 'attempt-1', token: 'ab'.repeat(32), sentence: 'Brave otter paints softly', approvalNumber: request.approvalNumber, allowedDate: '2030-01-01T00:00:15.000Z' });
+    expect(answer).toEqual({
+      loginAttemptId: 'attempt-1',
+      token: 'ab'.repeat(32),
+      sentence: 'Brave otter paints softly',
+      approvalNumber: request.approvalNumber,
+      allowedDate: '2030-01-01T00:00:15.000Z',
+    });
   });
 
   it('without a challenge or translations they are null', async () => {

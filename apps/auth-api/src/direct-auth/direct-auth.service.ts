@@ -27,7 +27,10 @@ export class DirectAuthService {
     const email = normalizeEmail(input.email);
     if (!email) throw problem('invalid_request', 'email must be a valid e-mail address');
     if (!allowedRedirect({ ...context.application, whitelistDomains: context.organization.whitelistDomains }, input.redirect_uri)) {
-      throw problem('invalid_request', 'redirect_uri is not allowed for this application: its origin must be a whitelist domain (and it must equal a registered callback URL, if any)');
+      throw problem(
+        'invalid_request',
+        'redirect_uri is not allowed for this application: its origin must be a whitelist domain (and it must equal a registered callback URL, if any)',
+      );
     }
 
     const started = await this.attempts.start({

@@ -5,7 +5,6 @@ const MAX_DELAY_SECONDS = 15 * 60;
 /** Attempts older than this no longer count: the backoff starts again from 15 seconds. */
 export const ATTEMPT_MEMORY_SECONDS = 24 * 3600;
 
-
 /**
  * The throttle after one more attempt at `now`: attempt k (within 24 hours of the previous one)
  * makes the next allowed at now + 15 s · 2^(k-1), capped at 15 minutes so nobody can lock a

@@ -30,7 +30,9 @@ export class LoginAttemptEvents implements OnApplicationShutdown {
   ) {}
 
   async changed(loginAttemptId: string): Promise<void> {
-    await this.redis.publish(this.channel(loginAttemptId), 'changed').catch((error: Error) => this.logger.warn(`Could not publish a login attempt change: ${error.message}`));
+    await this.redis
+      .publish(this.channel(loginAttemptId), 'changed')
+      .catch((error: Error) => this.logger.warn(`Could not publish a login attempt change: ${error.message}`));
   }
 
   async watch(loginAttemptId: string): Promise<AttemptWatch> {

@@ -1,6 +1,16 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { Clock, notFound, problem, ProblemException, randomSecret, SesameMetrics } from '@sesame/common';
-import { effectiveStatus, EmailThrottleRepository, EmailThrottleState, LoginAttemptRepository, LoginAttemptStatus, LoginFlow, Transactions, Translations, UserRepository } from '@sesame/entities';
+import {
+  effectiveStatus,
+  EmailThrottleRepository,
+  EmailThrottleState,
+  LoginAttemptRepository,
+  LoginAttemptStatus,
+  LoginFlow,
+  Transactions,
+  Translations,
+  UserRepository,
+} from '@sesame/entities';
 import { MailProducer, QueueUnavailableError } from '@sesame/queue';
 import { EntityManager } from 'typeorm';
 import { nextThrottle } from './email-backoff';
@@ -91,10 +101,12 @@ export class LoginAttemptService {
   async start(request: LoginRequest): Promise<StartedAttempt> {
     const now = this.clock.now();
     const token = randomSecret();
-    const { attempt, previous } = await this.transactions.run((manager) => this.record(manager, request, token, now)).catch((error: unknown) => {
-      if (error instanceof ProblemException && error.code === 'too_early') this.metrics?.loginsFailed.inc({ reason: 'too_early' });
-      throw error;
-    });
+    const { attempt, previous } = await this.transactions
+      .run((manager) => this.record(manager, request, token, now))
+      .catch((error: unknown) => {
+        if (error instanceof ProblemException && error.code === 'too_early') this.metrics?.loginsFailed.inc({ reason: 'too_early' });
+        throw error;
+      });
     try {
       await this.mail.enqueueLoginLink(attempt.loginAttemptId, request.requestId);
     } catch (error) {
@@ -120,7 +132,9 @@ export class LoginAttemptService {
     try {
       await mark();
     } catch {
-      await mark().catch((error: Error) => this.logger.warn(`Could not record that the e-mail of login attempt ${loginAttemptId} is queued: ${error.message}`));
+      await mark().catch((error: Error) =>
+        this.logger.warn(`Could not record that the e-mail of login attempt ${loginAttemptId} is queued: ${error.message}`),
+      );
     }
   }
 
@@ -131,7 +145,12 @@ export class LoginAttemptService {
    * by its requester (`by`: the application, or the hosted page's browser): that answer carries
    * the completion.
    */
-  async status(applicationId: string, loginAttemptId: string, waitSeconds = 0, by: Requester = { applicationId }): Promise<StatusWithCompletion> {
+  async status(
+    applicationId: string,
+    loginAttemptId: string,
+    waitSeconds = 0,
+    by: Requester = { applicationId },
+  ): Promise<StatusWithCompletion> {
     // Subscribed before the first read: a change between that read and the wait is not missed.
     const watch = waitSeconds > 0 ? await this.events.watch(loginAttemptId) : null;
     try {
@@ -150,7 +169,12 @@ export class LoginAttemptService {
     const throttled = await this.throttles.allowedDate(attempt.organizationId, attempt.email);
     const now = this.clock.now();
     const allowedDate = throttled && throttled > now ? throttled : now;
-    const answer: AttemptStatus = { loginAttemptId, status: effectiveStatus(attempt, now), expiresAt: attempt.expiresAt.toISOString(), allowedDate: allowedDate.toISOString() };
+    const answer: AttemptStatus = {
+      loginAttemptId,
+      status: effectiveStatus(attempt, now),
+      expiresAt: attempt.expiresAt.toISOString(),
+      allowedDate: allowedDate.toISOString(),
+    };
     if (answer.status !== 'approved') return { answer, completion: null };
     const completion = await this.approval.collect(loginAttemptId, by);
     if (completion?.kind !== 'code') return { answer: { ...answer, status: 'completed' }, completion };
@@ -158,7 +182,11 @@ export class LoginAttemptService {
   }
 
   /** What the hosted "check your inbox" page shows of an attempt of this application again. */
-  async inboxView(applicationId: string, loginAttemptId: string, by: Requester): Promise<{ email: string; sentence: string; allowedDate: Date }> {
+  async inboxView(
+    applicationId: string,
+    loginAttemptId: string,
+    by: Requester,
+  ): Promise<{ email: string; sentence: string; allowedDate: Date }> {
     const attempt = await this.attempts.findForApplication(applicationId, loginAttemptId);
     if (!attempt || !requestedBy(attempt, by)) throw notFound('login attempt');
     const throttled = await this.throttles.allowedDate(attempt.organizationId, attempt.email);

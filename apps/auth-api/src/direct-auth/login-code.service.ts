@@ -1,5 +1,16 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { Clock, LoginCodes, LoginFailureReason, normalizeLoginCode, notFound, problem, ProblemException, SESAME_CONFIG, SesameConfig, SesameMetrics } from '@sesame/common';
+import {
+  Clock,
+  LoginCodes,
+  LoginFailureReason,
+  normalizeLoginCode,
+  notFound,
+  problem,
+  ProblemException,
+  SESAME_CONFIG,
+  SesameConfig,
+  SesameMetrics,
+} from '@sesame/common';
 import { CODE_FAILURE_LIMIT, effectiveStatus, EmailThrottleRepository, LoginAttemptRepository, Transactions } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
 import { LoginAttemptEvents } from './login-attempt-events';
@@ -36,7 +47,11 @@ export class LoginCodeService {
   ) {}
 
   /** Direct authentication: the application's server passes on the code; the answer is the code the link would have delivered. */
-  async useDirect(applicationId: string, loginAttemptId: string, typed: unknown): Promise<{ code: string; state: string; redirectUri: string }> {
+  async useDirect(
+    applicationId: string,
+    loginAttemptId: string,
+    typed: unknown,
+  ): Promise<{ code: string; state: string; redirectUri: string }> {
     const success = await this.use(loginAttemptId, typed, applicationId, { applicationId }, { walk: false });
     if (success.kind !== 'code') throw new Error('A login code without a walk completed with a walk');
     return { code: success.code, state: success.state, redirectUri: success.redirectUri };
@@ -47,7 +62,13 @@ export class LoginCodeService {
    * codes (and a link pressed meanwhile) take turns; a wrong try is counted even though the
    * answer is an error (the transaction commits first, then the error is thrown).
    */
-  async use(loginAttemptId: string, typed: unknown, applicationId: string, by: Requester, options: { walk: boolean }): Promise<CodeSuccess> {
+  async use(
+    loginAttemptId: string,
+    typed: unknown,
+    applicationId: string,
+    by: Requester,
+    options: { walk: boolean },
+  ): Promise<CodeSuccess> {
     const code = normalizeLoginCode(typed);
     if (code === null) throw problem('invalid_request', 'code must be the 6 digits of the e-mail');
     const now = this.clock.now();
@@ -60,7 +81,14 @@ export class LoginCodeService {
       if (!this.codes.matches(attempt.tokenHash, code, attempt.codeVerifier)) {
         const attemptStatus = await this.attempts.recordWrongCode(manager, attempt.id);
         const windowStart = new Date(now.getTime() - ADDRESS_WINDOW_MS);
-        await this.throttles.recordWrongCode(manager, attempt.organizationId, attempt.email, now, windowStart, this.config.auth.codeFailuresPerAddress);
+        await this.throttles.recordWrongCode(
+          manager,
+          attempt.organizationId,
+          attempt.email,
+          now,
+          windowStart,
+          this.config.auth.codeFailuresPerAddress,
+        );
         return attemptStatus === 'locked' ? stopped('locked') : wrongCode();
       }
       const claimed = await this.attempts.claimById(manager, attempt.id, now);
@@ -94,14 +122,21 @@ function wrongCode(): Refusal {
 function codesDisabled(): Refusal {
   return {
     failure: 'login_code_disabled',
-    error: problem('login_code_disabled', 'Too many wrong codes for this address: sign in with the link of the e-mail instead (codes work again once a link was used)'),
+    error: problem(
+      'login_code_disabled',
+      'Too many wrong codes for this address: sign in with the link of the e-mail instead (codes work again once a link was used)',
+    ),
   };
 }
 
 function stopped(status: string): Refusal {
   if (status === 'locked') {
-    return { failure: 'login_attempt_locked', error: problem('login_attempt_locked', 'Too many wrong codes: this sign-in is stopped, and its link too. Start again.') };
+    return {
+      failure: 'login_attempt_locked',
+      error: problem('login_attempt_locked', 'Too many wrong codes: this sign-in is stopped, and its link too. Start again.'),
+    };
   }
-  if (status === 'completed') return { failure: 'login_link_used', error: problem('login_link_used', 'This sign-in was already completed with its link or code') };
+  if (status === 'completed')
+    return { failure: 'login_link_used', error: problem('login_link_used', 'This sign-in was already completed with its link or code') };
   return { failure: 'login_link_expired', error: problem('login_link_expired', 'This sign-in has expired') };
 }

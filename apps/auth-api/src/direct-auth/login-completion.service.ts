@@ -31,7 +31,11 @@ export class LoginCompletionService {
   async complete(manager: EntityManager, attempt: ClaimedAttempt, now: Date, options: { walk: boolean }): Promise<Completion> {
     await this.redirects.require(manager, attempt.applicationId, attempt.redirectUri);
     const userId = await this.users.upsertSignedIn(manager, attempt.organizationId, attempt.email, now);
-    if (!userId) return { kind: 'blocked', url: withQuery(attempt.redirectUri, { error: 'access_denied', error_description: 'This account is blocked', state: attempt.state }) };
+    if (!userId)
+      return {
+        kind: 'blocked',
+        url: withQuery(attempt.redirectUri, { error: 'access_denied', error_description: 'This account is blocked', state: attempt.state }),
+      };
     await this.throttles.clear(manager, attempt.organizationId, attempt.email);
     const login: CompletedLogin = {
       attemptId: attempt.id,
@@ -47,6 +51,13 @@ export class LoginCompletionService {
     const walk = options.walk ? await this.autologin.begin(manager, login, now) : null;
     if (walk) return { kind: 'walk', ...walk, organizationId: attempt.organizationId };
     const code = await this.codes.issue(manager, { ...login, origin: login.flow }, now);
-    return { kind: 'code', code, state: attempt.state, redirectUri: attempt.redirectUri, url: withQuery(attempt.redirectUri, { code, state: attempt.state }), organizationId: attempt.organizationId };
+    return {
+      kind: 'code',
+      code,
+      state: attempt.state,
+      redirectUri: attempt.redirectUri,
+      url: withQuery(attempt.redirectUri, { code, state: attempt.state }),
+      organizationId: attempt.organizationId,
+    };
   }
 }

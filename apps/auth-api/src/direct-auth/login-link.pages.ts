@@ -44,7 +44,11 @@ export function approvalPage(token: string, view: ApprovalView, locale: Locale):
   if (view.state !== 'pending' || !view.approvalOpen) {
     const heading = view.state === 'pending' ? strings.approvalEndedHeading : strings.stopped[view.state];
     const text = view.state === 'pending' ? strings.wrongNumberText : fillHtml(strings.startAgainAt, names);
-    return renderPage({ title: strings.title, brand: view.organizationName, icon: 'alert', body: html`<h1>${heading}</h1>\n<p>${text}</p>` }, [], locale);
+    return renderPage(
+      { title: strings.title, brand: view.organizationName, icon: 'alert', body: html`<h1>${heading}</h1>\n<p>${text}</p>` },
+      [],
+      locale,
+    );
   }
   const body = html`<h1>${strings.signInElsewhere}</h1>
 <p>${fillHtml(strings.requested, { ...names, email: strong(view.email) })}</p>
@@ -78,5 +82,9 @@ export function approvalOutcomePage(outcome: ApprovalOutcome, organizationName: 
   const { heading, text } = outcomes[outcome];
   const body = html`<h1 id="outcome">${heading}</h1>
 <p>${text}</p>`;
-  return renderPage({ title: strings.title, brand: organizationName, icon: outcome === 'approved' ? undefined : 'alert', body }, [], locale);
+  return renderPage(
+    { title: strings.title, brand: organizationName, icon: outcome === 'approved' ? undefined : 'alert', body },
+    [],
+    locale,
+  );
 }

@@ -1,5 +1,14 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { Clock, digestsEqual, isSecretShaped, LoginFailureReason, ProblemException, SesameMetrics, sha256, withQuery } from '@sesame/common';
+import {
+  Clock,
+  digestsEqual,
+  isSecretShaped,
+  LoginFailureReason,
+  ProblemException,
+  SesameMetrics,
+  sha256,
+  withQuery,
+} from '@sesame/common';
 import { AttemptSummary, ClaimedAttempt, effectiveStatus, LoginAttemptRepository, Transactions } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
 import { EntityManager } from 'typeorm';
@@ -65,7 +74,10 @@ export class LoginLinkService {
       email: view.email,
       // With autologin the first redirect may go to any of the organization's domains.
       formTargets: [view.redirectUri, ...(view.autologin ? view.whitelistDomains.filter((origin) => !origin.includes('*')) : [])],
-      startedHere: view.flow === 'hosted' && view.requesterBrowserHash ? Boolean(browserCookie && digestsEqual(sha256(browserCookie), view.requesterBrowserHash)) : null,
+      startedHere:
+        view.flow === 'hosted' && view.requesterBrowserHash
+          ? Boolean(browserCookie && digestsEqual(sha256(browserCookie), view.requesterBrowserHash))
+          : null,
       approvalOpen: view.approvalOpen,
     };
   }
@@ -84,14 +96,17 @@ export class LoginLinkService {
     }
     const hash = sha256(token);
     const now = this.clock.now();
-    const outcome = await this.transactions.run(async (manager) => {
-      // Of concurrent requests exactly one claims the attempt.
-      const attempt = await this.attempts.claimByTokenHash(manager, hash, now);
-      return attempt ? this.complete(manager, attempt, now) : this.refuse(manager, hash);
-    }).catch((error: unknown) => {
-      if (error instanceof ProblemException && error.code === 'unknown_login_link') this.metrics?.loginsFailed.inc({ reason: 'unknown_link' });
-      throw error;
-    });
+    const outcome = await this.transactions
+      .run(async (manager) => {
+        // Of concurrent requests exactly one claims the attempt.
+        const attempt = await this.attempts.claimByTokenHash(manager, hash, now);
+        return attempt ? this.complete(manager, attempt, now) : this.refuse(manager, hash);
+      })
+      .catch((error: unknown) => {
+        if (error instanceof ProblemException && error.code === 'unknown_login_link')
+          this.metrics?.loginsFailed.inc({ reason: 'unknown_link' });
+        throw error;
+      });
     // Counted once the transaction has committed.
     if (outcome.failure) this.metrics?.loginsFailed.inc({ reason: outcome.failure });
     else this.metrics?.loginsCompleted.inc();
@@ -103,7 +118,12 @@ export class LoginLinkService {
   private async complete(manager: EntityManager, attempt: ClaimedAttempt, now: Date): Promise<LinkOutcome> {
     const completion = await this.completion.complete(manager, attempt, now, { walk: true });
     if (completion.kind === 'blocked') return { url: completion.url, failure: 'access_denied' };
-    return { url: completion.url, cookie: completion.kind === 'walk' ? completion.cookie : undefined, organizationId: completion.organizationId, attemptId: attempt.id };
+    return {
+      url: completion.url,
+      cookie: completion.kind === 'walk' ? completion.cookie : undefined,
+      organizationId: completion.organizationId,
+      attemptId: attempt.id,
+    };
   }
 
   private async refuse(manager: EntityManager, hash: Buffer): Promise<LinkOutcome> {
@@ -111,8 +131,13 @@ export class LoginLinkService {
     if (!attempt) throw unknownLink();
     await this.redirects.require(manager, attempt.applicationId, attempt.redirectUri);
     const state = this.linkState(attempt);
-    if (state === 'used') return { url: errorRedirect(attempt, 'login_link_used', 'This login link has already been used'), failure: 'login_link_used' };
-    if (state === 'locked') return { url: errorRedirect(attempt, 'login_attempt_locked', 'Too many wrong codes were entered for this sign-in'), failure: 'login_attempt_locked' };
+    if (state === 'used')
+      return { url: errorRedirect(attempt, 'login_link_used', 'This login link has already been used'), failure: 'login_link_used' };
+    if (state === 'locked')
+      return {
+        url: errorRedirect(attempt, 'login_attempt_locked', 'Too many wrong codes were entered for this sign-in'),
+        failure: 'login_attempt_locked',
+      };
     return { url: errorRedirect(attempt, 'login_link_expired', 'This login link has expired'), failure: 'login_link_expired' };
   }
 

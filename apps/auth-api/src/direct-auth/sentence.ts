@@ -12,4 +12,3 @@ export function generateSentence(): string {
 }
 
 export const SENTENCE_COMBINATIONS = ADJECTIVES.length * NOUNS.length * VERBS.length * ADVERBS.length;
-

@@ -17,7 +17,10 @@ const web = context('web', [], ['https://app.example.com']);
 const desktop = context('desktop', ['http://127.0.0.1/callback']);
 const android = context('android', ['com.example.app:/cb']);
 
-function outcome(params: Record<string, unknown>, client: ClientContext): { page: string } | { redirect: URL } | { ok: ReturnType<typeof checkAuthorizeRequest> } {
+function outcome(
+  params: Record<string, unknown>,
+  client: ClientContext,
+): { page: string } | { redirect: URL } | { ok: ReturnType<typeof checkAuthorizeRequest> } {
   try {
     return { ok: checkAuthorizeRequest(params, client) };
   } catch (error) {
@@ -28,16 +31,33 @@ function outcome(params: Record<string, unknown>, client: ClientContext): { page
 }
 
 describe('checkAuthorizeRequest', () => {
-  const valid = { response_type: 'code', client_id: 'client-1', redirect_uri: 'http://127.0.0.1:5555/callback', state: 's', code_challenge: CHALLENGE, code_challenge_method: 'S256' };
+  const valid = {
+    response_type: 'code',
+    client_id: 'client-1',
+    redirect_uri: 'http://127.0.0.1:5555/callback',
+    state: 's',
+    code_challenge: CHALLENGE,
+    code_challenge_method: 'S256',
+  };
 
   it('accepts a complete native request and returns what the form carries', () => {
     expect(outcome(valid, desktop)).toEqual({
-      ok: { clientId: 'client-1', redirectUri: valid.redirect_uri, state: 's', codeChallenge: CHALLENGE, nonce: null, uiLocales: undefined, loginHint: undefined },
+      ok: {
+        clientId: 'client-1',
+        redirectUri: valid.redirect_uri,
+        state: 's',
+        codeChallenge: CHALLENGE,
+        nonce: null,
+        uiLocales: undefined,
+        loginHint: undefined,
+      },
     });
   });
 
   it('checks redirect_uri before anything else: an error page, never a redirect', () => {
-    expect(outcome({ ...valid, response_type: 'token', state: undefined, redirect_uri: 'http://localhost:5555/callback' }, desktop)).toEqual({ page: 'invalid_redirect_uri' });
+    expect(
+      outcome({ ...valid, response_type: 'token', state: undefined, redirect_uri: 'http://localhost:5555/callback' }, desktop),
+    ).toEqual({ page: 'invalid_redirect_uri' });
     expect(outcome({ ...valid, redirect_uri: ['http://127.0.0.1:5555/callback'] }, desktop)).toEqual({ page: 'invalid_redirect_uri' });
   });
 
@@ -71,8 +91,14 @@ describe('checkAuthorizeRequest', () => {
   it('requires PKCE of web apps too (RFC 9700 §2.1.1)', () => {
     const request = { response_type: 'code', client_id: 'client-1', redirect_uri: 'https://app.example.com/cb', state: 's' };
     const refused = outcome(request, web) as { redirect: URL };
-    expect([refused.redirect.searchParams.get('error'), refused.redirect.searchParams.get('error_description')]).toEqual(['invalid_request', 'code_challenge is required (PKCE with S256)']);
-    expect(outcome({ ...request, code_challenge: CHALLENGE, code_challenge_method: 'S256' }, web)).toHaveProperty('ok.codeChallenge', CHALLENGE);
+    expect([refused.redirect.searchParams.get('error'), refused.redirect.searchParams.get('error_description')]).toEqual([
+      'invalid_request',
+      'code_challenge is required (PKCE with S256)',
+    ]);
+    expect(outcome({ ...request, code_challenge: CHALLENGE, code_challenge_method: 'S256' }, web)).toHaveProperty(
+      'ok.codeChallenge',
+      CHALLENGE,
+    );
     expect(outcome({ ...request, code_challenge: 'short', code_challenge_method: 'S256' }, web)).toHaveProperty('redirect');
   });
 
@@ -87,7 +113,17 @@ describe('checkAuthorizeRequest', () => {
 
 describe('hiddenParameters', () => {
   it('carries the request through the form, the nonce and languages only when present', () => {
-    expect(hiddenParameters({ clientId: 'c', redirectUri: 'https://a.example/cb', state: 's', codeChallenge: CHALLENGE, nonce: null, uiLocales: undefined, loginHint: 'x@example.com' })).toEqual({
+    expect(
+      hiddenParameters({
+        clientId: 'c',
+        redirectUri: 'https://a.example/cb',
+        state: 's',
+        codeChallenge: CHALLENGE,
+        nonce: null,
+        uiLocales: undefined,
+        loginHint: 'x@example.com',
+      }),
+    ).toEqual({
       response_type: 'code',
       client_id: 'c',
       redirect_uri: 'https://a.example/cb',
@@ -95,7 +131,17 @@ describe('hiddenParameters', () => {
       code_challenge: CHALLENGE,
       code_challenge_method: 'S256',
     });
-    expect(hiddenParameters({ clientId: 'c', redirectUri: 'r', state: 's', codeChallenge: CHALLENGE, nonce: 'n', uiLocales: 'de', loginHint: undefined })).toEqual({
+    expect(
+      hiddenParameters({
+        clientId: 'c',
+        redirectUri: 'r',
+        state: 's',
+        codeChallenge: CHALLENGE,
+        nonce: 'n',
+        uiLocales: 'de',
+        loginHint: undefined,
+      }),
+    ).toEqual({
       response_type: 'code',
       client_id: 'c',
       redirect_uri: 'r',

@@ -38,7 +38,8 @@ export function checkAuthorizeRequest(params: Record<string, unknown>, context: 
 
   const challenge = read('code_challenge');
   const method = read('code_challenge_method');
-  if (challenge !== undefined && !CHALLENGE_SHAPE.test(challenge)) throw fail('invalid_request', 'code_challenge must be a base64url SHA-256 digest');
+  if (challenge !== undefined && !CHALLENGE_SHAPE.test(challenge))
+    throw fail('invalid_request', 'code_challenge must be a base64url SHA-256 digest');
   // Every application type (RFC 9700 §2.1.1): anyone who knows a client_id can start a login here,
   // so a code without PKCE could be injected into another browser's callback.
   if (challenge === undefined) throw fail('invalid_request', 'code_challenge is required (PKCE with S256)');

@@ -36,4 +36,3 @@ export class CsrfTokens {
     return createHmac('sha256', this.key).update(value).digest('base64url');
   }
 }
-

@@ -1,4 +1,17 @@
-import { applyDecorators, Body, Controller, Get, Headers, HttpCode, Optional, Post, Query, Redirect, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Optional,
+  Post,
+  Query,
+  Redirect,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiPublic, RequestId, SesameMetrics } from '@sesame/common';
 import { ClientIp, EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
@@ -17,16 +30,37 @@ const PARAMETERS: { name: string; required: boolean; description: string; enum?:
       'Web apps: an origin on the organization’s whitelist (and one of the registered callback URLs, if any). Android/iOS: exactly a registered callback URL (custom scheme or https). Desktop: a registered loopback callback, on any port.',
   },
   { name: 'state', required: true, description: 'Returned unchanged to redirect_uri (at most 1024 characters).' },
-  { name: 'code_challenge', required: true, description: 'PKCE S256 challenge, BASE64URL(SHA-256(code_verifier)). Required for every application type (RFC 9700 §2.1.1).' },
+  {
+    name: 'code_challenge',
+    required: true,
+    description: 'PKCE S256 challenge, BASE64URL(SHA-256(code_verifier)). Required for every application type (RFC 9700 §2.1.1).',
+  },
   { name: 'code_challenge_method', required: true, enum: ['S256'], description: 'Always S256.' },
-  { name: 'nonce', required: false, description: 'OpenID Connect nonce (at most 512 printable characters): returned unchanged as the id_token’s `nonce` claim.' },
-  { name: 'ui_locales', required: false, description: 'Space-separated language tags; the first of en, de, fr, es is used (else Accept-Language, else English).' },
+  {
+    name: 'nonce',
+    required: false,
+    description: 'OpenID Connect nonce (at most 512 printable characters): returned unchanged as the id_token’s `nonce` claim.',
+  },
+  {
+    name: 'ui_locales',
+    required: false,
+    description: 'Space-separated language tags; the first of en, de, fr, es is used (else Accept-Language, else English).',
+  },
   { name: 'login_hint', required: false, description: 'Pre-fills the e-mail address.' },
 ];
 
 const OPTIONAL_HEADERS = applyDecorators(
-  ApiHeader({ name: 'cookie', required: false, description: 'The form’s CSRF cookie (`sesame_csrf`), set by GET; after the form, also the `sesame_attempt` cookie of the browser that asked.' }),
-  ApiHeader({ name: 'user-agent', required: false, description: 'Shown on the approval page of another device (browser and system of the request).' }),
+  ApiHeader({
+    name: 'cookie',
+    required: false,
+    description:
+      'The form’s CSRF cookie (`sesame_csrf`), set by GET; after the form, also the `sesame_attempt` cookie of the browser that asked.',
+  }),
+  ApiHeader({
+    name: 'user-agent',
+    required: false,
+    description: 'Shown on the approval page of another device (browser and system of the request).',
+  }),
   ApiHeader({ name: 'accept-language', required: false, description: 'Used when ui_locales names no supported language.' }),
 );
 
@@ -51,11 +85,19 @@ export class LoginPageController {
       'An unknown client or unacceptable redirect_uri shows an error page; other errors redirect to redirect_uri with error, error_description and state.',
   })
   @ApiProduces('text/html')
-  @applyDecorators(...PARAMETERS.map(({ name, required, description, enum: values }) => ApiQuery({ name, required, description, enum: values })), OPTIONAL_HEADERS)
+  @applyDecorators(
+    ...PARAMETERS.map(({ name, required, description, enum: values }) => ApiQuery({ name, required, description, enum: values })),
+    OPTIONAL_HEADERS,
+  )
   @ApiOkResponse({ description: 'The sign-in form.' })
   @ApiResponse({ status: 302, description: 'Error sent back to the application.' })
   @ApiResponse({ status: 400, description: 'Unknown client or redirect_uri: error page, no redirect.' })
-  show(@Query() query: Record<string, unknown>, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
+  show(
+    @Query() query: Record<string, unknown>,
+    @RequestId() requestId: string | null,
+    @Headers('cookie') cookie?: string,
+    @Headers('accept-language') acceptLanguage?: string,
+  ) {
     return this.loginPage.show(query, { cookieHeader: cookie, acceptLanguage, requestId });
   }
 
@@ -69,14 +111,23 @@ export class LoginPageController {
       type: 'object',
       required: ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'csrf', 'email'],
       properties: {
-        ...Object.fromEntries(PARAMETERS.filter(({ name }) => name !== 'login_hint').map(({ name, description, enum: values }) => [name, { type: 'string', description, ...(values ? { enum: values } : {}) }])),
+        ...Object.fromEntries(
+          PARAMETERS.filter(({ name }) => name !== 'login_hint').map(({ name, description, enum: values }) => [
+            name,
+            { type: 'string', description, ...(values ? { enum: values } : {}) },
+          ]),
+        ),
         csrf: { type: 'string', description: 'The CSRF value of the form; must match the `sesame_csrf` cookie.' },
         email: { type: 'string', format: 'email', description: 'Where the login link is sent.' },
       },
     },
   })
   @OPTIONAL_HEADERS
-  @ApiHeader({ name: 'user-agent', required: false, description: 'Shown (as browser and system) to a person approving the sign-in from another device.' })
+  @ApiHeader({
+    name: 'user-agent',
+    required: false,
+    description: 'Shown (as browser and system) to a person approving the sign-in from another device.',
+  })
   @ApiOperation({ summary: 'Submits the e-mail address: sends a login link and shows the "check your inbox" page' })
   @ApiOkResponse({ description: 'Check your inbox, with the sentence, the approval number and the code field.' })
   @ApiResponse({ status: 400, description: 'Invalid e-mail: the form again, with the error.' })
@@ -98,7 +149,8 @@ export class LoginPageController {
 
   @Get('status')
   @ApiOperation({
-    summary: 'Where the "check your inbox" page reloads itself: held while the attempt is pending, it goes on to the callback once the link is approved on another device',
+    summary:
+      'Where the "check your inbox" page reloads itself: held while the attempt is pending, it goes on to the callback once the link is approved on another device',
     description:
       'Query: the request’s parameters and `login_attempt_id`; only the browser that asked (its `sesame_attempt` cookie) gets an answer. ' +
       'Waits up to 20 seconds for a change (on any instance), then shows the page again.',
@@ -107,10 +159,19 @@ export class LoginPageController {
   @ApiQuery({ name: 'login_attempt_id', required: true })
   @OPTIONAL_HEADERS
   @ApiOkResponse({ description: 'Still pending: the page again.' })
-  @ApiResponse({ status: 303, description: 'Approved: to redirect_uri with code and state (or an autologin walk). Used, expired or locked: to redirect_uri with error and state.' })
+  @ApiResponse({
+    status: 303,
+    description:
+      'Approved: to redirect_uri with code and state (or an autologin walk). Used, expired or locked: to redirect_uri with error and state.',
+  })
   @ApiResponse({ status: 400, description: 'Unknown client or redirect_uri, or other invalid parameters: an error page, no redirect.' })
   @ApiResponse({ status: 404, description: 'Unknown attempt, another application’s, or another browser’s.' })
-  status(@Query() query: Record<string, unknown>, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
+  status(
+    @Query() query: Record<string, unknown>,
+    @RequestId() requestId: string | null,
+    @Headers('cookie') cookie?: string,
+    @Headers('accept-language') acceptLanguage?: string,
+  ) {
     return this.loginPage.status(query, { cookieHeader: cookie, acceptLanguage, requestId });
   }
 
@@ -118,12 +179,28 @@ export class LoginPageController {
   @Redirect()
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({
-    description: 'The code form of the "check your inbox" page: the request’s hidden fields, the CSRF value, the attempt and the typed code. Only from the browser that asked (its `sesame_attempt` cookie).',
+    description:
+      'The code form of the "check your inbox" page: the request’s hidden fields, the CSRF value, the attempt and the typed code. Only from the browser that asked (its `sesame_attempt` cookie).',
     schema: {
       type: 'object',
-      required: ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'csrf', 'login_attempt_id', 'code'],
+      required: [
+        'response_type',
+        'client_id',
+        'redirect_uri',
+        'state',
+        'code_challenge',
+        'code_challenge_method',
+        'csrf',
+        'login_attempt_id',
+        'code',
+      ],
       properties: {
-        ...Object.fromEntries(PARAMETERS.filter(({ name }) => name !== 'login_hint').map(({ name, description, enum: values }) => [name, { type: 'string', description, ...(values ? { enum: values } : {}) }])),
+        ...Object.fromEntries(
+          PARAMETERS.filter(({ name }) => name !== 'login_hint').map(({ name, description, enum: values }) => [
+            name,
+            { type: 'string', description, ...(values ? { enum: values } : {}) },
+          ]),
+        ),
         csrf: { type: 'string', description: 'The CSRF value of the form; must match the `sesame_csrf` cookie.' },
         login_attempt_id: { type: 'string', format: 'uuid', description: 'The attempt the page was shown for.' },
         code: { type: 'string', description: 'The 6-digit code of the e-mail (spaces and dashes are ignored).' },
@@ -135,11 +212,23 @@ export class LoginPageController {
     summary: 'Signs in with the code of the e-mail, typed on the "check your inbox" page',
     description: 'The code and the e-mailed link are one credential: the first used wins. Five wrong codes lock the attempt and its link.',
   })
-  @ApiResponse({ status: 303, description: 'A right code: to redirect_uri with code and state (or the first stop of an autologin walk). A locked, used or expired attempt or a blocked user: to redirect_uri with error and state.' })
+  @ApiResponse({
+    status: 303,
+    description:
+      'A right code: to redirect_uri with code and state (or the first stop of an autologin walk). A locked, used or expired attempt or a blocked user: to redirect_uri with error and state.',
+  })
   @ApiResponse({ status: 400, description: 'A wrong (counted) or malformed code: the page again, with the error.' })
   @ApiResponse({ status: 403, description: 'Missing or wrong CSRF token.' })
-  @ApiResponse({ status: 404, description: 'Unknown attempt, another application’s, or another browser’s (no `sesame_attempt` cookie of the browser that asked).' })
-  async code(@Body() form: Record<string, unknown> | undefined, @RequestId() requestId: string | null, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
+  @ApiResponse({
+    status: 404,
+    description: 'Unknown attempt, another application’s, or another browser’s (no `sesame_attempt` cookie of the browser that asked).',
+  })
+  async code(
+    @Body() form: Record<string, unknown> | undefined,
+    @RequestId() requestId: string | null,
+    @Headers('cookie') cookie?: string,
+    @Headers('accept-language') acceptLanguage?: string,
+  ) {
     const outcome = await this.loginPage.submitCode(form ?? {}, { cookieHeader: cookie, acceptLanguage, requestId });
     return { url: outcome.url, statusCode: 303, headers: outcome.cookie ? { 'Set-Cookie': outcome.cookie } : {} };
   }

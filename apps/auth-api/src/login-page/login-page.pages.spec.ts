@@ -8,11 +8,24 @@ const context: ClientContext = {
   tenant: { id: 't', plan: 'free' },
 };
 
-const codeForm = { action: '/api/v1/authorize/code', hidden: { state: '"><x>' }, csrf: 'csrf-value', loginAttemptId: '7f0c9a4e-0000-4000-8000-000000000001', redirectUri: 'https://app.example.com/cb' };
+const codeForm = {
+  action: '/api/v1/authorize/code',
+  hidden: { state: '"><x>' },
+  csrf: 'csrf-value',
+  loginAttemptId: '7f0c9a4e-0000-4000-8000-000000000001',
+  redirectUri: 'https://app.example.com/cb',
+};
 
 describe('hosted login pages', () => {
   it('the form escapes names and values, and marks an error for assistive technology', () => {
-    const page = signInForm({ context, locale: 'en', hidden: { state: '"><x>' }, csrf: 'token', email: '"a@b', error: 'Enter a valid e-mail address.' });
+    const page = signInForm({
+      context,
+      locale: 'en',
+      hidden: { state: '"><x>' },
+      csrf: 'token',
+      email: '"a@b',
+      error: 'Enter a valid e-mail address.',
+    });
     expect(page.html).toContain('Sign in to Acme &amp; Co');
     expect(page.html).toContain('sign in to Notes &lt;beta&gt;');
     expect(page.html).toContain('<input type="hidden" name="state" value="&quot;&gt;&lt;x&gt;">');
@@ -28,7 +41,17 @@ describe('hosted login pages', () => {
     ['fr', 'lien de connexion à <strong>ada&amp;bob@example.com</strong>. Ouvrez-le'],
     ['es', 'Hemos enviado un enlace a <strong>ada&amp;bob@example.com</strong>. Ábrelo'],
   ] as const)('check your inbox (%s) names the address, escaped, and shows the sentence', (locale, sentence) => {
-    const page = checkInbox({ context, locale, email: 'ada&bob@example.com', sentence: 'Brave otter sings softly', approvalNumber: '42', minutes: 10, allowedDate: new Date('2030-01-01T10:11:12Z'), codeForm, refreshUrl: '/api/v1/authorize/status?x=1' });
+    const page = checkInbox({
+      context,
+      locale,
+      email: 'ada&bob@example.com',
+      sentence: 'Brave otter sings softly',
+      approvalNumber: '42',
+      minutes: 10,
+      allowedDate: new Date('2030-01-01T10:11:12Z'),
+      codeForm,
+      refreshUrl: '/api/v1/authorize/status?x=1',
+    });
     expect(page.html).toContain(sentence);
     expect(page.html).toContain('<div class="phrase" id="sentence">Brave otter sings softly</div>');
     expect(page.html).toContain('<strong id="approval-number">42</strong>');
@@ -37,7 +60,18 @@ describe('hosted login pages', () => {
   });
 
   it('check your inbox has a code field posting the attempt, the CSRF value and the request, and may end on the redirect_uri', () => {
-    const page = checkInbox({ context, locale: 'fr', email: 'a@b.c', sentence: 'S', approvalNumber: '42', minutes: 10, allowedDate: new Date(), codeForm, refreshUrl: '/api/v1/authorize/status?x=1&y=2', error: 'Ce code n’est pas le bon.' });
+    const page = checkInbox({
+      context,
+      locale: 'fr',
+      email: 'a@b.c',
+      sentence: 'S',
+      approvalNumber: '42',
+      minutes: 10,
+      allowedDate: new Date(),
+      codeForm,
+      refreshUrl: '/api/v1/authorize/status?x=1&y=2',
+      error: 'Ce code n’est pas le bon.',
+    });
     expect(page.html).toContain('<form method="post" action="/api/v1/authorize/code" novalidate>');
     expect(page.html).toContain('<input type="hidden" name="state" value="&quot;&gt;&lt;x&gt;">');
     expect(page.html).toContain('<input type="hidden" name="login_attempt_id" value="7f0c9a4e-0000-4000-8000-000000000001">');

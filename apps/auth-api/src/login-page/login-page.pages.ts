@@ -84,5 +84,9 @@ ${view.error ? html`<p class="error" id="code-error" role="alert">${view.error}<
 <p>${fill(strings.sentExpiry, { minutes: view.minutes })}</p>
 <p class="fine">${fill(strings.sentAgain, { time: clockTime(view.allowedDate) })}</p>`;
   // The code form ends on the application's redirect_uri.
-  return renderPage({ title: strings.sentHeading, brand: view.context.organization.name, icon: 'mail', body }, [form.redirectUri], view.locale);
+  return renderPage(
+    { title: strings.sentHeading, brand: view.context.organization.name, icon: 'mail', body },
+    [form.redirectUri],
+    view.locale,
+  );
 }

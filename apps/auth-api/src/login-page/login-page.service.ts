@@ -1,5 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApprovalNumbers, normalizeEmail, problem, ProblemException, randomSecret, readCookie, SESAME_CONFIG, SesameConfig, sha256, withQuery } from '@sesame/common';
+import {
+  ApprovalNumbers,
+  normalizeEmail,
+  problem,
+  ProblemException,
+  randomSecret,
+  readCookie,
+  SESAME_CONFIG,
+  SesameConfig,
+  sha256,
+  withQuery,
+} from '@sesame/common';
 import { isUUID } from 'class-validator';
 import { ApplicationRepository, ClientContext } from '@sesame/entities';
 import { LoginAttemptService } from '../direct-auth/login-attempt.service';
@@ -70,7 +81,13 @@ export class LoginPageService {
   async show(params: Record<string, unknown>, browser: BrowserContext): Promise<RenderedPage> {
     const { context, request } = await this.check(params);
     const { cookieValue, formValue } = this.csrf.issue();
-    const page = signInForm({ context, locale: this.locale(request, browser), hidden: hiddenParameters(request), csrf: formValue, email: request.loginHint });
+    const page = signInForm({
+      context,
+      locale: this.locale(request, browser),
+      hidden: hiddenParameters(request),
+      csrf: formValue,
+      email: request.loginHint,
+    });
     return { ...page, headers: { 'Set-Cookie': `${CSRF_COOKIE}=${cookieValue}; ${this.cookieAttributes}` } };
   }
 
@@ -85,7 +102,10 @@ export class LoginPageService {
     const typed = typeof form.email === 'string' ? form.email : '';
     const email = normalizeEmail(typed);
     const again = (status: number, error: string) =>
-      new PageWithStatus(status, signInForm({ context, locale, hidden: hiddenParameters(request), csrf: this.csrf.formValueFor(cookie!), email: typed, error }));
+      new PageWithStatus(
+        status,
+        signInForm({ context, locale, hidden: hiddenParameters(request), csrf: this.csrf.formValueFor(cookie!), email: typed, error }),
+      );
     if (!email) throw again(400, PAGE_STRINGS[locale].invalidEmail);
 
     // The browser's own secret: only it follows the attempt, and its approval number derives from it.
@@ -109,7 +129,12 @@ export class LoginPageService {
         browserHash: sha256(browserCookie),
         approvalNumber,
       });
-      const page = this.inbox(context, request, locale, cookie, started.loginAttemptId, { email, sentence: started.sentence, allowedDate: started.allowedDate, approvalNumber });
+      const page = this.inbox(context, request, locale, cookie, started.loginAttemptId, {
+        email,
+        sentence: started.sentence,
+        allowedDate: started.allowedDate,
+        approvalNumber,
+      });
       return { ...page, headers: { 'Set-Cookie': `${ATTEMPT_COOKIE}=${browserCookie}; ${this.attemptCookieAttributes}` } };
     } catch (error) {
       if (error instanceof ProblemException && error.code === 'too_early') {
@@ -132,7 +157,8 @@ export class LoginPageService {
     const locale = this.locale(request, browser);
     const cookie = this.requireCsrf(form, browser);
     const loginAttemptId = typeof form.login_attempt_id === 'string' && isUUID(form.login_attempt_id) ? form.login_attempt_id : null;
-    if (!loginAttemptId) throw problem('invalid_request', 'This form is incomplete. Go back to the application and start signing in again.');
+    if (!loginAttemptId)
+      throw problem('invalid_request', 'This form is incomplete. Go back to the application and start signing in again.');
     const browserCookie = this.requireAttemptCookie(browser);
     const by = { browserHash: sha256(browserCookie) };
     try {
@@ -143,7 +169,15 @@ export class LoginPageService {
       const retry = CODE_RETRY_MESSAGES[error.code];
       if (retry) {
         const view = await this.attempts.inboxView(context.application.id, loginAttemptId, by);
-        const page = this.inbox(context, request, locale, cookie, loginAttemptId, { ...view, approvalNumber: this.numbers.forBrowser(browserCookie) }, PAGE_STRINGS[locale][retry]);
+        const page = this.inbox(
+          context,
+          request,
+          locale,
+          cookie,
+          loginAttemptId,
+          { ...view, approvalNumber: this.numbers.forBrowser(browserCookie) },
+          PAGE_STRINGS[locale][retry],
+        );
         throw new PageWithStatus(400, page);
       }
       if (error.code === 'not_found') throw error;
@@ -170,19 +204,36 @@ export class LoginPageService {
     if (completion) throw new PageRedirect(completion.url, 303, completion.kind === 'walk' ? { 'Set-Cookie': completion.cookie } : {});
     if (answer.status === 'pending') {
       const view = await this.attempts.inboxView(context.application.id, loginAttemptId, by);
-      return this.inbox(context, request, locale, csrfCookie, loginAttemptId, { ...view, approvalNumber: this.numbers.forBrowser(browserCookie) });
+      return this.inbox(context, request, locale, csrfCookie, loginAttemptId, {
+        ...view,
+        approvalNumber: this.numbers.forBrowser(browserCookie),
+      });
     }
     const [error, description] = STOPPED[answer.status] ?? STOPPED.expired;
     throw new PageRedirect(withQuery(request.redirectUri, { error, error_description: description, state: request.state }));
   }
 
-  private inbox(context: ClientContext, request: AuthorizeRequest, locale: Locale, csrfCookie: string, loginAttemptId: string, view: InboxView, error?: string): RenderedPage {
+  private inbox(
+    context: ClientContext,
+    request: AuthorizeRequest,
+    locale: Locale,
+    csrfCookie: string,
+    loginAttemptId: string,
+    view: InboxView,
+    error?: string,
+  ): RenderedPage {
     return checkInbox({
       context,
       locale,
       ...view,
       minutes: Math.round(context.organization.linkTtlSeconds / 60),
-      codeForm: { action: this.codeAction, hidden: hiddenParameters(request), csrf: this.csrf.formValueFor(csrfCookie), loginAttemptId, redirectUri: request.redirectUri },
+      codeForm: {
+        action: this.codeAction,
+        hidden: hiddenParameters(request),
+        csrf: this.csrf.formValueFor(csrfCookie),
+        loginAttemptId,
+        redirectUri: request.redirectUri,
+      },
       refreshUrl: this.refreshUrl(request, loginAttemptId),
       error,
     });

@@ -9,7 +9,9 @@ import { problem } from '@sesame/common';
 @Injectable()
 export class FormBodyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const contentType = context.switchToHttp().getRequest<{ headers: Record<string, string | string[] | undefined> }>().headers['content-type'];
+    const contentType = context.switchToHttp().getRequest<{ headers: Record<string, string | string[] | undefined> }>().headers[
+      'content-type'
+    ];
     if (typeof contentType !== 'string' || !contentType.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
       throw problem('invalid_request', 'The request body must be application/x-www-form-urlencoded');
     }

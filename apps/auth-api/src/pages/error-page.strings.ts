@@ -17,7 +17,10 @@ export const ERROR_PAGE_STRINGS: Record<Locale, ErrorPageStrings> = {
         text: 'The sign-in link is incomplete or was never issued. Open the link from your most recent e-mail, or start signing in again.',
       },
       invalid_client: { title: 'Unknown application', text: 'The application that sent you here is not registered. Contact its support.' },
-      invalid_redirect_uri: { title: 'This sign-in request cannot continue', text: 'The application asked to send you to an address it has not registered. Contact its support.' },
+      invalid_redirect_uri: {
+        title: 'This sign-in request cannot continue',
+        text: 'The application asked to send you to an address it has not registered. Contact its support.',
+      },
       rate_limited: { title: 'Too many requests', text: 'Please wait a moment and try again.' },
     },
     failed: { title: 'Something went wrong', text: 'Please try again in a moment.' },
@@ -29,7 +32,10 @@ export const ERROR_PAGE_STRINGS: Record<Locale, ErrorPageStrings> = {
         title: 'Dieser Link ist ungültig',
         text: 'Der Anmeldelink ist unvollständig oder wurde nie ausgestellt. Öffnen Sie den Link aus Ihrer neuesten E-Mail oder melden Sie sich erneut an.',
       },
-      invalid_client: { title: 'Unbekannte Anwendung', text: 'Die Anwendung, die Sie hierher geschickt hat, ist nicht registriert. Wenden Sie sich an ihren Support.' },
+      invalid_client: {
+        title: 'Unbekannte Anwendung',
+        text: 'Die Anwendung, die Sie hierher geschickt hat, ist nicht registriert. Wenden Sie sich an ihren Support.',
+      },
       invalid_redirect_uri: {
         title: 'Diese Anmeldung kann nicht fortgesetzt werden',
         text: 'Die Anwendung wollte Sie an eine Adresse senden, die sie nicht registriert hat. Wenden Sie sich an ihren Support.',
@@ -45,7 +51,10 @@ export const ERROR_PAGE_STRINGS: Record<Locale, ErrorPageStrings> = {
         title: 'Ce lien n’est pas valide',
         text: 'Le lien de connexion est incomplet ou n’a jamais été émis. Ouvrez le lien de votre e-mail le plus récent, ou recommencez la connexion.',
       },
-      invalid_client: { title: 'Application inconnue', text: 'L’application qui vous a envoyé ici n’est pas enregistrée. Contactez son support.' },
+      invalid_client: {
+        title: 'Application inconnue',
+        text: 'L’application qui vous a envoyé ici n’est pas enregistrée. Contactez son support.',
+      },
       invalid_redirect_uri: {
         title: 'Cette demande de connexion ne peut pas continuer',
         text: 'L’application a demandé à vous envoyer vers une adresse qu’elle n’a pas enregistrée. Contactez son support.',
@@ -61,7 +70,10 @@ export const ERROR_PAGE_STRINGS: Record<Locale, ErrorPageStrings> = {
         title: 'Este enlace no es válido',
         text: 'El enlace está incompleto o nunca se emitió. Abre el enlace de tu correo más reciente o vuelve a iniciar sesión.',
       },
-      invalid_client: { title: 'Aplicación desconocida', text: 'La aplicación que te envió aquí no está registrada. Contacta con su soporte.' },
+      invalid_client: {
+        title: 'Aplicación desconocida',
+        text: 'La aplicación que te envió aquí no está registrada. Contacta con su soporte.',
+      },
       invalid_redirect_uri: {
         title: 'Este inicio de sesión no puede continuar',
         text: 'La aplicación quiso enviarte a una dirección que no ha registrado. Contacta con su soporte.',

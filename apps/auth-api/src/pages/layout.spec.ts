@@ -20,7 +20,12 @@ describe('formActionSource', () => {
 
 describe('renderPage', () => {
   it('allows forms to post to the service and to the given targets only', () => {
-    const page = renderPage({ title: 'T', body: html`<p>x</p>` }, ['https://app.example.com', 'com.example.app:/cb', 'null', 'https://app.example.com']);
+    const page = renderPage({ title: 'T', body: html`<p>x</p>` }, [
+      'https://app.example.com',
+      'com.example.app:/cb',
+      'null',
+      'https://app.example.com',
+    ]);
     expect(page.contentSecurityPolicy).toContain("form-action 'self' https://app.example.com com.example.app:;");
     expect(page.contentSecurityPolicy).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src 'self' data:;/);
   });

@@ -60,7 +60,8 @@ export const PAGE_STRINGS: Record<Locale, PageStrings> = {
     codeSubmit: 'Mit dem Code anmelden',
     wrongCode: 'Dieser Code stimmt nicht. Nach 5 falschen Codes wird diese Anmeldung beendet.',
     badCode: 'Geben Sie die 6 Ziffern des Codes aus der E-Mail ein.',
-    codesDisabled: 'Nach zu vielen falschen Codes sind Codes für diese Adresse abgeschaltet. Öffnen Sie stattdessen den Link in der E-Mail.',
+    codesDisabled:
+      'Nach zu vielen falschen Codes sind Codes für diese Adresse abgeschaltet. Öffnen Sie stattdessen den Link in der E-Mail.',
     approvalNumber: 'Öffnen Sie den Link auf einem anderen Gerät, etwa Ihrem Handy? Geben Sie dort diese Zahl ein:',
   },
   fr: {
@@ -108,7 +109,8 @@ export const MAIL_STRINGS: Record<Exclude<Locale, 'en'>, Required<Translations>>
   de: {
     subject: 'Ihr Anmeldelink für {organization}',
     greeting: 'Hallo,',
-    intro: 'Klicken Sie auf die Schaltfläche, um sich bei {organization} anzumelden. Die Seite zeigt diesen Satz, damit Sie prüfen können, dass die Anfrage von Ihnen stammt:',
+    intro:
+      'Klicken Sie auf die Schaltfläche, um sich bei {organization} anzumelden. Die Seite zeigt diesen Satz, damit Sie prüfen können, dass die Anfrage von Ihnen stammt:',
     button: 'Anmelden',
     code: 'Oder geben Sie diesen Code dort ein, wo Sie die Anmeldung angefordert haben:',
     expiry: 'Der Link ist {minutes} Minuten gültig und funktioniert nur einmal.',
@@ -117,7 +119,8 @@ export const MAIL_STRINGS: Record<Exclude<Locale, 'en'>, Required<Translations>>
   fr: {
     subject: 'Votre lien de connexion à {organization}',
     greeting: 'Bonjour,',
-    intro: 'Cliquez sur le bouton pour vous connecter à {organization}. La page affiche cette phrase, pour que vous puissiez vérifier que la demande vient de vous :',
+    intro:
+      'Cliquez sur le bouton pour vous connecter à {organization}. La page affiche cette phrase, pour que vous puissiez vérifier que la demande vient de vous :',
     button: 'Se connecter',
     code: 'Ou saisissez ce code là où vous avez demandé à vous connecter :',
     expiry: 'Le lien expire dans {minutes} minutes et ne fonctionne qu’une fois.',
@@ -126,7 +129,8 @@ export const MAIL_STRINGS: Record<Exclude<Locale, 'en'>, Required<Translations>>
   es: {
     subject: 'Tu enlace para iniciar sesión en {organization}',
     greeting: 'Hola:',
-    intro: 'Pulsa el botón para iniciar sesión en {organization}. La página muestra esta frase para que compruebes que la solicitud es tuya:',
+    intro:
+      'Pulsa el botón para iniciar sesión en {organization}. La página muestra esta frase para que compruebes que la solicitud es tuya:',
     button: 'Iniciar sesión',
     code: 'O escribe este código donde pediste iniciar sesión:',
     expiry: 'El enlace caduca en {minutes} minutos y solo funciona una vez.',

@@ -39,7 +39,11 @@ export class PageErrorFilter implements ExceptionFilter {
     // A refusal without words of its own shows its detail (English, like the API's errors).
     const own = Object.hasOwn(strings.messages, problem.code) ? strings.messages[problem.code as keyof typeof strings.messages] : undefined;
     const message = own ?? (problem.status >= 500 ? strings.failed : { ...strings.refused, text: problem.detail });
-    const page = renderPage({ title: message.title, icon: 'alert', body: html`<h1>${message.title}</h1><p>${message.text}</p>` }, [], locale);
+    const page = renderPage(
+      { title: message.title, icon: 'alert', body: html`<h1>${message.title}</h1><p>${message.text}</p>` },
+      [],
+      locale,
+    );
     for (const [name, value] of Object.entries(problem.headers)) adapter.setHeader(response, name, value);
     setPageHeaders(adapter, response, page.contentSecurityPolicy);
     adapter.setHeader(response, 'Content-Type', 'text/html; charset=utf-8');

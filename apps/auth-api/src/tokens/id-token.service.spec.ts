@@ -12,7 +12,14 @@ describe('IdTokenService', () => {
     ID_TOKEN_TTL_SECONDS: '900',
   });
   const now = new Date('2030-01-02T03:04:05.678Z');
-  const subject = { userId: 'user-1', email: 'ada@example.com', emailVerified: true, organizationId: 'org-1', authTime: new Date('2030-01-02T03:00:00.000Z'), nonce: null };
+  const subject = {
+    userId: 'user-1',
+    email: 'ada@example.com',
+    emailVerified: true,
+    organizationId: 'org-1',
+    authTime: new Date('2030-01-02T03:00:00.000Z'),
+    nonce: null,
+  };
   let service: IdTokenService;
   let jwks: ReturnType<typeof createLocalJWKSet>;
 

@@ -23,7 +23,9 @@ describe('oauth errors', () => {
     ['multipart/form-data; boundary=x', false],
     [undefined, false],
   ])('FormBodyGuard with Content-Type %j accepts: %s', (contentType, accepted) => {
-    const context = { switchToHttp: () => ({ getRequest: () => ({ headers: { 'content-type': contentType } }) }) } as unknown as ExecutionContext;
+    const context = {
+      switchToHttp: () => ({ getRequest: () => ({ headers: { 'content-type': contentType } }) }),
+    } as unknown as ExecutionContext;
     const call = () => new FormBodyGuard().canActivate(context);
     if (accepted) expect(call).not.toThrow();
     else expect(call).toThrow(expect.objectContaining({ code: 'invalid_request', status: 400 }) as ProblemException);

@@ -97,7 +97,13 @@ export class SigningKeysService {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const publicJwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: ID_TOKEN_ALGORITHM, use: 'sig' };
     const sealed = this.box.encrypt(privateKey.export({ format: 'pem', type: 'pkcs8' }) as string, kid);
-    await this.keys.insert(manager, { kid, algorithm: ID_TOKEN_ALGORITHM, privateKeyEncrypted: sealed, publicJwk, createdAt: this.clock.now() });
+    await this.keys.insert(manager, {
+      kid,
+      algorithm: ID_TOKEN_ALGORITHM,
+      privateKeyEncrypted: sealed,
+      publicJwk,
+      createdAt: this.clock.now(),
+    });
     return kid;
   }
 }

@@ -42,7 +42,14 @@ export class TokenExchangeService {
     if (!code.granted) throw this.refusal(client, code, form) ?? invalidGrant('The code cannot be used by this request');
 
     const idToken = await this.idTokens.issue(
-      { userId: code.user_id, email: code.email, emailVerified: code.email_verified, organizationId: code.organization_id, authTime: code.auth_time, nonce: code.nonce },
+      {
+        userId: code.user_id,
+        email: code.email,
+        emailVerified: code.email_verified,
+        organizationId: code.organization_id,
+        authTime: code.auth_time,
+        nonce: code.nonce,
+      },
       { clientId: client.clientId, encryptionKey: client.idTokenKey },
       now,
     );
@@ -62,7 +69,8 @@ export class TokenExchangeService {
       // Downgrade protection: a verifier for a code issued without a challenge is refused.
       if (form.code_verifier !== undefined) return invalidGrant('code_verifier sent for a login started without code_challenge');
       if (client.method === 'none') return invalidGrant('Clients without a secret must use PKCE');
-      if (code.autologin && form.autologin !== 'true') return invalidGrant('This code is an autologin stop’s: exchange it with autologin=true');
+      if (code.autologin && form.autologin !== 'true')
+        return invalidGrant('This code is an autologin stop’s: exchange it with autologin=true');
       if (!code.autologin && form.autologin === 'true') return invalidGrant('autologin=true is only for the codes of an autologin walk');
     } else if (form.code_verifier === undefined || !verifierMatches(form.code_verifier, code.code_challenge)) {
       return invalidGrant('code_verifier does not match the code_challenge');

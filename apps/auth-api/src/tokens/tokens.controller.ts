@@ -38,8 +38,14 @@ export class TokensController {
   })
   @ApiOkResponse({ type: TokenResponse })
   @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request`, `invalid_grant`, `unsupported_grant_type`.' })
-  @ApiUnauthorizedResponse({ type: OAuthError, description: '`invalid_client` (wrong or missing credentials; a client secret presented for a native application).' })
-  @ApiTooManyRequestsResponse({ type: OAuthError, description: '`rate_limited`: ENDPOINT_LIMITS for the tenant; native apps (client_id alone) are counted per tenant and client IP.' })
+  @ApiUnauthorizedResponse({
+    type: OAuthError,
+    description: '`invalid_client` (wrong or missing credentials; a client secret presented for a native application).',
+  })
+  @ApiTooManyRequestsResponse({
+    type: OAuthError,
+    description: '`rate_limited`: ENDPOINT_LIMITS for the tenant; native apps (client_id alone) are counted per tenant and client IP.',
+  })
   verify(@CurrentClient() client: ClientPrincipal, @Body() form: VerifyForm) {
     return this.exchange.exchange(client, form);
   }
@@ -54,7 +60,10 @@ export class TokensController {
   @ApiOperation({ summary: 'The user an access token belongs to' })
   @ApiOkResponse({ type: UserInfoResponse })
   @ApiUnauthorizedResponse({ type: OAuthError, description: 'Missing, invalid, expired or revoked token (RFC 6750 WWW-Authenticate).' })
-  @ApiTooManyRequestsResponse({ type: OAuthError, description: '`rate_limited`: this address sent more than GLOBAL_RATE_LIMIT unknown tokens in a minute.' })
+  @ApiTooManyRequestsResponse({
+    type: OAuthError,
+    description: '`rate_limited`: this address sent more than GLOBAL_RATE_LIMIT unknown tokens in a minute.',
+  })
   userInfo(@Headers('authorization') authorization: string | undefined, @ClientIp() ip: string) {
     return this.tokens.userInfo(bearerToken(authorization), ip);
   }
@@ -64,9 +73,18 @@ export class TokensController {
   @ClientAuthenticated({ methods: ['client_secret_basic', 'client_secret_post', 'none'], form: true })
   @ApiOperation({ summary: 'Revoke an access token (RFC 7009); unknown tokens are answered the same way' })
   @ApiOkResponse({ description: 'Revoked, or nothing to revoke.' })
-  @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request` (no token, not a form, several client authentication methods).' })
-  @ApiUnauthorizedResponse({ type: OAuthError, description: '`invalid_client` (wrong or missing credentials; a client secret presented for a native application).' })
-  @ApiTooManyRequestsResponse({ type: OAuthError, description: '`rate_limited`: ENDPOINT_LIMITS for the tenant; native apps (client_id alone) are counted per tenant and client IP.' })
+  @ApiBadRequestResponse({
+    type: OAuthError,
+    description: '`invalid_request` (no token, not a form, several client authentication methods).',
+  })
+  @ApiUnauthorizedResponse({
+    type: OAuthError,
+    description: '`invalid_client` (wrong or missing credentials; a client secret presented for a native application).',
+  })
+  @ApiTooManyRequestsResponse({
+    type: OAuthError,
+    description: '`rate_limited`: ENDPOINT_LIMITS for the tenant; native apps (client_id alone) are counted per tenant and client IP.',
+  })
   async revoke(@CurrentClient() client: ClientPrincipal, @Body() form: TokenForm): Promise<void> {
     await this.tokens.revoke(client, form.token);
   }
@@ -77,7 +95,10 @@ export class TokensController {
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: "Check an access token (RFC 7662): only tokens of the calling application's organization are active" })
   @ApiOkResponse({ type: IntrospectionResponse })
-  @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request` (no token, not a form, several client authentication methods).' })
+  @ApiBadRequestResponse({
+    type: OAuthError,
+    description: '`invalid_request` (no token, not a form, several client authentication methods).',
+  })
   @ApiUnauthorizedResponse({ type: OAuthError, description: '`invalid_client` (introspection needs the client secret).' })
   introspect(@CurrentClient() client: ClientPrincipal, @Body() form: TokenForm) {
     return this.tokens.introspect(client, form.token);

@@ -75,7 +75,8 @@ export class CsrfGuard implements CanActivate {
     if ((typeof origin === 'string' && origin !== this.origin) || request.headers['sec-fetch-site'] === 'cross-site') {
       throw problem('cross_origin_request', `Changes are accepted only from the console's own pages (${this.origin})`);
     }
-    if (!this.tokens.verify(request)) throw problem('csrf_token_invalid', 'Send the CSRF token of GET /console/api/session as the X-CSRF-Token header');
+    if (!this.tokens.verify(request))
+      throw problem('csrf_token_invalid', 'Send the CSRF token of GET /console/api/session as the X-CSRF-Token header');
     return true;
   }
 }

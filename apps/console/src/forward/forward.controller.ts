@@ -18,15 +18,38 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** What every forwarded call may answer: the management API's answer, or the console's own refusal. */
 const FORWARDED = (summary: string) =>
   applyDecorators(
-    ApiOperation({ summary, description: 'The management API’s `/api/v2/{path}` (its OpenAPI: /api/v2/openapi.json), called as the signed-in member.' }),
-    ApiParam({ name: 'path', description: 'The management API path after `/api/v2/`, e.g. `organization` or `organization/{id}/application`.', example: 'organization' }),
-    ApiHeader({ name: 'Sesame-Tenant', required: false, description: 'The id of the tenant the member acts in (from GET /console/api/session).' }),
+    ApiOperation({
+      summary,
+      description: 'The management API’s `/api/v2/{path}` (its OpenAPI: /api/v2/openapi.json), called as the signed-in member.',
+    }),
+    ApiParam({
+      name: 'path',
+      description: 'The management API path after `/api/v2/`, e.g. `organization` or `organization/{id}/application`.',
+      example: 'organization',
+    }),
+    ApiHeader({
+      name: 'Sesame-Tenant',
+      required: false,
+      description: 'The id of the tenant the member acts in (from GET /console/api/session).',
+    }),
     ApiResponse({ status: 200, description: 'The management API’s answer (200, 201 or 204, with its body).' }),
     ApiResponse({ status: 400, type: ProblemDetails, description: 'The management API refused the input.' }),
-    ApiResponse({ status: 401, type: ProblemDetails, description: 'Nobody is signed in (`not_signed_in`), or the session ended (the cookie is cleared).' }),
-    ApiResponse({ status: 403, type: ProblemDetails, description: 'The member’s role does not allow it, or (POST, DELETE) the CSRF check failed.' }),
+    ApiResponse({
+      status: 401,
+      type: ProblemDetails,
+      description: 'Nobody is signed in (`not_signed_in`), or the session ended (the cookie is cleared).',
+    }),
+    ApiResponse({
+      status: 403,
+      type: ProblemDetails,
+      description: 'The member’s role does not allow it, or (POST, DELETE) the CSRF check failed.',
+    }),
     ApiResponse({ status: 404, type: ProblemDetails, description: 'No such resource or route at the management API.' }),
-    ApiResponse({ status: 409, type: ProblemDetails, description: 'A conflict at the management API (e.g. a user with that e-mail exists).' }),
+    ApiResponse({
+      status: 409,
+      type: ProblemDetails,
+      description: 'A conflict at the management API (e.g. a user with that e-mail exists).',
+    }),
     ApiResponse({ status: 502, type: ProblemDetails, description: 'Sesame could not be reached (`sesame_unavailable`).' }),
   );
 
@@ -61,7 +84,8 @@ export class ForwardController {
 
   private async forward(method: UpstreamRequest['method'], request: unknown, response: unknown, body: unknown): Promise<void> {
     const token = this.sessions.token(request);
-    if (!token) throw problem('not_signed_in', 'Sign in to the console first', { headers: { 'WWW-Authenticate': 'Cookie realm="sesame-console"' } });
+    if (!token)
+      throw problem('not_signed_in', 'Sign in to the console first', { headers: { 'WWW-Authenticate': 'Cookie realm="sesame-console"' } });
     const raw = rawRequest(request);
     const tenant = raw.headers['sesame-tenant'];
     const answer = await this.management.send({

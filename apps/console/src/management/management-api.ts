@@ -4,7 +4,15 @@ import { problem, ProblemException, SESAME_CONFIG, SesameConfig } from '@sesame/
 const TIMEOUT_MS = 10_000;
 
 /** Response headers of the management API that the pages need to see. */
-const PASSED_BACK = ['content-type', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'www-authenticate'];
+const PASSED_BACK = [
+  'content-type',
+  'retry-after',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'ratelimit-policy',
+  'www-authenticate',
+];
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST' | 'DELETE';
@@ -61,7 +69,11 @@ export class ManagementApi {
   /** Sends a page's request on; the answer (status, body, the headers that matter) comes back as it is. */
   async send(request: UpstreamRequest): Promise<UpstreamAnswer> {
     const url = this.urlOf(request.path);
-    const headers: Record<string, string> = { authorization: `Bearer ${request.token}`, accept: 'application/json', 'x-forwarded-for': request.clientIp };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${request.token}`,
+      accept: 'application/json',
+      'x-forwarded-for': request.clientIp,
+    };
     if (request.tenantId) headers['sesame-tenant'] = request.tenantId;
     if (request.requestId) headers['x-request-id'] = request.requestId;
     if (request.body !== undefined) headers['content-type'] = 'application/json';
@@ -78,7 +90,9 @@ export class ManagementApi {
       this.logger.warn(`The management API could not be reached: ${(error as Error).message}`);
       throw sesameUnavailable();
     }
-    const passed = Object.fromEntries(PASSED_BACK.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])));
+    const passed = Object.fromEntries(
+      PASSED_BACK.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])),
+    );
     return { status: response.status, headers: passed, body: await response.text() };
   }
 

@@ -25,7 +25,15 @@ export interface SignInStarted {
 export type SignInStatus = 'pending' | 'completed' | 'expired' | 'locked';
 
 /** Sesame's refusals of a typed code that the person can act on, answered with Sesame's own code. */
-const CODE_REFUSALS = new Set(['invalid_request', 'invalid_login_code', 'login_code_disabled', 'login_attempt_locked', 'login_link_used', 'login_link_expired', 'access_denied']);
+const CODE_REFUSALS = new Set([
+  'invalid_request',
+  'invalid_login_code',
+  'login_code_disabled',
+  'login_attempt_locked',
+  'login_link_used',
+  'login_link_expired',
+  'access_denied',
+]);
 
 /**
  * Signing people in and out of the console with @sesame/client: the e-mailed link, the callback
@@ -66,7 +74,13 @@ export class ConsoleSessionService {
     const email = validEmail(input);
     try {
       const attempt = await this.sesame.authenticateDirect(requestLike(request), response, { email, returnTo: this.home });
-      return { email, loginAttemptId: attempt.loginAttemptId, sentence: attempt.sentence, approvalNumber: attempt.approvalNumber, allowedDate: attempt.allowedDate };
+      return {
+        email,
+        loginAttemptId: attempt.loginAttemptId,
+        sentence: attempt.sentence,
+        approvalNumber: attempt.approvalNumber,
+        allowedDate: attempt.allowedDate,
+      };
     } catch (error) {
       throw this.signInProblem(error);
     }
@@ -103,7 +117,8 @@ export class ConsoleSessionService {
       return response.location ?? this.home;
     } catch (error) {
       const code = error instanceof ProviderError ? error.error : error instanceof InvalidStateError ? 'invalid_state' : 'sign_in_failed';
-      if (!(error instanceof ProviderError) && !(error instanceof InvalidStateError)) this.logger.warn(`Sign-in callback failed: ${(error as Error).message}`);
+      if (!(error instanceof ProviderError) && !(error instanceof InvalidStateError))
+        this.logger.warn(`Sign-in callback failed: ${(error as Error).message}`);
       return `${this.home}?sign_in_error=${encodeURIComponent(code)}`;
     }
   }
@@ -120,14 +135,17 @@ export class ConsoleSessionService {
 
   /** Clears a session cookie whose token is no longer accepted. */
   forgetSession(response: BufferedResponse): void {
-    response.appendCookie(`${SESSION_COOKIES.session}=; Path=${SESSION_COOKIES.path}; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax`);
+    response.appendCookie(
+      `${SESSION_COOKIES.session}=; Path=${SESSION_COOKIES.path}; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax`,
+    );
   }
 
   private completionProblem(error: unknown): ProblemException {
     if (error instanceof InvalidStateError || (error instanceof ProviderError && error.status === 404)) {
       return problem('sign_in_not_found', 'This sign-in was not started in this browser, or too long ago. Ask for a new link.');
     }
-    if (error instanceof ProviderError && CODE_REFUSALS.has(error.error)) return relayedProblem(400, error.error, error.errorDescription ?? 'The code was refused.');
+    if (error instanceof ProviderError && CODE_REFUSALS.has(error.error))
+      return relayedProblem(400, error.error, error.errorDescription ?? 'The code was refused.');
     return this.signInProblem(error);
   }
 
@@ -140,7 +158,9 @@ export class ConsoleSessionService {
       });
     }
     if (error instanceof RateLimitedError) {
-      return problem('rate_limited', 'Too many sign-ins right now; retry shortly', { headers: { 'Retry-After': String(error.retryAfter ?? 60) } });
+      return problem('rate_limited', 'Too many sign-ins right now; retry shortly', {
+        headers: { 'Retry-After': String(error.retryAfter ?? 60) },
+      });
     }
     if (error instanceof ProviderError && error.status !== null && error.status < 500) {
       this.logger.warn(`Sesame refused a console sign-in: ${error.error}`);

@@ -14,13 +14,23 @@ export class SignInResponse {
   @ApiProperty({ example: 'ada@example.com', description: 'The address, normalised.' })
   email: string;
 
-  @ApiProperty({ format: 'uuid', description: 'The sign-in to wait on (GET /console/api/sign_in/status) or to finish with the e-mail’s code.' })
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The sign-in to wait on (GET /console/api/sign_in/status) or to finish with the e-mail’s code.',
+  })
   loginAttemptId: string;
 
-  @ApiProperty({ example: 'Clever nectar jingles greatly', description: 'The sentence the e-mail shows too: show it, so the person can recognise their e-mail.' })
+  @ApiProperty({
+    example: 'Clever nectar jingles greatly',
+    description: 'The sentence the e-mail shows too: show it, so the person can recognise their e-mail.',
+  })
   sentence: string;
 
-  @ApiProperty({ example: '42', description: 'Show it large on the waiting page and nowhere else: typed on another device that opened the link, it signs this browser in.' })
+  @ApiProperty({
+    example: '42',
+    description:
+      'Show it large on the waiting page and nowhere else: typed on another device that opened the link, it signs this browser in.',
+  })
   approvalNumber: string;
 
   @ApiProperty({ format: 'date-time', description: 'The next link for this address can be sent from this time on.' })
@@ -46,7 +56,12 @@ export class SignInStatusQuery {
   @IsUUID()
   loginAttemptId: string;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 25, default: 20, description: 'Seconds to hold the answer while the sign-in is pending (it answers as soon as it changes).' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 25,
+    default: 20,
+    description: 'Seconds to hold the answer while the sign-in is pending (it answers as soon as it changes).',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -58,7 +73,8 @@ export class SignInStatusQuery {
 export class SignInStatusResponse {
   @ApiProperty({
     enum: ['pending', 'completed', 'expired', 'locked'],
-    description: '`completed`: signed in (here, when the session says so: by the code, by an approval from another device, or by the link opened in another tab), or on another device.',
+    description:
+      '`completed`: signed in (here, when the session says so: by the code, by an approval from another device, or by the link opened in another tab), or on another device.',
   })
   status: 'pending' | 'completed' | 'expired' | 'locked';
 }
@@ -87,7 +103,10 @@ export class SessionResponse {
   @ApiProperty({ type: String, nullable: true, example: 'ada@example.com', description: 'The signed-in address; null when signed out.' })
   email: string | null;
 
-  @ApiProperty({ type: [MembershipResponse], description: 'The tenants the person belongs to. Signed in with none: they may do nothing (show a page saying so).' })
+  @ApiProperty({
+    type: [MembershipResponse],
+    description: 'The tenants the person belongs to. Signed in with none: they may do nothing (show a page saying so).',
+  })
   memberships: MembershipResponse[];
 
   @ApiProperty({ description: 'Send it as the X-CSRF-Token header of every POST and DELETE to /console.' })

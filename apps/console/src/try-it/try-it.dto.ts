@@ -14,7 +14,8 @@ export class TryItDto {
 export class TryItResponse {
   @ApiProperty({
     enum: ['direct', 'hosted'],
-    description: '`direct`: Sesame e-mailed a login link (direct authentication); `hosted`: open `hostedUrl`, the hosted login page for the application.',
+    description:
+      '`direct`: Sesame e-mailed a login link (direct authentication); `hosted`: open `hostedUrl`, the hosted login page for the application.',
   })
   mode: 'direct' | 'hosted';
 
@@ -24,16 +25,29 @@ export class TryItResponse {
   @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'The login attempt (direct).' })
   loginAttemptId: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'Clever nectar jingles greatly', description: 'The sentence the e-mail shows (direct).' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'Clever nectar jingles greatly',
+    description: 'The sentence the e-mail shows (direct).',
+  })
   sentence: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '42', description: 'The approval number: typed on another device that opened the link, it approves the try (direct).' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '42',
+    description: 'The approval number: typed on another device that opened the link, it approves the try (direct).',
+  })
   approvalNumber: string | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'The hosted login page for the application, the address filled in (hosted).' })
   hostedUrl: string | null;
 
-  @ApiProperty({ example: 'https://app.example.com/callback', description: 'Where Sesame sends the browser after the link: the application’s callback.' })
+  @ApiProperty({
+    example: 'https://app.example.com/callback',
+    description: 'Where Sesame sends the browser after the link: the application’s callback.',
+  })
   redirectUri: string;
 }
 

@@ -70,33 +70,78 @@ export class TryItService {
     if (application.type === 'web' && DIRECT_PLANS.has(tryer.plan)) {
       // Reading the secret is the member's own audited read, which wants a recent sign-in like any other.
       const { clientSecret } = await this.read<Application>(tryer, `${path}?include=secret`);
-      const attempt = await this.authenticateDirect(tryer, { ...application, clientSecret }, { email: tryer.email, redirect_uri: redirectUri, state, code_challenge: challenge, code_challenge_method: 'S256' });
-      return { mode: 'direct', email: tryer.email, loginAttemptId: attempt.loginAttemptId, sentence: attempt.sentence, approvalNumber: attempt.approvalNumber, hostedUrl: null, redirectUri };
+      const attempt = await this.authenticateDirect(
+        tryer,
+        { ...application, clientSecret },
+        { email: tryer.email, redirect_uri: redirectUri, state, code_challenge: challenge, code_challenge_method: 'S256' },
+      );
+      return {
+        mode: 'direct',
+        email: tryer.email,
+        loginAttemptId: attempt.loginAttemptId,
+        sentence: attempt.sentence,
+        approvalNumber: attempt.approvalNumber,
+        hostedUrl: null,
+        redirectUri,
+      };
     }
     const hosted = new URL(`${this.publicV1}/authorize`);
-    for (const [name, value] of Object.entries({ response_type: 'code', client_id: application.clientId, redirect_uri: redirectUri, state, code_challenge: challenge, code_challenge_method: 'S256', login_hint: tryer.email })) {
+    for (const [name, value] of Object.entries({
+      response_type: 'code',
+      client_id: application.clientId,
+      redirect_uri: redirectUri,
+      state,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      login_hint: tryer.email,
+    })) {
       hosted.searchParams.set(name, value);
     }
-    return { mode: 'hosted', email: tryer.email, loginAttemptId: null, sentence: null, approvalNumber: null, hostedUrl: hosted.href, redirectUri };
+    return {
+      mode: 'hosted',
+      email: tryer.email,
+      loginAttemptId: null,
+      sentence: null,
+      approvalNumber: null,
+      hostedUrl: hosted.href,
+      redirectUri,
+    };
   }
 
   /** A web application without callback URLs returns to an origin of the organization's whitelist. */
   private async whitelistCallback(tryer: Tryer, organizationId: string, application: Application): Promise<string> {
-    const organization = application.type === 'web' ? await this.read<{ whitelistDomains: string[] }>(tryer, `organization/${organizationId}`) : null;
+    const organization =
+      application.type === 'web' ? await this.read<{ whitelistDomains: string[] }>(tryer, `organization/${organizationId}`) : null;
     const origin = organization?.whitelistDomains[0];
-    if (!origin) throw problem('no_callback_url', 'Add a callback URL (or, for a web application, a whitelist domain to the organization) before trying a login');
+    if (!origin)
+      throw problem(
+        'no_callback_url',
+        'Add a callback URL (or, for a web application, a whitelist domain to the organization) before trying a login',
+      );
     return `${origin}/`;
   }
 
   /** A management API answer as the member gets it; a refusal is passed on as it is. */
   private async read<T>(tryer: Tryer, path: string): Promise<T> {
-    const request: UpstreamRequest = { method: 'GET', path, token: tryer.token, tenantId: tryer.tenantId, body: undefined, requestId: tryer.requestId, clientIp: tryer.clientIp };
+    const request: UpstreamRequest = {
+      method: 'GET',
+      path,
+      token: tryer.token,
+      tenantId: tryer.tenantId,
+      body: undefined,
+      requestId: tryer.requestId,
+      clientIp: tryer.clientIp,
+    };
     const answer = await this.management.send(request);
     if (answer.status === 200) return JSON.parse(answer.body) as T;
     throw problemFrom(answer.status, answer.body);
   }
 
-  private async authenticateDirect(tryer: Tryer, application: Application, body: Record<string, string>): Promise<{ loginAttemptId: string; sentence: string; approvalNumber: string }> {
+  private async authenticateDirect(
+    tryer: Tryer,
+    application: Application,
+    body: Record<string, string>,
+  ): Promise<{ loginAttemptId: string; sentence: string; approvalNumber: string }> {
     let response: Response;
     try {
       response = await fetch(`${this.v1}/authenticate_direct`, {
@@ -117,9 +162,15 @@ export class TryItService {
     const answer = (await response.json().catch(() => ({}))) as Record<string, string>;
     if (response.ok) return { loginAttemptId: answer.loginAttemptId, sentence: answer.sentence, approvalNumber: answer.approvalNumber };
     if (answer.allowedDate) {
-      throw problem('too_early', `A login link was sent to this address moments ago; try again after ${answer.allowedDate}`, { extensions: { allowedDate: answer.allowedDate } });
+      throw problem('too_early', `A login link was sent to this address moments ago; try again after ${answer.allowedDate}`, {
+        extensions: { allowedDate: answer.allowedDate },
+      });
     }
-    throw relayedProblem(response.status >= 500 ? 502 : 400, answer.error ?? 'try_failed', answer.error_description ?? `Sesame refused the try (${response.status})`);
+    throw relayedProblem(
+      response.status >= 500 ? 502 : 400,
+      answer.error ?? 'try_failed',
+      answer.error_description ?? `Sesame refused the try (${response.status})`,
+    );
   }
 }
 

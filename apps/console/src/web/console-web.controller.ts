@@ -8,7 +8,8 @@ import { ConsoleWeb, WebFile } from './console-web';
  * The pages' policy: scripts, styles and requests of the console's own origin only; never framed.
  * (React sets style properties through the DOM, which style-src does not govern.)
  */
-export const WEB_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+export const WEB_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** Paths under /console that are the console's API, never a page. */
 const API_PATHS = /^\/console\/(api|auth)(\/|$)/;

@@ -42,7 +42,8 @@ export class ConsoleWeb {
       }
       this.files = { index, assets };
     } catch (error) {
-      if (!this.missingReported) this.logger.error(`The console's pages are not built (${root}): run npm run build (${(error as Error).message})`);
+      if (!this.missingReported)
+        this.logger.error(`The console's pages are not built (${root}): run npm run build (${(error as Error).message})`);
       this.missingReported = true;
     }
     return this.files;

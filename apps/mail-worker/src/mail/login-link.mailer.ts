@@ -44,7 +44,14 @@ export class LoginLinkMailer {
       minutes: Math.round((attempt.expiresAt.getTime() - attempt.createdAt.getTime()) / 60_000),
       translations: attempt.translations,
     });
-    await this.mailer.sendMail({ to: attempt.email, from: this.config.mail.from, messageId: this.messageId(attempt.messageId), subject: mail.subject, html: mail.html, text: mail.text });
+    await this.mailer.sendMail({
+      to: attempt.email,
+      from: this.config.mail.from,
+      messageId: this.messageId(attempt.messageId),
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
+    });
     await this.recordSent(attempt.id);
     this.logger.log(`Sent login link e-mail for attempt ${attempt.id}`);
     await this.usage.record(attempt.tenantId, 'mailsSent');

@@ -45,7 +45,9 @@ export class LoginLinkProcessor implements BeforeApplicationShutdown {
     const final = job.attemptsMade >= (job.opts.attempts ?? 1);
     (final ? this.metrics?.mailJobsFailed : this.metrics?.mailJobsRetried)?.inc();
     this.inJobContext(job, () =>
-      this.logger.warn(`Login link e-mail for attempt ${job.data.loginAttemptId} failed (${job.attemptsMade}${final ? ', giving up' : ', will retry'}): ${error.message}`),
+      this.logger.warn(
+        `Login link e-mail for attempt ${job.data.loginAttemptId} failed (${job.attemptsMade}${final ? ', giving up' : ', will retry'}): ${error.message}`,
+      ),
     );
   }
 

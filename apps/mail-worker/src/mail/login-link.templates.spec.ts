@@ -68,7 +68,8 @@ describe('LoginLinkTemplates', () => {
       expect(part).toContain('Melden Sie sich bei Acme Shop an.');
       expect(part).toContain('Der Link läuft in 15 Minuten ab; 15 ist kurz.');
       expect(part).toContain('Ignorieren Sie diese E-Mail, wenn Sie das nicht waren.');
-      for (const fallback of Object.values(DEFAULT_STRINGS)) expect(part).not.toContain(fallback.replace('{organization}', 'Acme Shop').replace('{minutes}', '15'));
+      for (const fallback of Object.values(DEFAULT_STRINGS))
+        expect(part).not.toContain(fallback.replace('{organization}', 'Acme Shop').replace('{minutes}', '15'));
     }
     expect(mail.text).toContain(`Anmelden: ${LINK}`);
   });
@@ -81,7 +82,9 @@ describe('LoginLinkTemplates', () => {
   });
 
   it('ignores keys that are not translation keys', () => {
-    const mail = templates.render(message({ translations: { link: 'https://evil.example/', sentence: 'Fake phrase', organization: 'Evil' } as never }));
+    const mail = templates.render(
+      message({ translations: { link: 'https://evil.example/', sentence: 'Fake phrase', organization: 'Evil' } as never }),
+    );
     expect(hrefs(mail.html)).toEqual([LINK]);
     expect(mail.text).toContain('Brave otter paints softly');
     expect(mail.text).not.toContain('evil.example');
@@ -130,7 +133,9 @@ describe('LoginLinkTemplates', () => {
     });
 
     it('cannot change the link even when they contain placeholders or look like one', () => {
-      const mail = templates.render(message({ translations: { button: '{link}', intro: 'https://evil.example/api/v1/login_link?token=x' } }));
+      const mail = templates.render(
+        message({ translations: { button: '{link}', intro: 'https://evil.example/api/v1/login_link?token=x' } }),
+      );
       expect(hrefs(mail.html)).toEqual([LINK]);
       expect(mail.text).toContain(`{link}: ${LINK}`);
     });
@@ -145,7 +150,7 @@ describe('LoginLinkTemplates', () => {
   });
 
   it('puts an organization name into the strings literally, even with $ replacement patterns', () => {
-    for (const organization of ["Dollar $& Co", "Cash $' Carry", 'Price $$ Shop', 'Back $` tick', 'Group $1 Ltd']) {
+    for (const organization of ['Dollar $& Co', "Cash $' Carry", 'Price $$ Shop', 'Back $` tick', 'Group $1 Ltd']) {
       const mail = templates.render(message({ organization }));
       expect(mail.subject).toBe(`Your sign-in link for ${organization}`);
       expect(mail.text).toContain(`sign in to ${organization}.`);

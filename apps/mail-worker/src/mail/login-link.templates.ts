@@ -42,9 +42,18 @@ export class LoginLinkTemplates {
 
   render(message: LoginLinkMessage): RenderedMail {
     const strings = Object.fromEntries(
-      Object.entries(DEFAULT_STRINGS).map(([key, fallback]) => [key, fill(message.translations?.[key as TranslationKey] ?? fallback, message)]),
+      Object.entries(DEFAULT_STRINGS).map(([key, fallback]) => [
+        key,
+        fill(message.translations?.[key as TranslationKey] ?? fallback, message),
+      ]),
     ) as Required<Translations>;
-    const context = { ...strings, organization: message.organization, sentence: message.sentence, link: message.link, loginCode: formatLoginCode(message.code) };
+    const context = {
+      ...strings,
+      organization: message.organization,
+      sentence: message.sentence,
+      link: message.link,
+      loginCode: formatLoginCode(message.code),
+    };
     return { subject: strings.subject, html: this.html(context), text: this.text(context) };
   }
 }

@@ -19,7 +19,13 @@ export class MemberInvitationMailer {
   async deliver(memberId: string): Promise<'sent' | 'skipped'> {
     const member = await this.members.findInvitation(memberId);
     if (!member) return 'skipped';
-    const mail = this.templates.render({ email: member.email, tenant: member.tenantName, role: member.role, invitedBy: member.invitedBy, link: `${this.config.console.publicUrl}/` });
+    const mail = this.templates.render({
+      email: member.email,
+      tenant: member.tenantName,
+      role: member.role,
+      invitedBy: member.invitedBy,
+      link: `${this.config.console.publicUrl}/`,
+    });
     await this.mailer.sendMail({ to: member.email, from: this.config.mail.from, ...mail });
     this.logger.log(`Sent the invitation of member ${memberId}`);
     return 'sent';

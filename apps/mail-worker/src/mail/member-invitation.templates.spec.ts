@@ -2,7 +2,13 @@ import { MemberInvitationTemplates } from './member-invitation.templates';
 
 describe('MemberInvitationTemplates', () => {
   const templates = new MemberInvitationTemplates();
-  const message = { email: 'ada@example.com', tenant: 'Acme', role: 'admin' as const, invitedBy: 'grace@example.com', link: 'https://id.example.com/console/' };
+  const message = {
+    email: 'ada@example.com',
+    tenant: 'Acme',
+    role: 'admin' as const,
+    invitedBy: 'grace@example.com',
+    link: 'https://id.example.com/console/',
+  };
 
   it('says who invited whom to which tenant with which role, and links to the console in both parts', () => {
     const mail = templates.render(message);
@@ -15,7 +21,9 @@ describe('MemberInvitationTemplates', () => {
   });
 
   it("tells a new tenant's first owner they own it", () => {
-    expect(templates.render({ ...message, role: 'owner', invitedBy: null }).text).toContain('You are an owner of Acme, a new tenant on Sesame.');
+    expect(templates.render({ ...message, role: 'owner', invitedBy: null }).text).toContain(
+      'You are an owner of Acme, a new tenant on Sesame.',
+    );
   });
 
   it('escapes names in the HTML part', () => {

@@ -1,6 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { ManualClock, parseEnvironment } from '@sesame/common';
-import { AccessTokenRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository } from '@sesame/entities';
+import {
+  AccessTokenRepository,
+  AuditEventRepository,
+  AuthorizationCodeRepository,
+  EmailThrottleRepository,
+  LoginAttemptRepository,
+} from '@sesame/entities';
 import type { Queue } from 'bull';
 import { MaintenanceLease, MaintenanceLock } from './maintenance-lock';
 import { MaintenancePause } from './maintenance-pause';
@@ -84,18 +90,21 @@ describe('MaintenanceService: pacing between batches', () => {
     [100, [40, 25]],
     [250, [100, 62.5]],
     [50, [20, 12.5]],
-  ])('at %i %% it pauses after each full batch that share of the time the batch took, and not after the short one', async (percent, expected) => {
-    const { service, waits } = harness(percent, [
-      { rows: BATCH, ms: 40 },
-      { rows: BATCH, ms: 25 },
-      { rows: 3, ms: 5 },
-    ]);
+  ])(
+    'at %i %% it pauses after each full batch that share of the time the batch took, and not after the short one',
+    async (percent, expected) => {
+      const { service, waits } = harness(percent, [
+        { rows: BATCH, ms: 40 },
+        { rows: BATCH, ms: 25 },
+        { rows: 3, ms: 5 },
+      ]);
 
-    const report = await service.run();
+      const report = await service.run();
 
-    expect(report?.removed.access_token).toBe(23);
-    expect(waits).toEqual(expected);
-  });
+      expect(report?.removed.access_token).toBe(23);
+      expect(waits).toEqual(expected);
+    },
+  );
 
   it('does not pause after a short batch (nor after an empty one)', async () => {
     const { service, waits, expiredTokens } = harness(100, [{ rows: BATCH - 1, ms: 40 }]);
@@ -153,7 +162,14 @@ describe('MaintenanceService: pacing between batches', () => {
 
     expect(signal.aborted).toBe(true);
     const report = await running;
-    expect(report?.removed).toEqual({ authorization_code: 0, access_token: BATCH, login_attempt: 0, mail_job: 0, email_throttle: 0, audit_event: 0 });
+    expect(report?.removed).toEqual({
+      authorization_code: 0,
+      access_token: BATCH,
+      login_attempt: 0,
+      mail_job: 0,
+      email_throttle: 0,
+      audit_event: 0,
+    });
     expect(expiredTokens).toHaveBeenCalledTimes(1);
     expect(none).toHaveBeenCalledTimes(batchesBefore);
     expect(lease.release).toHaveBeenCalled();

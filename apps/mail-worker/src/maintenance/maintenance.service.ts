@@ -1,7 +1,13 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Clock, SESAME_CONFIG, SesameConfig, SesameMetrics } from '@sesame/common';
-import { AccessTokenRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository } from '@sesame/entities';
+import {
+  AccessTokenRepository,
+  AuditEventRepository,
+  AuthorizationCodeRepository,
+  EmailThrottleRepository,
+  LoginAttemptRepository,
+} from '@sesame/entities';
 import { MAIL_QUEUE } from '@sesame/queue';
 import type { Queue } from 'bull';
 import { LEASE_MS, MaintenanceLease, MaintenanceLock } from './maintenance-lock';
@@ -100,10 +106,14 @@ export class MaintenanceService {
       { table: 'access_token', batch: (limit) => this.tokens.deleteRevoked(ago(retention.accessTokenRetentionDays), limit) },
       { table: 'login_attempt', batch: (limit) => this.attempts.deleteCreatedBefore(ago(retention.loginActivityRetentionDays), limit) },
       // Jobs kept as failed name an attempt: they go with the login activity (Bull reads its own clock).
-      { table: 'mail_job', batch: async (limit) => (await this.mailQueue.clean(retention.loginActivityRetentionDays * DAY_MS, 'failed', limit)).length },
+      {
+        table: 'mail_job',
+        batch: async (limit) => (await this.mailQueue.clean(retention.loginActivityRetentionDays * DAY_MS, 'failed', limit)).length,
+      },
       {
         table: 'email_throttle',
-        batch: (limit) => this.throttles.deleteIdleSince(ago(retention.emailThrottleRetentionDays), ago(retention.loginActivityRetentionDays), limit),
+        batch: (limit) =>
+          this.throttles.deleteIdleSince(ago(retention.emailThrottleRetentionDays), ago(retention.loginActivityRetentionDays), limit),
       },
       { table: 'audit_event', batch: (limit) => this.auditEvents.deleteCreatedBefore(ago(retention.auditRetentionDays), limit) },
     ];

@@ -74,7 +74,8 @@ export function accessRows(document: OpenApiDocument): AccessRow[] {
       const route = `${method.toUpperCase()} ${path}`;
       const access = routeAccess(route, item[method] as OpenApiOperation);
       rows.push({ method: method.toUpperCase(), path, access });
-      if (access.kind === 'rule' && access.rule.includeSecret) rows.push({ method: method.toUpperCase(), path, query: SECRET_QUERY, access: secretAccess(access.rule) });
+      if (access.kind === 'rule' && access.rule.includeSecret)
+        rows.push({ method: method.toUpperCase(), path, query: SECRET_QUERY, access: secretAccess(access.rule) });
     }
   }
   return rows;
@@ -103,7 +104,8 @@ export function outcome(access: RouteAccess, caller: Caller): Outcome {
   if (!rule.role) return { status: 403, code: 'platform_key_required' };
   if (caller.kind === 'organization' && !rule.organization && !rule.organizationKeys) return { status: 403, code: 'tenant_key_required' };
   if (!roleIncludes(caller.role!, rule.role)) return { status: 403, code: 'insufficient_role' };
-  if (rule.freshSignIn && caller.kind === 'member' && caller.recentSignIn === false) return { status: 403, code: 'reauthentication_required' };
+  if (rule.freshSignIn && caller.kind === 'member' && caller.recentSignIn === false)
+    return { status: 403, code: 'reauthentication_required' };
   const reach = caller.reach ?? 'own';
   if (rule.tenant && reach === 'otherTenant') return { status: 404, code: 'not_found' };
   if (rule.organization && reach !== 'own') return { status: 404, code: 'not_found' };
@@ -112,7 +114,10 @@ export function outcome(access: RouteAccess, caller: Caller): Outcome {
 
 /** The access matrix as a Markdown table: a row per route, a column per caller of MATRIX_CALLERS. */
 export function renderAccessMatrix(document: OpenApiDocument): string {
-  const lines = [`| route | ${MATRIX_CALLERS.map((column) => column.heading).join(' | ')} |`, `|---|${MATRIX_CALLERS.map(() => '---|').join('')}`];
+  const lines = [
+    `| route | ${MATRIX_CALLERS.map((column) => column.heading).join(' | ')} |`,
+    `|---|${MATRIX_CALLERS.map(() => '---|').join('')}`,
+  ];
   for (const row of accessRows(document)) {
     const route = `\`${row.method} ${row.path}${row.query ? `?${row.query}` : ''}\``;
     lines.push(`| ${route} | ${MATRIX_CALLERS.map(({ caller }) => cell(row.access, caller)).join(' | ')} |`);
@@ -122,6 +127,7 @@ export function renderAccessMatrix(document: OpenApiDocument): string {
 
 function cell(access: RouteAccess, caller: Caller): string {
   const recent = outcome(access, { ...caller, recentSignIn: true });
-  if (recent === 'allowed') return outcome(access, { ...caller, recentSignIn: false }) === 'allowed' ? 'allowed' : 'allowed, recent sign-in';
+  if (recent === 'allowed')
+    return outcome(access, { ...caller, recentSignIn: false }) === 'allowed' ? 'allowed' : 'allowed, recent sign-in';
   return recent.status === 404 ? '404' : `403 \`${recent.code}\``;
 }

@@ -63,6 +63,7 @@ export const CurrentOrganization = createParamDecorator((_: unknown, context: Ex
 /** The tenant of the caller (routes whose rule admits no platform key). */
 export const CurrentTenantId = createParamDecorator((_: unknown, context: ExecutionContext): string => {
   const principal = context.switchToHttp().getRequest<RequestWithAccess>().principal;
-  if (!principal || principal.kind === 'platform') throw new Error('No tenant caller on the request: does the route admit the platform key?');
+  if (!principal || principal.kind === 'platform')
+    throw new Error('No tenant caller on the request: does the route admit the platform key?');
   return principal.tenantId;
 });

@@ -28,7 +28,11 @@ export class AccessGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) || this.reflector.getAllAndOverride<boolean>(IS_PERSON_ROUTE, targets)) return true;
+    if (
+      this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ||
+      this.reflector.getAllAndOverride<boolean>(IS_PERSON_ROUTE, targets)
+    )
+      return true;
     const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS, targets);
     const request = context.switchToHttp().getRequest<RequestWithAccess>();
     if (!rule) throw new Error(`The route ${context.getClass().name}.${context.getHandler().name} declares no @Access rule`);
@@ -55,15 +59,20 @@ export class AccessGuard implements CanActivate {
   }
 
   private checkRole(rule: AccessRule, principal: TenantScopedPrincipal, request: RequestWithAccess): void {
-    const needed = rule.includeSecret && includesSecret(request.query) ? rule.includeSecret : { role: rule.role!, freshSignIn: rule.freshSignIn };
+    const needed =
+      rule.includeSecret && includesSecret(request.query) ? rule.includeSecret : { role: rule.role!, freshSignIn: rule.freshSignIn };
     if (!roleIncludes(principal.role, needed.role)) {
       const whose = principal.kind === 'member' ? 'your role in this tenant' : "this key's role";
       throw problem('insufficient_role', `This needs the ${needed.role} role; ${whose} is ${principal.role}`);
     }
     if (needed.freshSignIn && principal.kind === 'member' && this.clock.now().getTime() - principal.signedInAt.getTime() > this.reauthMs) {
-      throw problem('reauthentication_required', 'This change needs a recent sign-in: confirm with the code of a new sign-in e-mail, then try again', {
-        extensions: { maxAgeSeconds: this.reauthMs / 1000 },
-      });
+      throw problem(
+        'reauthentication_required',
+        'This change needs a recent sign-in: confirm with the code of a new sign-in e-mail, then try again',
+        {
+          extensions: { maxAgeSeconds: this.reauthMs / 1000 },
+        },
+      );
     }
   }
 
@@ -81,4 +90,3 @@ function uuidParam(request: RequestWithAccess, name: string): string {
   if (typeof value !== 'string' || !isUUID(value)) throw problem('invalid_id', `${name} must be a UUID`);
   return value.toLowerCase();
 }
-

@@ -1,5 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { CacheInvalidationBus, Clock, lowerRole, notFound, Page, PageQuery, problem, Role, roleIncludes, toPage, validationFailed } from '@sesame/common';
+import {
+  CacheInvalidationBus,
+  Clock,
+  lowerRole,
+  notFound,
+  Page,
+  PageQuery,
+  problem,
+  Role,
+  roleIncludes,
+  toPage,
+  validationFailed,
+} from '@sesame/common';
 import { ApiKeyOwner, ApiKeyRepository, ApiKeyWithCreator } from '@sesame/entities';
 import { ApiKeyVerifier, generateApiKey, TenantScopedPrincipal } from '@sesame/guards';
 import { EntityManager } from 'typeorm';
@@ -36,12 +48,27 @@ export class ApiKeysService {
    * without one it gets admin, or the creator's role where that is lower. The returned response is
    * the only place the key itself ever appears.
    */
-  async create(owner: ApiKeyOwner, creator: KeyCreator, input: { name: string; role?: Role }, manager: EntityManager | null = null): Promise<CreatedApiKeyResponse> {
+  async create(
+    owner: ApiKeyOwner,
+    creator: KeyCreator,
+    input: { name: string; role?: Role },
+    manager: EntityManager | null = null,
+  ): Promise<CreatedApiKeyResponse> {
     const role = input.role ?? lowerRole('admin', creator.role);
-    if (owner.organizationId && role === 'owner') throw validationFailed([{ field: 'role', message: 'An organization key is admin or viewer' }]);
-    if (!roleIncludes(creator.role, role)) throw problem('insufficient_role', `A key's role can be no higher than its creator's (${creator.role})`);
+    if (owner.organizationId && role === 'owner')
+      throw validationFailed([{ field: 'role', message: 'An organization key is admin or viewer' }]);
+    if (!roleIncludes(creator.role, role))
+      throw problem('insufficient_role', `A key's role can be no higher than its creator's (${creator.role})`);
     const { key, prefix, hash } = generateApiKey();
-    const created = await this.keys.insert(manager, { ...owner, name: input.name, prefix, hash, role, createdByMemberId: creator.memberId, createdByApiKeyId: creator.apiKeyId });
+    const created = await this.keys.insert(manager, {
+      ...owner,
+      name: input.name,
+      prefix,
+      hash,
+      role,
+      createdByMemberId: creator.memberId,
+      createdByApiKeyId: creator.apiKeyId,
+    });
     return CreatedApiKeyResponse.withKey(created, key);
   }
 

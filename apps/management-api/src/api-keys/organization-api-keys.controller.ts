@@ -30,10 +30,16 @@ export class OrganizationApiKeysController {
   @Post()
   @Access({ role: 'admin', organization: 'organizationId', freshSignIn: true })
   @Audited('api_key.create', fromAnswer)
-  @ApiOperation({ summary: 'Create an organization key (admin or viewer, no higher than the creator’s role); the key is shown only in this response' })
+  @ApiOperation({
+    summary: 'Create an organization key (admin or viewer, no higher than the creator’s role); the key is shown only in this response',
+  })
   @ApiCreatedResponse({ type: CreatedApiKeyResponse })
   @ManagementErrors({ notFound: true })
-  create(@CurrentPrincipal() principal: TenantScopedPrincipal, @CurrentOrganization() organization: Organization, @Body() body: CreateApiKeyDto) {
+  create(
+    @CurrentPrincipal() principal: TenantScopedPrincipal,
+    @CurrentOrganization() organization: Organization,
+    @Body() body: CreateApiKeyDto,
+  ) {
     return this.apiKeys.create(keysOf(organization), keyCreatorOf(principal), body);
   }
 
@@ -44,7 +50,11 @@ export class OrganizationApiKeysController {
   @ApiOperation({ summary: 'Revoke an organization key' })
   @ApiNoContentResponse({ description: 'Revoked (or already revoked).' })
   @ManagementErrors({ notFound: true })
-  async revoke(@CurrentPrincipal() principal: TenantScopedPrincipal, @CurrentOrganization() organization: Organization, @UuidParam('keyId') keyId: string): Promise<void> {
+  async revoke(
+    @CurrentPrincipal() principal: TenantScopedPrincipal,
+    @CurrentOrganization() organization: Organization,
+    @UuidParam('keyId') keyId: string,
+  ): Promise<void> {
     await this.apiKeys.revoke(keysOf(organization), principal.role, keyId);
   }
 }

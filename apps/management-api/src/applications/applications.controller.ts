@@ -6,7 +6,14 @@ import { Access, CurrentOrganization } from '../access/access.decorator';
 import { ManagementErrors } from '../access/management-errors';
 import { Audited, fromAnswer, fromParam } from '../audit/audited.decorator';
 import { ApplicationsService } from './applications.service';
-import { ApplicationQuery, ApplicationResponse, ApplicationSummary, CreateApplicationDto, RotateSecretDto, UpdateApplicationDto } from './dto/application.dto';
+import {
+  ApplicationQuery,
+  ApplicationResponse,
+  ApplicationSummary,
+  CreateApplicationDto,
+  RotateSecretDto,
+  UpdateApplicationDto,
+} from './dto/application.dto';
 
 class ApplicationPage extends pageOf(ApplicationSummary) {}
 
@@ -47,7 +54,11 @@ export class ApplicationsController {
   })
   @ApiOkResponse({ type: ApplicationResponse })
   @ManagementErrors({ notFound: true })
-  get(@CurrentOrganization() organization: Organization, @UuidParam('applicationId') applicationId: string, @Query() query: ApplicationQuery) {
+  get(
+    @CurrentOrganization() organization: Organization,
+    @UuidParam('applicationId') applicationId: string,
+    @Query() query: ApplicationQuery,
+  ) {
     return this.applications.get(organization.id, applicationId, query.include === 'secret');
   }
 
@@ -58,7 +69,11 @@ export class ApplicationsController {
   @ApiOperation({ summary: 'Update an application: name, callback URLs, id_token encryption (the answer has no secret)' })
   @ApiOkResponse({ type: ApplicationResponse })
   @ManagementErrors({ notFound: true })
-  update(@CurrentOrganization() organization: Organization, @UuidParam('applicationId') applicationId: string, @Body() body: UpdateApplicationDto) {
+  update(
+    @CurrentOrganization() organization: Organization,
+    @UuidParam('applicationId') applicationId: string,
+    @Body() body: UpdateApplicationDto,
+  ) {
     return this.applications.update(organization.id, applicationId, body);
   }
 
@@ -76,7 +91,11 @@ export class ApplicationsController {
   @ApiBody({ type: RotateSecretDto, required: false })
   @ApiOkResponse({ type: ApplicationResponse })
   @ManagementErrors({ notFound: true })
-  rotateSecret(@CurrentOrganization() organization: Organization, @UuidParam('applicationId') applicationId: string, @Body() body: RotateSecretDto) {
+  rotateSecret(
+    @CurrentOrganization() organization: Organization,
+    @UuidParam('applicationId') applicationId: string,
+    @Body() body: RotateSecretDto,
+  ) {
     return this.applications.rotateSecret(organization.id, applicationId, body ?? {});
   }
 

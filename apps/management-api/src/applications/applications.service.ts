@@ -1,8 +1,30 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CacheInvalidationBus, ClientSecretVerifier, Clock, normalizeAll, notFound, Page, PageQuery, problem, SecretBox, SESAME_CONFIG, SesameConfig, toPage, validateCallbackUrl, validationFailed } from '@sesame/common';
+import {
+  CacheInvalidationBus,
+  ClientSecretVerifier,
+  Clock,
+  normalizeAll,
+  notFound,
+  Page,
+  PageQuery,
+  problem,
+  SecretBox,
+  SESAME_CONFIG,
+  SesameConfig,
+  toPage,
+  validateCallbackUrl,
+  validationFailed,
+} from '@sesame/common';
 import { AccessTokenRepository, Application, ApplicationRepository, Transactions } from '@sesame/entities';
 import { generateClientId, generateClientSecret } from './client-credentials';
-import { ApplicationResponse, ApplicationSummary, CreateApplicationDto, IdTokenEncryptionAlgorithm, RotateSecretDto, UpdateApplicationDto } from './dto/application.dto';
+import {
+  ApplicationResponse,
+  ApplicationSummary,
+  CreateApplicationDto,
+  IdTokenEncryptionAlgorithm,
+  RotateSecretDto,
+  UpdateApplicationDto,
+} from './dto/application.dto';
 
 /** Applications of one organization (AccessGuard has checked the organization is in the caller's reach). */
 @Injectable()
@@ -44,7 +66,10 @@ export class ApplicationsService {
       previousClientSecretEncrypted: null,
       previousClientSecretExpiresAt: null,
       // Web apps get the encrypted id_token unless they ask for a signed one; native apps have no secret to encrypt with.
-      idTokenEncryptedResponseAlg: idTokenEncryption(web, input.idTokenEncryptedResponseAlg === undefined ? (web ? 'dir' : null) : input.idTokenEncryptedResponseAlg),
+      idTokenEncryptedResponseAlg: idTokenEncryption(
+        web,
+        input.idTokenEncryptedResponseAlg === undefined ? (web ? 'dir' : null) : input.idTokenEncryptedResponseAlg,
+      ),
       callbackUrls: normalizeAll('callbackUrls', input.callbackUrls ?? [], (url) => validateCallbackUrl(url, input.type)),
     });
     return this.withSecret(application);
@@ -53,8 +78,10 @@ export class ApplicationsService {
   async update(organizationId: string, id: string, input: UpdateApplicationDto): Promise<ApplicationResponse> {
     const application = await this.findOrFail(organizationId, id);
     if (input.name !== undefined) application.name = input.name;
-    if (input.callbackUrls !== undefined) application.callbackUrls = normalizeAll('callbackUrls', input.callbackUrls, (url) => validateCallbackUrl(url, application.type));
-    if (input.idTokenEncryptedResponseAlg !== undefined) application.idTokenEncryptedResponseAlg = idTokenEncryption(application.type === 'web', input.idTokenEncryptedResponseAlg);
+    if (input.callbackUrls !== undefined)
+      application.callbackUrls = normalizeAll('callbackUrls', input.callbackUrls, (url) => validateCallbackUrl(url, application.type));
+    if (input.idTokenEncryptedResponseAlg !== undefined)
+      application.idTokenEncryptedResponseAlg = idTokenEncryption(application.type === 'web', input.idTokenEncryptedResponseAlg);
     const saved = await this.applications.updateSettings(application);
     // auth-api instances cache whether the application's id_tokens are encrypted.
     if (input.idTokenEncryptedResponseAlg !== undefined) await this.changed(id);
@@ -111,7 +138,11 @@ export class ApplicationsService {
     return this.transactions.run(async (manager) => {
       const legacy = await this.applications.lockLegacyHashes(manager);
       for (const application of legacy) {
-        await this.applications.replaceLegacyHash(manager, application.id, this.verifiers.of(this.box.decrypt(application.clientSecretEncrypted!, application.clientId)));
+        await this.applications.replaceLegacyHash(
+          manager,
+          application.id,
+          this.verifiers.of(this.box.decrypt(application.clientSecretEncrypted!, application.clientId)),
+        );
       }
       return legacy.length;
     });
@@ -124,7 +155,9 @@ export class ApplicationsService {
   }
 
   private withSecret(application: Application): ApplicationResponse {
-    const clientSecret = application.clientSecretEncrypted ? this.box.decrypt(application.clientSecretEncrypted, application.clientId) : null;
+    const clientSecret = application.clientSecretEncrypted
+      ? this.box.decrypt(application.clientSecretEncrypted, application.clientId)
+      : null;
     return { ...ApplicationSummary.from(application), clientSecret };
   }
 }
@@ -137,7 +170,12 @@ function withoutSecret(application: Application): ApplicationResponse {
 /** Native apps have no secret to derive an encryption key from: their id_tokens are always signed only. */
 function idTokenEncryption(web: boolean, requested: IdTokenEncryptionAlgorithm | null): IdTokenEncryptionAlgorithm | null {
   if (requested !== null && !web) {
-    throw validationFailed([{ field: 'idTokenEncryptedResponseAlg', message: 'idTokenEncryptedResponseAlg must be null for native applications: they have no client secret to encrypt with' }]);
+    throw validationFailed([
+      {
+        field: 'idTokenEncryptedResponseAlg',
+        message: 'idTokenEncryptedResponseAlg must be null for native applications: they have no client secret to encrypt with',
+      },
+    ]);
   }
   return requested;
 }

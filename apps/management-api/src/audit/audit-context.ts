@@ -15,4 +15,6 @@ export function auditContextOf(request: RequestWithPrincipal & { ip?: string }):
 }
 
 /** The request's audit context, for services that record events of their own (changes a change brings along). */
-export const CurrentAuditContext = createParamDecorator((_: unknown, context: ExecutionContext): AuditContext => auditContextOf(context.switchToHttp().getRequest()));
+export const CurrentAuditContext = createParamDecorator((_: unknown, context: ExecutionContext): AuditContext =>
+  auditContextOf(context.switchToHttp().getRequest()),
+);

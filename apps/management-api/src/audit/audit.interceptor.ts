@@ -7,7 +7,12 @@ import { auditContextOf } from './audit-context';
 import { AuditService, withoutSecrets } from './audit.service';
 import { AUDITED, AuditSpec } from './audited.decorator';
 
-type AuditedRequest = RequestWithPrincipal & { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; ip?: string };
+type AuditedRequest = RequestWithPrincipal & {
+  params?: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  ip?: string;
+};
 
 /** Writes the audit event of every successful call of an @Audited route, before the answer goes out. */
 @Injectable()
@@ -27,7 +32,14 @@ export class AuditInterceptor implements NestInterceptor {
         const targetId = spec.targetId(request.params ?? {}, answer);
         // A tenant's own events belong to it; the platform key's changes of a tenant go to that tenant.
         const tenantId = audit.principal.kind === 'platform' ? targetId : audit.principal.tenantId;
-        if (tenantId) await this.audit.record(audit, { tenantId, action: spec.action, targetType: spec.targetType, targetId, changes: withoutSecrets(request.body) });
+        if (tenantId)
+          await this.audit.record(audit, {
+            tenantId,
+            action: spec.action,
+            targetType: spec.targetType,
+            targetId,
+            changes: withoutSecrets(request.body),
+          });
         return answer;
       }),
     );

@@ -47,7 +47,15 @@ export class AuditService {
 
   private event(context: AuditContext, change: AuditedChange) {
     const actor = actorOf(context.principal);
-    return { ...change, actorType: actor.type, actorId: actor.id, actorName: actor.name, ip: context.ip, requestId: context.requestId, createdAt: this.clock.now() };
+    return {
+      ...change,
+      actorType: actor.type,
+      actorId: actor.id,
+      actorName: actor.name,
+      ip: context.ip,
+      requestId: context.requestId,
+      createdAt: this.clock.now(),
+    };
   }
 
   async list(tenantId: string, query: AuditEventQuery): Promise<Page<AuditEventResponse>> {

@@ -18,7 +18,10 @@ export class LoginActivityQuery extends PageQuery {
   @IsUUID()
   applicationId?: string;
 
-  @ApiPropertyOptional({ enum: LOGIN_ATTEMPT_STATUSES, description: 'Only attempts in this status (a pending attempt past its expiry counts as expired).' })
+  @ApiPropertyOptional({
+    enum: LOGIN_ATTEMPT_STATUSES,
+    description: 'Only attempts in this status (a pending attempt past its expiry counts as expired).',
+  })
   @IsOptional()
   @IsIn(LOGIN_ATTEMPT_STATUSES)
   status?: LoginAttemptStatus;

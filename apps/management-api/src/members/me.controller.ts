@@ -1,5 +1,13 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiForbiddenResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { ProblemDetails } from '@sesame/common';
 import { CurrentPerson, PersonRoute, SignedInPerson } from '@sesame/guards';
 import { MeResponse } from './dto/member.dto';
@@ -15,7 +23,10 @@ export class MeController {
   @ApiSecurity('member')
   @ApiOperation({ summary: 'The signed-in person and the tenants they are a member of (console access token, no Sesame-Tenant)' })
   @ApiOkResponse({ type: MeResponse })
-  @ApiUnauthorizedResponse({ type: ProblemDetails, description: 'No token, or a console access token that is not valid (`invalid_member_token`).' })
+  @ApiUnauthorizedResponse({
+    type: ProblemDetails,
+    description: 'No token, or a console access token that is not valid (`invalid_member_token`).',
+  })
   @ApiForbiddenResponse({ type: ProblemDetails, description: 'An API key: only a console access token can ask (`member_token_required`).' })
   @ApiTooManyRequestsResponse({ type: ProblemDetails, description: "The person's own limit is used up (`rate_limited`)." })
   async me(@CurrentPerson() person: SignedInPerson): Promise<MeResponse> {

@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { pageOf, PageQuery, ProblemDetails, RequestId, UuidParam } from '@sesame/common';
 import { CurrentPrincipal, TenantScopedPrincipal } from '@sesame/guards';
 import { Access, CurrentTenantId } from '../access/access.decorator';
@@ -34,7 +42,10 @@ export class MembersController {
   @ApiOperation({ summary: 'Invite a member: they are e-mailed a link to the console (owner keys, owners)' })
   @ApiCreatedResponse({ type: MemberResponse })
   @ApiConflictResponse({ type: ProblemDetails, description: 'The address is already a member (`member_exists`).' })
-  @ApiServiceUnavailableResponse({ type: ProblemDetails, description: 'The invitation cannot be queued (`mail_queue_unavailable`); nothing was changed.' })
+  @ApiServiceUnavailableResponse({
+    type: ProblemDetails,
+    description: 'The invitation cannot be queued (`mail_queue_unavailable`); nothing was changed.',
+  })
   @ManagementErrors()
   invite(@CurrentPrincipal() principal: TenantScopedPrincipal, @Body() body: InviteMemberDto, @RequestId() requestId: string | null) {
     return this.members.invite(principal.tenantId, body, actorOf(principal).name, requestId);
@@ -48,7 +59,12 @@ export class MembersController {
   @ApiOkResponse({ type: MemberResponse })
   @ApiConflictResponse(LAST_OWNER)
   @ManagementErrors({ notFound: true })
-  update(@CurrentTenantId() tenantId: string, @UuidParam('memberId') memberId: string, @Body() body: UpdateMemberDto, @CurrentAuditContext() audit: AuditContext) {
+  update(
+    @CurrentTenantId() tenantId: string,
+    @UuidParam('memberId') memberId: string,
+    @Body() body: UpdateMemberDto,
+    @CurrentAuditContext() audit: AuditContext,
+  ) {
     return this.members.changeRole(tenantId, memberId, body.role, audit);
   }
 
@@ -57,12 +73,17 @@ export class MembersController {
   @Access({ role: 'owner', freshSignIn: true })
   @Audited('member.remove', fromParam('memberId'))
   @ApiOperation({
-    summary: 'Remove a member (owner keys, owners); the keys they created are revoked with them, and their console access ends at once (within API_KEY_CACHE_SECONDS on other instances while Redis is away)',
+    summary:
+      'Remove a member (owner keys, owners); the keys they created are revoked with them, and their console access ends at once (within API_KEY_CACHE_SECONDS on other instances while Redis is away)',
   })
   @ApiNoContentResponse({ description: 'Removed.' })
   @ApiConflictResponse(LAST_OWNER)
   @ManagementErrors({ notFound: true })
-  async remove(@CurrentTenantId() tenantId: string, @UuidParam('memberId') memberId: string, @CurrentAuditContext() audit: AuditContext): Promise<void> {
+  async remove(
+    @CurrentTenantId() tenantId: string,
+    @UuidParam('memberId') memberId: string,
+    @CurrentAuditContext() audit: AuditContext,
+  ): Promise<void> {
     await this.members.remove(tenantId, memberId, audit);
   }
 }

@@ -36,7 +36,12 @@ export class MembersService {
   }
 
   async invite(tenantId: string, input: InviteMemberDto, inviter: Inviter, requestId: string | null): Promise<MemberResponse> {
-    const member = await this.members.insertIfAbsent(null, { tenantId, email: validEmail(input.email), role: input.role, invitedBy: inviter });
+    const member = await this.members.insertIfAbsent(null, {
+      tenantId,
+      email: validEmail(input.email),
+      role: input.role,
+      invitedBy: inviter,
+    });
     if (!member) throw problem('member_exists', 'This address is already a member of the tenant');
     await this.sendInvitation(member, requestId, () => this.members.delete(null, tenantId, member.id));
     return MemberResponse.from(member);
@@ -54,9 +59,13 @@ export class MembersService {
     } catch (error) {
       if (!(error instanceof QueueUnavailableError)) throw error;
       await undo();
-      throw problem('mail_queue_unavailable', 'The invitation e-mail cannot be queued right now, so nothing was changed; try again shortly', {
-        headers: { 'Retry-After': '5' },
-      });
+      throw problem(
+        'mail_queue_unavailable',
+        'The invitation e-mail cannot be queued right now, so nothing was changed; try again shortly',
+        {
+          headers: { 'Retry-After': '5' },
+        },
+      );
     }
   }
 
@@ -66,7 +75,8 @@ export class MembersService {
       if (found.role === 'owner' && role !== 'owner') await this.keepAnOwner(manager, tenantId);
       const demoted = !roleIncludes(role, found.role);
       const capped = demoted ? await this.keys.capMadeBy(manager, tenantId, id, role) : [];
-      for (const key of capped) await this.recordKeyChange(manager, context, tenantId, 'api_key.update', key, { role: key.role, reason: 'creator_demoted' });
+      for (const key of capped)
+        await this.recordKeyChange(manager, context, tenantId, 'api_key.update', key, { role: key.role, reason: 'creator_demoted' });
       return { member: await this.members.setRole(manager, found, role), capped };
     });
     await this.forget(tenantId, member, capped);
@@ -78,14 +88,22 @@ export class MembersService {
       const found = await this.findOrFail(tenantId, id, manager);
       if (found.role === 'owner') await this.keepAnOwner(manager, tenantId);
       const revoked = await this.keys.revokeMadeBy(manager, tenantId, id, this.clock.now());
-      for (const key of revoked) await this.recordKeyChange(manager, context, tenantId, 'api_key.revoke', key, { reason: 'creator_removed' });
+      for (const key of revoked)
+        await this.recordKeyChange(manager, context, tenantId, 'api_key.revoke', key, { reason: 'creator_removed' });
       await this.members.delete(manager, tenantId, id);
       return { member: found, revoked };
     });
     await this.forget(tenantId, member, revoked);
   }
 
-  private recordKeyChange(manager: EntityManager, context: AuditContext, tenantId: string, action: string, key: CascadedKey, changes: Record<string, unknown>): Promise<void> {
+  private recordKeyChange(
+    manager: EntityManager,
+    context: AuditContext,
+    tenantId: string,
+    action: string,
+    key: CascadedKey,
+    changes: Record<string, unknown>,
+  ): Promise<void> {
     return this.audit.recordIn(manager, context, { tenantId, action, targetType: 'api_key', targetId: key.id, changes });
   }
 

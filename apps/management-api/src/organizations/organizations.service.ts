@@ -30,7 +30,8 @@ export class OrganizationsService {
 
   async update(organization: Organization, input: UpdateOrganizationDto): Promise<OrganizationResponse> {
     if (input.name !== undefined) organization.name = input.name;
-    if (input.whitelistDomains !== undefined) organization.whitelistDomains = normalizeAll('whitelistDomains', input.whitelistDomains, normalizeWhitelistDomain);
+    if (input.whitelistDomains !== undefined)
+      organization.whitelistDomains = normalizeAll('whitelistDomains', input.whitelistDomains, normalizeWhitelistDomain);
     if (input.autologin !== undefined) organization.autologin = input.autologin;
     if (input.linkTtlSeconds !== undefined) organization.linkTtlSeconds = input.linkTtlSeconds;
     return OrganizationResponse.from(await this.organizations.update(organization));

@@ -31,7 +31,14 @@ describe('queue dashboard access', () => {
     it('refuse made-up, altered or foreign values, and all of them once the platform key changes', () => {
       const value = sessions.issue(now);
       const [expires, signature] = value.split('.');
-      for (const forged of [undefined, '', 'x', `${Number(expires) + 3600}.${signature}`, `${expires}.${'A'.repeat(43)}`, `${expires}.${signature}x`]) {
+      for (const forged of [
+        undefined,
+        '',
+        'x',
+        `${Number(expires) + 3600}.${signature}`,
+        `${expires}.${'A'.repeat(43)}`,
+        `${expires}.${signature}x`,
+      ]) {
         expect(sessions.valid(forged, now)).toBe(false);
       }
       expect(new BoardSessions(Buffer.alloc(32, 4), KEY).valid(value, now)).toBe(false);

@@ -21,7 +21,8 @@ export interface BoardRequest {
 }
 
 /** What the dashboard answers: JSON, a page, or a static file. */
-export type BoardAnswer = { status: number; json: unknown } | { status: number; html: string } | { status: 200; file: Buffer; contentType: string };
+export type BoardAnswer =
+  { status: number; json: unknown } | { status: number; html: string } | { status: 200; file: Buffer; contentType: string };
 
 interface CompiledRoute {
   methods: string[];
@@ -87,7 +88,11 @@ export class NestBoardAdapter implements IServerAdapter {
   }
 
   setApiRoutes(routes: AppControllerRoute[]): this {
-    this.routes = routes.map((route) => ({ methods: [route.method].flat(), patterns: [route.route].flat().map(segments), handler: route.handler }));
+    this.routes = routes.map((route) => ({
+      methods: [route.method].flat(),
+      patterns: [route.route].flat().map(segments),
+      handler: route.handler,
+    }));
     return this;
   }
 
@@ -98,7 +103,8 @@ export class NestBoardAdapter implements IServerAdapter {
 
   async handle(request: BoardRequest): Promise<BoardAnswer | null> {
     const method = request.method.toLowerCase();
-    if (method === 'get' && request.path.startsWith(`${this.staticRoute}/`)) return this.staticFile(request.path.slice(this.staticRoute.length));
+    if (method === 'get' && request.path.startsWith(`${this.staticRoute}/`))
+      return this.staticFile(request.path.slice(this.staticRoute.length));
     for (const route of this.routes) {
       const params = route.methods.includes(method) ? firstMatch(route.patterns, request.path) : null;
       if (params) return this.api(route, params, request);
@@ -108,9 +114,18 @@ export class NestBoardAdapter implements IServerAdapter {
   }
 
   private async api(route: CompiledRoute, params: Record<string, string>, request: BoardRequest): Promise<BoardAnswer> {
-    const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]),
+    );
     try {
-      const answer = await route.handler({ queues: this.queues, uiConfig: this.uiConfig, query: request.query, params, body: (request.body ?? {}) as Record<string, unknown>, headers });
+      const answer = await route.handler({
+        queues: this.queues,
+        uiConfig: this.uiConfig,
+        query: request.query,
+        params,
+        body: (request.body ?? {}) as Record<string, unknown>,
+        headers,
+      });
       return { status: answer.status ?? 200, json: answer.body };
     } catch (error) {
       const answer = this.errorHandler(error as Error);
@@ -123,7 +138,9 @@ export class NestBoardAdapter implements IServerAdapter {
     const { name, params } = this.entry!.handler({ basePath: this.basePath, uiConfig: this.uiConfig });
     const template = readFileSync(join(this.viewsPath, name), 'utf8');
     const values = params as Record<string, unknown>;
-    const html = template.replace(/<%([=-])\s*(\w+)\s*%>/g, (_, kind: string, key: string) => (kind === '=' ? escapeHtml(String(values[key] ?? '')) : String(values[key] ?? '')));
+    const html = template.replace(/<%([=-])\s*(\w+)\s*%>/g, (_, kind: string, key: string) =>
+      kind === '=' ? escapeHtml(String(values[key] ?? '')) : String(values[key] ?? ''),
+    );
     if (html.includes('<%')) throw new Error(`${name} uses template features the dashboard adapter does not render`);
     return { status: 200, html };
   }

@@ -14,7 +14,10 @@ type HeaderMap = Record<string, string | string[] | undefined>;
  * Every path below the dashboard, up to seven segments deep (the board's deepest route has six):
  * explicit parameters instead of a wildcard, whose syntax Express (`*name`) and Fastify (`*`) do not share.
  */
-const BOARD_PATHS = ['', ...Array.from({ length: 7 }, (_, depth) => Array.from({ length: depth + 1 }, (_, index) => `:s${index}`).join('/'))];
+const BOARD_PATHS = [
+  '',
+  ...Array.from({ length: 7 }, (_, depth) => Array.from({ length: depth + 1 }, (_, index) => `:s${index}`).join('/')),
+];
 
 /**
  * The queue dashboard at /api/v2/queues, inside Nest: the global per-IP limit and error handling
@@ -62,7 +65,13 @@ export class QueueBoardController {
 
   @All(BOARD_PATHS)
   @UseGuards(QueueBoardGuard)
-  async dashboard(@Req() request: { method: string; url: string }, @Query() query: Record<string, unknown>, @Body() body: unknown, @Headers() headers: HeaderMap, @Res() response: unknown) {
+  async dashboard(
+    @Req() request: { method: string; url: string },
+    @Query() query: Record<string, unknown>,
+    @Body() body: unknown,
+    @Headers() headers: HeaderMap,
+    @Res() response: unknown,
+  ) {
     const path = new URL(request.url, 'http://board').pathname.slice(this.board.basePath.length) || '/';
     const answer = await this.board.handle({ method: request.method, path, query, body, headers });
     if (!answer) throw notFound('queue dashboard page');

@@ -28,11 +28,17 @@ export class QueueBoardGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<BoardRequestHeaders>();
     if (bearerIsPlatformKey(request.headers.authorization, this.config.secrets.platformApiKey!)) return true;
     const cookie = request.headers.cookie;
-    if (!this.board.sessions.valid(readCookie(Array.isArray(cookie) ? cookie.join('; ') : cookie, BOARD_SESSION_COOKIE), this.board.now())) {
-      throw problem('platform_key_required', 'The queue dashboard needs the platform key: sign in at its session page, or send Authorization: Bearer <key>', {
-        status: 401,
-        headers: { 'WWW-Authenticate': 'Bearer realm="sesame"' },
-      });
+    if (
+      !this.board.sessions.valid(readCookie(Array.isArray(cookie) ? cookie.join('; ') : cookie, BOARD_SESSION_COOKIE), this.board.now())
+    ) {
+      throw problem(
+        'platform_key_required',
+        'The queue dashboard needs the platform key: sign in at its session page, or send Authorization: Bearer <key>',
+        {
+          status: 401,
+          headers: { 'WWW-Authenticate': 'Bearer realm="sesame"' },
+        },
+      );
     }
     if (!['GET', 'HEAD'].includes(request.method.toUpperCase()) && !isSameOriginRequest(request.headers, this.origin)) {
       throw problem('cross_site_request', 'Changes through the dashboard must come from its own pages');

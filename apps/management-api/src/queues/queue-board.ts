@@ -32,7 +32,11 @@ export class QueueBoard implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    createBullBoard({ queues: [new BullAdapter(this.mailQueue)], serverAdapter: this.adapter, options: { uiConfig: { boardTitle: 'Sesame queues' } } });
+    createBullBoard({
+      queues: [new BullAdapter(this.mailQueue)],
+      serverAdapter: this.adapter,
+      options: { uiConfig: { boardTitle: 'Sesame queues' } },
+    });
   }
 
   /** A new browser session for the platform key (compared in constant time), or null for anything else. */

@@ -39,7 +39,9 @@ export class SystemTenantService {
     const publicUrl = this.config.console.publicUrl;
     const [origin] = normalizeAll('CONSOLE_PUBLIC_URL', [new URL(publicUrl).origin], normalizeWhitelistDomain);
     return this.tenants.whileSettingUpSystem(async (manager) => {
-      const tenant = (await this.tenants.findSystem(manager)) ?? (await this.tenants.insert(manager, { name: 'Sesame', plan: 'enterprise', system: true }));
+      const tenant =
+        (await this.tenants.findSystem(manager)) ??
+        (await this.tenants.insert(manager, { name: 'Sesame', plan: 'enterprise', system: true }));
       const organization = await this.ensureOrganization(manager, tenant, origin);
       const application = await this.ensureApplication(manager, organization, `${publicUrl}${CONSOLE_CALLBACK_PATH}`);
       const { clientId, clientSecret } = options.rotateSecret

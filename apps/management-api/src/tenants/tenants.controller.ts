@@ -20,7 +20,10 @@ export class TenantsController {
   @Audited('tenant.create', (_params, answer) => (answer as CreatedTenantResponse).tenant.id)
   @ApiOperation({ summary: 'Create a tenant, its first API key and optionally its first owner (platform key)' })
   @ApiCreatedResponse({ type: CreatedTenantResponse })
-  @ApiServiceUnavailableResponse({ type: ProblemDetails, description: "The owner's invitation cannot be queued (`mail_queue_unavailable`); nothing was created." })
+  @ApiServiceUnavailableResponse({
+    type: ProblemDetails,
+    description: "The owner's invitation cannot be queued (`mail_queue_unavailable`); nothing was created.",
+  })
   @ManagementErrors()
   create(@Body() body: CreateTenantDto, @RequestId() requestId: string | null) {
     return this.tenants.createTenant(body, requestId);

@@ -27,7 +27,12 @@ export class TenantsService {
     const ownerEmail = input.ownerEmail === undefined ? null : validEmail(input.ownerEmail, 'ownerEmail');
     const created = await this.transactions.run(async (manager) => {
       const tenant = await this.tenants.insert(manager, { name: input.name, plan: input.plan });
-      const apiKey = await this.apiKeys.create({ tenantId: tenant.id, organizationId: null }, FIRST_KEY_CREATOR, { name: 'Initial key', role: 'owner' }, manager);
+      const apiKey = await this.apiKeys.create(
+        { tenantId: tenant.id, organizationId: null },
+        FIRST_KEY_CREATOR,
+        { name: 'Initial key', role: 'owner' },
+        manager,
+      );
       const owner = ownerEmail ? await this.members.addOwner(manager, tenant.id, ownerEmail) : null;
       return { tenant, apiKey, owner };
     });

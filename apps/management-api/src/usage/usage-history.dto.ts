@@ -11,7 +11,10 @@ export class UsageHistoryQuery {
   @IsIn(RANGES)
   range: UsageRange = '24h';
 
-  @ApiPropertyOptional({ enum: GRANULARITIES, description: 'One point per minute or hour (24h), or per hour or day (30d). Default: minute for 24h, day for 30d.' })
+  @ApiPropertyOptional({
+    enum: GRANULARITIES,
+    description: 'One point per minute or hour (24h), or per hour or day (30d). Default: minute for 24h, day for 30d.',
+  })
   @IsOptional()
   @IsIn(GRANULARITIES)
   granularity?: UsageGranularity;
@@ -54,7 +57,10 @@ export class UsageHistoryResponse {
   @ApiProperty({ enum: GRANULARITIES })
   granularity: UsageGranularity;
 
-  @ApiProperty({ type: [UsagePointResponse], description: 'Oldest first; the last point is the minute, hour or day under way (this request included).' })
+  @ApiProperty({
+    type: [UsagePointResponse],
+    description: 'Oldest first; the last point is the minute, hour or day under way (this request included).',
+  })
   points: UsagePointResponse[];
 
   @ApiProperty({ type: UsageCountsResponse, description: 'Sums over the range.' })

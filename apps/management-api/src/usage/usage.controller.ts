@@ -23,7 +23,8 @@ export class UsageController {
   @Access({ role: 'viewer', organizationKeys: true })
   @ApiOperation({
     summary: "Requests used and left in each window of the tenant's plan (tenant or organization key, members)",
-    description: "Counted like any other request of a key: the answer includes this request (a member's request is not counted). See docs/rate-limits.md.",
+    description:
+      "Counted like any other request of a key: the answer includes this request (a member's request is not counted). See docs/rate-limits.md.",
   })
   @ApiOkResponse({ type: TenantUsageResponse })
   @ApiServiceUnavailableResponse(REDIS_DOWN)
@@ -42,13 +43,18 @@ export class UsageController {
     description: 'Requests of keys and of members, logins and login e-mails, per minute, hour or UTC day, from counters kept in Redis.',
   })
   @ApiOkResponse({ type: UsageHistoryResponse })
-  @ApiServiceUnavailableResponse({ type: ProblemDetails, description: 'Redis, which holds the counters, is unreachable (`usage_unavailable`).' })
+  @ApiServiceUnavailableResponse({
+    type: ProblemDetails,
+    description: 'Redis, which holds the counters, is unreachable (`usage_unavailable`).',
+  })
   @ManagementErrors()
   async getHistory(@CurrentTenantId() tenantId: string, @Query() query: UsageHistoryQuery): Promise<UsageHistoryResponse> {
     const kept = USAGE_GRANULARITIES[query.range];
     const granularity = query.granularity ?? DEFAULT_GRANULARITY[query.range];
     if (!kept.includes(granularity)) {
-      throw validationFailed([{ field: 'granularity', message: `granularity must be one of ${kept.join(', ')} for the range ${query.range}` }]);
+      throw validationFailed([
+        { field: 'granularity', message: `granularity must be one of ${kept.join(', ')} for the range ${query.range}` },
+      ]);
     }
     const points = (await this.history.read(tenantId, query.range, granularity)).map(UsagePointResponse.from);
     return { tenantId, range: query.range, granularity, points, totals: totalsOf(points) };

@@ -15,7 +15,11 @@ export class WindowUsageResponse {
   @ApiProperty({ example: 7 })
   remaining: number;
 
-  @ApiProperty({ example: 42, description: 'Seconds until the window has room for one more request (the oldest counted request leaves it); 0 when nothing is counted.' })
+  @ApiProperty({
+    example: 42,
+    description:
+      'Seconds until the window has room for one more request (the oldest counted request leaves it); 0 when nothing is counted.',
+  })
   resetSeconds: number;
 
   static from(window: WindowState): WindowUsageResponse {

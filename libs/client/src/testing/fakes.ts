@@ -17,7 +17,10 @@ export interface FakeRequestInit {
 /** An IncomingMessage-shaped request. */
 export function fakeRequest(init: FakeRequestInit = {}): RequestLike {
   const headers: Record<string, string> = { host: init.host ?? 'app.example.com', ...init.headers };
-  if (init.cookies) headers.cookie = Object.entries(init.cookies).map(([name, value]) => `${name}=${value}`).join('; ');
+  if (init.cookies)
+    headers.cookie = Object.entries(init.cookies)
+      .map(([name, value]) => `${name}=${value}`)
+      .join('; ');
   return { url: init.url ?? '/', method: 'GET', headers, socket: { encrypted: init.https ?? true } };
 }
 
@@ -61,7 +64,9 @@ export class FakeResponse implements ResponseLike {
 
   /** The value part of the Set-Cookie for `name`. */
   cookieValue(name: string): string | undefined {
-    return this.cookie(name)?.split(';')[0].slice(name.length + 1);
+    return this.cookie(name)
+      ?.split(';')[0]
+      .slice(name.length + 1);
   }
 }
 
@@ -91,16 +96,45 @@ export function fakeFetch(route: (call: RecordedCall) => Answer | Promise<Answer
   return Object.assign(fetch, { calls });
 }
 
-export const USERINFO = { sub: '6f1c1f0e-3d0a-4c1e-9a53-0d6b1b7c2f10', email: 'ada@example.com', email_verified: true, name: 'Ada', organization_id: 'a1f5d7c2-8a4b-4a8e-9d8c-0c5f2a1b3e4d', updated_at: 1_700_000_000 };
+export const USERINFO = {
+  sub: '6f1c1f0e-3d0a-4c1e-9a53-0d6b1b7c2f10',
+  email: 'ada@example.com',
+  email_verified: true,
+  name: 'Ada',
+  organization_id: 'a1f5d7c2-8a4b-4a8e-9d8c-0c5f2a1b3e4d',
+  updated_at: 1_700_000_000,
+};
 
 /** A fetch that behaves like Sesame's happy path. */
 export function sesameFetch(overrides: Partial<Record<'authenticate_direct' | 'verify' | 'userinfo' | 'revoke', Answer>> = {}) {
   return fakeFetch((call) => {
     const path = call.url.slice(BASE_URL.length);
     if (path === '/v1/authenticate_direct')
-      return overrides.authenticate_direct ?? { status: 200, body: { loginAttemptId: 'attempt-1', token: 'hash', sentence: 'Brave otters sing', approvalNumber: '42', allowedDate: '2030-01-01T00:00:15.000Z' } };
+      return (
+        overrides.authenticate_direct ?? {
+          status: 200,
+          body: {
+            loginAttemptId: 'attempt-1',
+            token: 'hash',
+            sentence: 'Brave otters sing',
+            approvalNumber: '42',
+            allowedDate: '2030-01-01T00:00:15.000Z',
+          },
+        }
+      );
     if (path === '/v1/verify')
-      return overrides.verify ?? { status: 200, body: { access_token: 'access-token-1', id_token: 'x', expires_in: 2_592_000, expires_at: '2030-02-01T00:00:00.000Z', token_type: 'Bearer' } };
+      return (
+        overrides.verify ?? {
+          status: 200,
+          body: {
+            access_token: 'access-token-1',
+            id_token: 'x',
+            expires_in: 2_592_000,
+            expires_at: '2030-02-01T00:00:00.000Z',
+            token_type: 'Bearer',
+          },
+        }
+      );
     if (path === '/v1/userinfo') return overrides.userinfo ?? { status: 200, body: USERINFO };
     if (path === '/v1/revoke') return overrides.revoke ?? { status: 200 };
     return { status: 404, body: { error: 'not_found', error_description: path } };

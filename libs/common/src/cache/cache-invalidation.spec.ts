@@ -86,8 +86,13 @@ describe('parseCacheInvalidation', () => {
     expect(parseCacheInvalidation('{"kind":"member","memberId":"m1"}')).toEqual({ kind: 'member', memberId: 'm1' });
   });
 
-  it.each([['null'], ['"application"'], ['{"kind":"application"}'], ['{"kind":"application","tenantId":"t1"}'], ['{"kind":"toString","toString":"x"}'], ['{"kind":"tenant","tenantId":""}'], [`{"kind":"tenant","tenantId":"${'x'.repeat(65)}"}`]])(
-    'refuses %s',
-    (raw) => expect(parseCacheInvalidation(raw)).toBeNull(),
-  );
+  it.each([
+    ['null'],
+    ['"application"'],
+    ['{"kind":"application"}'],
+    ['{"kind":"application","tenantId":"t1"}'],
+    ['{"kind":"toString","toString":"x"}'],
+    ['{"kind":"tenant","tenantId":""}'],
+    [`{"kind":"tenant","tenantId":"${'x'.repeat(65)}"}`],
+  ])('refuses %s', (raw) => expect(parseCacheInvalidation(raw)).toBeNull());
 });

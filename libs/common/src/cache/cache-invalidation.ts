@@ -84,7 +84,9 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnApplicati
     try {
       await this.redis.publish(this.channel, JSON.stringify(message));
     } catch (error) {
-      this.logger.warn(`Could not publish a cache invalidation (${message.kind}); other instances follow within their cache time: ${(error as Error).message}`);
+      this.logger.warn(
+        `Could not publish a cache invalidation (${message.kind}); other instances follow within their cache time: ${(error as Error).message}`,
+      );
     }
   }
 
@@ -100,7 +102,9 @@ export class CacheInvalidationBus implements OnApplicationBootstrap, OnApplicati
     try {
       await subscriber.connect();
     } catch (error) {
-      this.logger.warn(`Cache invalidations are not received until Redis is reachable; caches fall back to their TTL: ${(error as Error).message}`);
+      this.logger.warn(
+        `Cache invalidations are not received until Redis is reachable; caches fall back to their TTL: ${(error as Error).message}`,
+      );
     }
     await this.subscribed;
   }

@@ -37,7 +37,11 @@ describe('parseEnvironment', () => {
         hstsMaxAgeSeconds: 365 * 24 * 3600,
         ports: { management: 3001, auth: 3002, mailWorker: 3003, console: 3004 },
       });
-      expect(config.console).toEqual({ publicUrl: 'http://localhost:3000/console', sesameUrl: 'http://localhost:3000/api', credentialsFile: null });
+      expect(config.console).toEqual({
+        publicUrl: 'http://localhost:3000/console',
+        sesameUrl: 'http://localhost:3000/api',
+        credentialsFile: null,
+      });
       expect(config.database).toEqual({ url: REQUIRED.DATABASE_URL, poolSize: 10, statementTimeoutMs: 10_000 });
       expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'sesame', commandTimeoutMs: 1000 });
       expect(config.secrets).toEqual({ key: Buffer.from(HEX_KEY, 'hex'), platformApiKey: null });
@@ -46,7 +50,15 @@ describe('parseEnvironment', () => {
       expect(config.queueDashboard).toBe(false);
       expect(config.mail.smtpUrl).toBe('smtp://127.0.0.1:1025');
       expect(config.mail.from).toBe('Sesame <no-reply@sesame.localhost>');
-      expect(config.auth).toEqual({ codeTtlSeconds: 300, accessTokenTtlSeconds: 30 * 24 * 3600, idTokenTtlSeconds: 3600, accessTokenCacheSeconds: 5, clientCacheSeconds: 5, clientSecretRotationOverlapSeconds: 86400, codeFailuresPerAddress: 10 });
+      expect(config.auth).toEqual({
+        codeTtlSeconds: 300,
+        accessTokenTtlSeconds: 30 * 24 * 3600,
+        idTokenTtlSeconds: 3600,
+        accessTokenCacheSeconds: 5,
+        clientCacheSeconds: 5,
+        clientSecretRotationOverlapSeconds: 86400,
+        codeFailuresPerAddress: 10,
+      });
       expect(config.log).toEqual({ level: 'info', format: 'json' });
     });
 
@@ -99,10 +111,26 @@ describe('parseEnvironment', () => {
     });
 
     it("the console's addresses: CONSOLE_SESAME_URL follows PUBLIC_BASE_URL unless set", () => {
-      const parsed = parseEnvironment({ ...REQUIRED, PUBLIC_BASE_URL: 'https://id.example.com/api', CONSOLE_PUBLIC_URL: 'https://id.example.com/console/' });
-      expect(parsed.console).toEqual({ publicUrl: 'https://id.example.com/console', sesameUrl: 'https://id.example.com/api', credentialsFile: null });
-      const inside = parseEnvironment({ ...REQUIRED, CONSOLE_SESAME_URL: 'http://gateway:3000/api/', CONSOLE_CREDENTIALS_FILE: '/run/console.json' });
-      expect(inside.console).toEqual({ publicUrl: 'http://localhost:3000/console', sesameUrl: 'http://gateway:3000/api', credentialsFile: '/run/console.json' });
+      const parsed = parseEnvironment({
+        ...REQUIRED,
+        PUBLIC_BASE_URL: 'https://id.example.com/api',
+        CONSOLE_PUBLIC_URL: 'https://id.example.com/console/',
+      });
+      expect(parsed.console).toEqual({
+        publicUrl: 'https://id.example.com/console',
+        sesameUrl: 'https://id.example.com/api',
+        credentialsFile: null,
+      });
+      const inside = parseEnvironment({
+        ...REQUIRED,
+        CONSOLE_SESAME_URL: 'http://gateway:3000/api/',
+        CONSOLE_CREDENTIALS_FILE: '/run/console.json',
+      });
+      expect(inside.console).toEqual({
+        publicUrl: 'http://localhost:3000/console',
+        sesameUrl: 'http://gateway:3000/api',
+        credentialsFile: '/run/console.json',
+      });
     });
 
     it('reads the secrets key as hex or base64', () => {
@@ -128,7 +156,10 @@ describe('parseEnvironment', () => {
 
   describe('required variables', () => {
     it('names every missing variable at once', () => {
-      expect(problemsOf({})).toEqual(['DATABASE_URL: is required', 'SECRETS_KEY: is required (32 random bytes as 64 hex characters or base64)']);
+      expect(problemsOf({})).toEqual([
+        'DATABASE_URL: is required',
+        'SECRETS_KEY: is required (32 random bytes as 64 hex characters or base64)',
+      ]);
     });
 
     it('the message lists every problem', () => {
@@ -148,8 +179,16 @@ describe('parseEnvironment', () => {
       ['MAIL_WORKER_PORT', '30a', 'must be an integer from 0 to 65535'],
       ['CONSOLE_PORT', '70000', 'must be an integer from 0 to 65535'],
       ['MEMBER_RATE_LIMIT', '0', 'must be an integer from 1 to 1000000'],
-      ['CONSOLE_PUBLIC_URL', 'https://id.example.com/admin', 'must be an http(s) URL ending in /console, without query, fragment or credentials'],
-      ['CONSOLE_PUBLIC_URL', 'https://id.example.com/console?x=1', 'must be an http(s) URL ending in /console, without query, fragment or credentials'],
+      [
+        'CONSOLE_PUBLIC_URL',
+        'https://id.example.com/admin',
+        'must be an http(s) URL ending in /console, without query, fragment or credentials',
+      ],
+      [
+        'CONSOLE_PUBLIC_URL',
+        'https://id.example.com/console?x=1',
+        'must be an http(s) URL ending in /console, without query, fragment or credentials',
+      ],
       ['CONSOLE_PUBLIC_URL', 'ftp://id.example.com/console', 'must use http or https'],
       ['CONSOLE_SESAME_URL', 'gateway:3000/api', 'must use http or https'],
       ['HTTP_BODY_LIMIT_BYTES', '1e6', 'must be an integer from 1024 to 10485760'],
@@ -187,9 +226,25 @@ describe('parseEnvironment', () => {
     });
 
     it('reports all bad variables of one environment together', () => {
-      const problems = problemsOf({ NODE_ENV: 'prod', MANAGEMENT_PORT: 'x', REDIS_URL: 'ftp://x', PLAN_LIMITS: '{', RATE_LIMIT_WINDOWS: '[]', ENDPOINT_LIMITS: '{"gold":1}' });
+      const problems = problemsOf({
+        NODE_ENV: 'prod',
+        MANAGEMENT_PORT: 'x',
+        REDIS_URL: 'ftp://x',
+        PLAN_LIMITS: '{',
+        RATE_LIMIT_WINDOWS: '[]',
+        ENDPOINT_LIMITS: '{"gold":1}',
+      });
       expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(
-        ['DATABASE_URL', 'ENDPOINT_LIMITS', 'MANAGEMENT_PORT', 'NODE_ENV', 'PLAN_LIMITS', 'RATE_LIMIT_WINDOWS', 'REDIS_URL', 'SECRETS_KEY'].sort(),
+        [
+          'DATABASE_URL',
+          'ENDPOINT_LIMITS',
+          'MANAGEMENT_PORT',
+          'NODE_ENV',
+          'PLAN_LIMITS',
+          'RATE_LIMIT_WINDOWS',
+          'REDIS_URL',
+          'SECRETS_KEY',
+        ].sort(),
       );
     });
   });
@@ -205,7 +260,12 @@ describe('parseEnvironment', () => {
     });
 
     it('an override never leaks into the defaults or into another parse', () => {
-      parseEnvironment({ ...REQUIRED, PLAN_LIMITS: '{"free":{"minute":1000}}', RATE_LIMIT_WINDOWS: '{"minute":1}', ENDPOINT_LIMITS: '{"free":1}' });
+      parseEnvironment({
+        ...REQUIRED,
+        PLAN_LIMITS: '{"free":{"minute":1000}}',
+        RATE_LIMIT_WINDOWS: '{"minute":1}',
+        ENDPOINT_LIMITS: '{"free":1}',
+      });
       const config = parseEnvironment(REQUIRED);
       expect(DEFAULT_PLAN_LIMITS.free.minute).toBe(1);
       expect(config.limits.plans.free.minute).toBe(1);
@@ -215,11 +275,18 @@ describe('parseEnvironment', () => {
     });
 
     it('RATE_LIMIT_WINDOWS shortens windows (as tests do)', () => {
-      expect(parseEnvironment({ ...REQUIRED, RATE_LIMIT_WINDOWS: '{"minute":2,"hour":4}' }).limits.windowSeconds).toEqual({ minute: 2, hour: 4, day: 86400 });
+      expect(parseEnvironment({ ...REQUIRED, RATE_LIMIT_WINDOWS: '{"minute":2,"hour":4}' }).limits.windowSeconds).toEqual({
+        minute: 2,
+        hour: 4,
+        day: 86400,
+      });
     });
 
     it('ENDPOINT_LIMITS overrides single plans', () => {
-      expect(parseEnvironment({ ...REQUIRED, ENDPOINT_LIMITS: '{"pro":500}' }).limits.endpoints).toEqual({ ...DEFAULT_ENDPOINT_LIMITS, pro: 500 });
+      expect(parseEnvironment({ ...REQUIRED, ENDPOINT_LIMITS: '{"pro":500}' }).limits.endpoints).toEqual({
+        ...DEFAULT_ENDPOINT_LIMITS,
+        pro: 500,
+      });
     });
 
     it.each([

@@ -1,12 +1,4 @@
-import {
-  DEFAULT_ENDPOINT_LIMITS,
-  DEFAULT_PLAN_LIMITS,
-  PLANS,
-  Plan,
-  SesameConfig,
-  WINDOWS,
-  WindowLimits,
-} from './sesame-config';
+import { DEFAULT_ENDPOINT_LIMITS, DEFAULT_PLAN_LIMITS, PLANS, Plan, SesameConfig, WINDOWS, WindowLimits } from './sesame-config';
 
 export class ConfigurationError extends Error {
   constructor(readonly problems: string[]) {
@@ -213,7 +205,10 @@ class EnvReader {
     if (value === undefined || value === 'false') return false;
     if (value === 'true') return true;
     if (/^\d+$/.test(value)) return Number(value);
-    const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    const entries = value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
     const valid = entries.every((entry) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d{1,3})?)$/.test(entry));
     return valid ? entries : this.fail(name, 'must be false, true, a hop count, or a comma-separated list of addresses/subnets', false);
   }

@@ -15,7 +15,11 @@ type EntryModule = Type<unknown> | DynamicModule;
  * Fastify with HTTP_PLATFORM=fastify). Controllers, guards and filters use only Nest's
  * abstractions, so both platforms behave the same.
  */
-export async function createHttpApp(module: EntryModule, config: SesameConfig, options: NestApplicationOptions = {}): Promise<INestApplication> {
+export async function createHttpApp(
+  module: EntryModule,
+  config: SesameConfig,
+  options: NestApplicationOptions = {},
+): Promise<INestApplication> {
   const app = await NestFactory.create(module, createHttpAdapter(config), { ...options, ...platformOptions(config) });
   configureHttpApp(app, config);
   return app;
@@ -62,7 +66,9 @@ export function configureHttpApp(app: INestApplication, config: SesameConfig): v
   const hsts = strictTransportSecurity(config);
   if (hsts) {
     // On Node's own request event: every answer, whatever answers it (Nest, a 404, the queue dashboard).
-    (app.getHttpServer() as Server).prependListener('request', (_request: IncomingMessage, response: ServerResponse) => response.setHeader('Strict-Transport-Security', hsts));
+    (app.getHttpServer() as Server).prependListener('request', (_request: IncomingMessage, response: ServerResponse) =>
+      response.setHeader('Strict-Transport-Security', hsts),
+    );
   }
   app.setGlobalPrefix(config.http.apiPrefix);
   app.enableVersioning({ type: VersioningType.URI });

@@ -72,9 +72,14 @@ const BODY_REFUSALS = ['400', '413', '415'];
 
 function addAnswers(operation: Operation): void {
   const responses = operation.responses;
-  responses['429'] = withHeaders(responses['429'] ?? { description: 'Too many requests (`rate_limited`): retry after `Retry-After` seconds.' }, RATE_LIMITED_HEADERS);
+  responses['429'] = withHeaders(
+    responses['429'] ?? { description: 'Too many requests (`rate_limited`): retry after `Retry-After` seconds.' },
+    RATE_LIMITED_HEADERS,
+  );
   responses['503'] = withHeaders(
-    responses['503'] ?? { description: 'A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed.' },
+    responses['503'] ?? {
+      description: 'A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed.',
+    },
     { 'Retry-After': RETRY_AFTER },
   );
   if (!operation.requestBody) return;

@@ -21,7 +21,8 @@ export function documentPublicOperations(document: OpenAPIObject): OpenAPIObject
     for (const [method, operation] of Object.entries(methods as Record<string, Operation>)) {
       if (operation[PUBLIC_EXTENSION] !== true) continue;
       delete operation[PUBLIC_EXTENSION];
-      if (operation.security?.length) throw new Error(`${method.toUpperCase()} ${path} is marked @ApiPublic() but requires ${JSON.stringify(operation.security)}`);
+      if (operation.security?.length)
+        throw new Error(`${method.toUpperCase()} ${path} is marked @ApiPublic() but requires ${JSON.stringify(operation.security)}`);
       operation.security = [];
     }
   }

@@ -26,7 +26,10 @@ export function setupOpenApi(app: INestApplication, config: SesameConfig, option
     .setLicense(SESAME_LICENSE.name, SESAME_LICENSE.url)
     .addServer(new URL(config.http.publicBaseUrl).pathname.replace(/\/api$/, '') || '/', 'This server');
   const document = documentPublicOperations(
-    documentCommonAnswers(SwaggerModule.createDocument(app, (options.configure?.(base) ?? base).build(), { extraModels: [options.errorBody.model] }), options.errorBody),
+    documentCommonAnswers(
+      SwaggerModule.createDocument(app, (options.configure?.(base) ?? base).build(), { extraModels: [options.errorBody.model] }),
+      options.errorBody,
+    ),
   );
   const root = `${config.http.apiPrefix}/${options.version}`;
   SwaggerModule.setup(`${root}/docs`, app, document, {

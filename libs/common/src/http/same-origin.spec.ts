@@ -2,7 +2,10 @@ import { isSameOriginRequest } from './same-origin';
 
 describe('isSameOriginRequest', () => {
   const own = 'https://id.example.com';
-  const headers = (site?: string, origin?: string) => ({ ...(site === undefined ? {} : { 'sec-fetch-site': site }), ...(origin === undefined ? {} : { origin }) });
+  const headers = (site?: string, origin?: string) => ({
+    ...(site === undefined ? {} : { 'sec-fetch-site': site }),
+    ...(origin === undefined ? {} : { origin }),
+  });
 
   it.each([
     ['same-origin', undefined],

@@ -51,7 +51,10 @@ describe('createValidationPipe', () => {
       errors: [{ field: 'enabled', messages: ['enabled must be a boolean value'] }],
     });
     expect((await problemOf({ name: null }, UpdateThing)).errors).toEqual([
-      { field: 'name', messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'] },
+      {
+        field: 'name',
+        messages: ['name must be a string', 'name should not be empty', 'name must be shorter than or equal to 200 characters'],
+      },
     ]);
   });
 
@@ -81,7 +84,9 @@ describe('createValidationPipe', () => {
   it('rejects a __proto__ query parameter', async () => {
     const query = Object.assign(Object.create(null), { ['__proto__']: 'x' }) as unknown;
     const error = await pipe.transform(query, { type: 'query', metatype: UpdateThing }).catch((thrown: unknown) => thrown);
-    expect((error as ProblemException).extensions.errors).toEqual([{ field: '__proto__', messages: ['property __proto__ should not exist'] }]);
+    expect((error as ProblemException).extensions.errors).toEqual([
+      { field: '__proto__', messages: ['property __proto__ should not exist'] },
+    ]);
   });
 
   it('leaves path parameters alone', async () => {

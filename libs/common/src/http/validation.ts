@@ -29,7 +29,8 @@ function inspectInput(root: unknown, rootField: string, checkText: boolean): Fie
   const pending: { value: unknown; field: string; depth: number }[] = [{ value: root, field: rootField, depth: 0 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const { value, field, depth } = next;
-    if (checkText && typeof value === 'string' && CONTROL_CHARACTERS.test(value)) errors.push({ field: field || 'body', messages: [`${field || 'body'} must not contain control characters`] });
+    if (checkText && typeof value === 'string' && CONTROL_CHARACTERS.test(value))
+      errors.push({ field: field || 'body', messages: [`${field || 'body'} must not contain control characters`] });
     if (typeof value !== 'object' || value === null) continue;
     if (depth >= MAX_INPUT_DEPTH) throw problem('malformed_body', `The request is nested more than ${MAX_INPUT_DEPTH} levels deep`);
     for (const key of Object.keys(value)) {

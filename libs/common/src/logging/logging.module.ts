@@ -1,4 +1,14 @@
-import { DynamicModule, Global, INestApplication, Inject, Injectable, LoggerService, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import {
+  DynamicModule,
+  Global,
+  INestApplication,
+  Inject,
+  Injectable,
+  LoggerService,
+  Module,
+  OnModuleDestroy,
+  OnModuleInit,
+} from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { HttpAdapterHost } from '@nestjs/core';
 import { Logger, LoggerModule, PinoLogger } from 'nestjs-pino';

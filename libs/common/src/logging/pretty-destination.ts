@@ -18,12 +18,17 @@ export function prettyLine(json: string): string {
     return json.trimEnd();
   }
   const time = typeof entry.time === 'string' ? entry.time.slice(11, 23) : '';
-  const level = String(entry.level ?? '').toUpperCase().padEnd(5);
+  const level = String(entry.level ?? '')
+    .toUpperCase()
+    .padEnd(5);
   const context = entry.context ? ` [${entry.context}]` : '';
   const parts = [`${time} ${entry.app ?? ''} ${level}${context} ${entry.msg ?? ''}`];
   const req = entry.req as { method?: string; url?: string } | undefined;
   const res = entry.res as { statusCode?: number } | undefined;
-  if (req?.method) parts.push(`${req.method} ${req.url ?? ''}${res?.statusCode ? ` ${res.statusCode}` : ''}${entry.responseTime !== undefined ? ` ${String(entry.responseTime)} ms` : ''}`);
+  if (req?.method)
+    parts.push(
+      `${req.method} ${req.url ?? ''}${res?.statusCode ? ` ${res.statusCode}` : ''}${entry.responseTime !== undefined ? ` ${String(entry.responseTime)} ms` : ''}`,
+    );
   const error = entry.err as { message?: string } | undefined;
   if (error?.message) parts.push(error.message);
   if (entry.requestId) parts.push(`(${entry.requestId})`);

@@ -7,10 +7,22 @@ describe('redactUrl', () => {
     ['/api/v1/autologin?token=abc', '/api/v1/autologin?[Redacted]'],
     ['https://id.example.com/api/v1/autologin?token=abc#frag', 'https://id.example.com/api/v1/autologin?[Redacted]#[Redacted]'],
     ['https://app.example.com/cb?code=c0de&state=s', 'https://app.example.com/cb?code=[Redacted]&state=s'],
-    ['https://app.example.com/cb?state=s&code=c0de&autologin_continue=https%3A%2F%2Fx%2Fapi%2Fv1%2Fautologin%3Ftoken%3Dt', 'https://app.example.com/cb?state=s&code=[Redacted]&autologin_continue=[Redacted]'],
-    ['/api/v1/verify?client_secret=s&code_verifier=v&Token=t&c%6Fde=x', '/api/v1/verify?client_secret=[Redacted]&code_verifier=[Redacted]&Token=[Redacted]&c%6Fde=[Redacted]'],
-    ['/api/v1/authorize?client_id=abc&redirect_uri=https%3A%2F%2Fa&state=x', '/api/v1/authorize?client_id=abc&redirect_uri=https%3A%2F%2Fa&state=x'],
-    ['/api/v1/x?access_token=a&id_token=b&refresh_token=c&csrf=d&password=e', '/api/v1/x?access_token=[Redacted]&id_token=[Redacted]&refresh_token=[Redacted]&csrf=[Redacted]&password=[Redacted]'],
+    [
+      'https://app.example.com/cb?state=s&code=c0de&autologin_continue=https%3A%2F%2Fx%2Fapi%2Fv1%2Fautologin%3Ftoken%3Dt',
+      'https://app.example.com/cb?state=s&code=[Redacted]&autologin_continue=[Redacted]',
+    ],
+    [
+      '/api/v1/verify?client_secret=s&code_verifier=v&Token=t&c%6Fde=x',
+      '/api/v1/verify?client_secret=[Redacted]&code_verifier=[Redacted]&Token=[Redacted]&c%6Fde=[Redacted]',
+    ],
+    [
+      '/api/v1/authorize?client_id=abc&redirect_uri=https%3A%2F%2Fa&state=x',
+      '/api/v1/authorize?client_id=abc&redirect_uri=https%3A%2F%2Fa&state=x',
+    ],
+    [
+      '/api/v1/x?access_token=a&id_token=b&refresh_token=c&csrf=d&password=e',
+      '/api/v1/x?access_token=[Redacted]&id_token=[Redacted]&refresh_token=[Redacted]&csrf=[Redacted]&password=[Redacted]',
+    ],
     ['/api/v2/organization', '/api/v2/organization'],
     ['/api/v2/organization?cursor=abc', '/api/v2/organization?cursor=abc'],
     ['/cb#access_token=x', '/cb#[Redacted]'],
@@ -55,7 +67,13 @@ describe('serializers', () => {
       remotePort: 1234,
       ...({ body: { token: 't' }, query: { token: 't' }, params: { id: 'x' }, raw: {} } as object),
     });
-    expect(serialized).toEqual({ method: 'POST', url: '/api/v1/login_link?[Redacted]', headers: { cookie: '[Redacted]' }, remoteAddress: '127.0.0.1', remotePort: 1234 });
+    expect(serialized).toEqual({
+      method: 'POST',
+      url: '/api/v1/login_link?[Redacted]',
+      headers: { cookie: '[Redacted]' },
+      remoteAddress: '127.0.0.1',
+      remotePort: 1234,
+    });
   });
 
   it('a response keeps its status and cleaned headers', () => {

@@ -25,7 +25,13 @@ export const SECRET_PARAMETERS: ReadonlySet<string> = new Set([
 ]);
 
 /** Headers whose value is a credential. */
-export const SECRET_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-csrf-token']);
+export const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-csrf-token',
+]);
 
 /** Headers that hold a URL (which may carry a secret in its query). */
 const URL_HEADERS: ReadonlySet<string> = new Set(['location', 'referer', 'content-location']);
@@ -70,7 +76,8 @@ export function redactHeaders(headers: Record<string, unknown> | undefined): Rec
   for (const [name, value] of Object.entries(headers ?? {})) {
     const lower = name.toLowerCase();
     if (SECRET_HEADERS.has(lower)) result[name] = REDACTED;
-    else if (URL_HEADERS.has(lower)) result[name] = Array.isArray(value) ? value.map((v) => redactUrl(String(v))) : redactUrl(String(value));
+    else if (URL_HEADERS.has(lower))
+      result[name] = Array.isArray(value) ? value.map((v) => redactUrl(String(v))) : redactUrl(String(value));
     else result[name] = value;
   }
   return result;

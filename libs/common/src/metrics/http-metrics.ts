@@ -44,7 +44,10 @@ export class HttpMetricsGuard implements CanActivate {
         firstPath(Reflect.getMetadata(PATH_METADATA, controller)),
         firstPath(Reflect.getMetadata(PATH_METADATA, handler)),
       ];
-      route = `/${segments.flatMap((segment) => segment.split('/')).filter(Boolean).join('/')}`;
+      route = `/${segments
+        .flatMap((segment) => segment.split('/'))
+        .filter(Boolean)
+        .join('/')}`;
       this.routes.set(handler, route);
     }
     return route;

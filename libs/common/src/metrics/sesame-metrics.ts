@@ -75,15 +75,31 @@ export class SesameMetrics {
     registers: [this.registry],
   });
 
-  readonly mailJobsQueued = new Counter({ name: 'sesame_mail_jobs_queued_total', help: 'Mail jobs put on the queue (by auth-api, and again by the sweeper)', registers: [this.registry] });
-  readonly mailJobsSent = new Counter({ name: 'sesame_mail_jobs_sent_total', help: 'Mail jobs that sent their e-mail', registers: [this.registry] });
+  readonly mailJobsQueued = new Counter({
+    name: 'sesame_mail_jobs_queued_total',
+    help: 'Mail jobs put on the queue (by auth-api, and again by the sweeper)',
+    registers: [this.registry],
+  });
+  readonly mailJobsSent = new Counter({
+    name: 'sesame_mail_jobs_sent_total',
+    help: 'Mail jobs that sent their e-mail',
+    registers: [this.registry],
+  });
   readonly mailJobsSkipped = new Counter({
     name: 'sesame_mail_jobs_skipped_total',
     help: 'Mail jobs that had nothing to send (attempt no longer pending, already sent, or suppressed)',
     registers: [this.registry],
   });
-  readonly mailJobsRetried = new Counter({ name: 'sesame_mail_jobs_retried_total', help: 'Failed mail job attempts that will be retried', registers: [this.registry] });
-  readonly mailJobsFailed = new Counter({ name: 'sesame_mail_jobs_failed_total', help: 'Mail jobs that failed for good (all attempts used; kept as failed)', registers: [this.registry] });
+  readonly mailJobsRetried = new Counter({
+    name: 'sesame_mail_jobs_retried_total',
+    help: 'Failed mail job attempts that will be retried',
+    registers: [this.registry],
+  });
+  readonly mailJobsFailed = new Counter({
+    name: 'sesame_mail_jobs_failed_total',
+    help: 'Mail jobs that failed for good (all attempts used; kept as failed)',
+    registers: [this.registry],
+  });
 
   readonly maintenanceRowsDeleted = new Counter({
     name: 'sesame_maintenance_rows_deleted_total',

@@ -29,13 +29,20 @@ describe('ERROR_CODES', () => {
   it('gives a status of its own only where a place of the code overrides the code’s status', () => {
     const definitions: [string, ErrorDefinition][] = Object.entries(ERROR_CODES);
     const overrides = definitions.flatMap(([code, definition]) =>
-      (definition.also ?? []).filter((use) => use.status !== undefined).map((use) => `${code} ${definition.status}→${use.status} ${use.apis.join(',')}`),
+      (definition.also ?? [])
+        .filter((use) => use.status !== undefined)
+        .map((use) => `${code} ${definition.status}→${use.status} ${use.apis.join(',')}`),
     );
     expect(overrides).toEqual(['platform_key_required 403→401 v2', 'invalid_client 401→400 page', 'access_denied 403→400 console']);
   });
 
   it('reports the codes of other APIs as RFC 6749 errors on the auth API', () => {
-    expect([oauthErrorCode('validation_failed'), oauthErrorCode('service_unavailable'), oauthErrorCode('internal_error'), oauthErrorCode('invalid_grant')]).toEqual(['invalid_request', 'temporarily_unavailable', 'server_error', 'invalid_grant']);
+    expect([
+      oauthErrorCode('validation_failed'),
+      oauthErrorCode('service_unavailable'),
+      oauthErrorCode('internal_error'),
+      oauthErrorCode('invalid_grant'),
+    ]).toEqual(['invalid_request', 'temporarily_unavailable', 'server_error', 'invalid_grant']);
     expect(errorCodesOf(['page'])).toContain('unknown_login_link');
   });
 

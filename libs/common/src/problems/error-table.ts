@@ -18,7 +18,10 @@ export function renderErrorTable(): string {
   const rows: Row[] = [];
   for (const [code, definition] of Object.entries(ERROR_CODES) as [string, ErrorDefinition][]) {
     const alias = definition.oauth ? ` (v1: \`${definition.oauth}\`)` : '';
-    const uses = [{ ...definition, where: definition.apis.join(', ') + alias }, ...(definition.also ?? []).map((use) => ({ ...use, where: use.apis.join(', ') }))];
+    const uses = [
+      { ...definition, where: definition.apis.join(', ') + alias },
+      ...(definition.also ?? []).map((use) => ({ ...use, where: use.apis.join(', ') })),
+    ];
     for (const use of uses) {
       const status = use.status ?? definition.status;
       const same = rows.find((row) => row.status === status && row.where === use.where && row.doc === use.doc);

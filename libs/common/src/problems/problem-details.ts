@@ -30,7 +30,8 @@ export class ProblemDetails {
   @ApiProperty({
     example: 'not_found',
     enum: PROBLEM_CODES,
-    description: 'Stable machine-readable error code (see docs/errors.md). The console passes on the auth API\'s codes, so they are listed too.',
+    description:
+      "Stable machine-readable error code (see docs/errors.md). The console passes on the auth API's codes, so they are listed too.",
   })
   code: string;
 

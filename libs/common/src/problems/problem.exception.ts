@@ -44,7 +44,11 @@ export class ProblemException extends Error {
  * `status` is for the few places that answer a code with another status, which ERROR_CODES lists
  * (the type allows only those).
  */
-export function problem<C extends ErrorCode>(code: C, detail: string, options: ProblemOptions & { status?: ErrorStatus<C> } = {}): ProblemException {
+export function problem<C extends ErrorCode>(
+  code: C,
+  detail: string,
+  options: ProblemOptions & { status?: ErrorStatus<C> } = {},
+): ProblemException {
   return new ProblemException(options.status ?? ERROR_CODES[code].status, code, detail, options);
 }
 

@@ -32,10 +32,16 @@ export function toProblem(error: unknown): ProblemException {
     // The framework's own status stands, also one without a code of its own (bad_request).
     return new ProblemException(status, codeFor(error, status), clientDetail(error, status));
   }
-  if (status === 503) return problem('service_unavailable', 'The service is temporarily unavailable', { body: healthReport(error), headers: { 'Retry-After': '5' } });
+  if (status === 503)
+    return problem('service_unavailable', 'The service is temporarily unavailable', {
+      body: healthReport(error),
+      headers: { 'Retry-After': '5' },
+    });
   if (isLostDatabaseConnection(error)) {
     logger.warn('A database connection was lost during a request');
-    return problem('service_unavailable', 'The database is temporarily unavailable; try again shortly', { headers: { 'Retry-After': '1' } });
+    return problem('service_unavailable', 'The database is temporarily unavailable; try again shortly', {
+      headers: { 'Retry-After': '1' },
+    });
   }
   logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   return problem('internal_error', 'An unexpected error occurred');
@@ -99,6 +105,12 @@ export function isLostDatabaseConnection(error: unknown): boolean {
 function healthReport(error: unknown): Record<string, unknown> | undefined {
   if (!(error instanceof HttpException)) return undefined;
   const response = error.getResponse();
-  if (typeof response !== 'object' || response === null || !('details' in response) || (response as { status?: unknown }).status !== 'error') return undefined;
+  if (
+    typeof response !== 'object' ||
+    response === null ||
+    !('details' in response) ||
+    (response as { status?: unknown }).status !== 'error'
+  )
+    return undefined;
   return response as Record<string, unknown>;
 }

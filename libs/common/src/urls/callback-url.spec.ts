@@ -50,13 +50,16 @@ describe('validateCallbackUrl', () => {
       }
     });
 
-    it.each(['http://app.example.com/cb', 'http://localhost.evil.com/cb', 'http://127.0.0.1.evil.com/cb', 'http://10.0.0.1/cb', 'http://0.0.0.0/cb'])(
-      'non-loopback %s is rejected for web and desktop',
-      (url) => {
-        expectInvalid(url, ['web'], WEB_HTTP);
-        expectInvalid(url, ['desktop'], DESKTOP_HTTP);
-      },
-    );
+    it.each([
+      'http://app.example.com/cb',
+      'http://localhost.evil.com/cb',
+      'http://127.0.0.1.evil.com/cb',
+      'http://10.0.0.1/cb',
+      'http://0.0.0.0/cb',
+    ])('non-loopback %s is rejected for web and desktop', (url) => {
+      expectInvalid(url, ['web'], WEB_HTTP);
+      expectInvalid(url, ['desktop'], DESKTOP_HTTP);
+    });
   });
 
   describe('private-use schemes', () => {
@@ -71,43 +74,78 @@ describe('validateCallbackUrl', () => {
       expectInvalid('com.example.app:/callback', ['desktop'], 'must use https or a loopback http URL');
     });
 
-    it.each(['javascript:alert(1)', 'JavaScript:alert(document.cookie)', 'data:text/html,<script>alert(1)</script>', 'file:///etc/passwd', 'blob:https://example.com/uuid', 'myapp:/callback', 'vbscript:msgbox', 'about:blank', 'ftp://example.com/cb', 'ws://example.com/cb'])(
-      'dangerous or non-reverse-domain scheme %j is rejected for every type',
-      (url) => {
-        expectInvalid(url, ['web'], 'must use https');
-        expectInvalid(url, ['desktop'], 'must use https or a loopback http URL');
-        expectInvalid(url, ['android', 'ios'], CUSTOM_SCHEME);
-      },
-    );
+    it.each([
+      'javascript:alert(1)',
+      'JavaScript:alert(document.cookie)',
+      'data:text/html,<script>alert(1)</script>',
+      'file:///etc/passwd',
+      'blob:https://example.com/uuid',
+      'myapp:/callback',
+      'vbscript:msgbox',
+      'about:blank',
+      'ftp://example.com/cb',
+      'ws://example.com/cb',
+    ])('dangerous or non-reverse-domain scheme %j is rejected for every type', (url) => {
+      expectInvalid(url, ['web'], 'must use https');
+      expectInvalid(url, ['desktop'], 'must use https or a loopback http URL');
+      expectInvalid(url, ['android', 'ios'], CUSTOM_SCHEME);
+    });
   });
 
   describe('never', () => {
-    it.each(['https://app.example.com/cb#', 'https://app.example.com/cb#frag', 'com.example.app:/cb#x', 'http://127.0.0.1/cb#x'])('fragments: %j', (url) => {
-      expectInvalid(url, ALL, 'must not contain a fragment');
-    });
-
-    it.each(['https://user@app.example.com/cb', 'https://user:pw@app.example.com/cb', 'https://app.example.com@evil.com/cb', 'https://:pw@app.example.com/cb'])('credentials: %j', (url) => {
-      expectInvalid(url, ALL, 'must not contain credentials');
-    });
-
-    it.each(['https://app.example.com//evil.com/cb', 'com.example.app://host//cb', 'http://127.0.0.1//cb'])('a path starting with //: %j', (url) => {
-      expectInvalid(url, ALL, 'must not have a path starting with //');
-    });
-    it.each(['https://app.example.com/c b', ' https://app.example.com/cb', 'https://app.example.com/cb\n', 'https://app.example.com/cb\t', 'https:\\\\evil.com/cb', 'https://app.example.com\\@evil.com', 'https://app.example.com/\u3000'])(
-      'whitespace or backslashes: %j',
+    it.each(['https://app.example.com/cb#', 'https://app.example.com/cb#frag', 'com.example.app:/cb#x', 'http://127.0.0.1/cb#x'])(
+      'fragments: %j',
       (url) => {
-        expectInvalid(url, ALL, 'must not contain whitespace or backslashes');
+        expectInvalid(url, ALL, 'must not contain a fragment');
       },
     );
 
-    it.each(['/relative/cb', 'app.example.com/cb', '//app.example.com/cb', 'https://exa<mple.com/cb', 'https://app.example.com:99999/cb', 'https://[::1/cb'])('not absolute: %j', (url) => {
+    it.each([
+      'https://user@app.example.com/cb',
+      'https://user:pw@app.example.com/cb',
+      'https://app.example.com@evil.com/cb',
+      'https://:pw@app.example.com/cb',
+    ])('credentials: %j', (url) => {
+      expectInvalid(url, ALL, 'must not contain credentials');
+    });
+
+    it.each(['https://app.example.com//evil.com/cb', 'com.example.app://host//cb', 'http://127.0.0.1//cb'])(
+      'a path starting with //: %j',
+      (url) => {
+        expectInvalid(url, ALL, 'must not have a path starting with //');
+      },
+    );
+    it.each([
+      'https://app.example.com/c b',
+      ' https://app.example.com/cb',
+      'https://app.example.com/cb\n',
+      'https://app.example.com/cb\t',
+      'https:\\\\evil.com/cb',
+      'https://app.example.com\\@evil.com',
+      'https://app.example.com/\u3000',
+    ])('whitespace or backslashes: %j', (url) => {
+      expectInvalid(url, ALL, 'must not contain whitespace or backslashes');
+    });
+
+    it.each([
+      '/relative/cb',
+      'app.example.com/cb',
+      '//app.example.com/cb',
+      'https://exa<mple.com/cb',
+      'https://app.example.com:99999/cb',
+      'https://[::1/cb',
+    ])('not absolute: %j', (url) => {
       expectInvalid(url, ALL, 'must be an absolute URL');
     });
 
     it('empty or longer than 2000 characters', () => {
       expectInvalid('', ALL, 'must be 1 to 2000 characters');
       expectInvalid(`https://app.example.com/${'a'.repeat(2000)}`, ALL, 'must be 1 to 2000 characters');
-      expectValid(`https://a.io/${'a'.repeat(2000 - 'https://a.io/'.length)}`, ALL, `https://a.io/${'a'.repeat(2000 - 'https://a.io/'.length)}`);
+      expectValid(
+        `https://a.io/${'a'.repeat(2000 - 'https://a.io/'.length)}`,
+        ALL,
+        `https://a.io/${'a'.repeat(2000 - 'https://a.io/'.length)}`,
+      );
     });
 
     it.each([undefined, null, 7, ['https://app.example.com/cb']])('non-string %p', (input) => {

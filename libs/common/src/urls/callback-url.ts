@@ -4,7 +4,6 @@ import { Normalized } from './normalized';
 export const APPLICATION_TYPES = ['web', 'android', 'ios', 'desktop'] as const;
 export type ApplicationType = (typeof APPLICATION_TYPES)[number];
 
-
 // Private-use URI schemes must be reverse domain names (RFC 8252 §7.1), which also keeps out
 // javascript:, data:, file: and friends.
 const REVERSE_DOMAIN_SCHEME = /^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/;

@@ -94,16 +94,21 @@ describe('allowedRedirect', () => {
       expect(allowedRedirect(webOpen, base + 'a'.repeat(2001 - base.length))).toBeNull();
     });
 
-    it.each([undefined, null, 42, ['https://app.example.com/cb'], { href: 'https://app.example.com/cb' }])('refuses the non-string %j', (raw) => {
-      expect(allowedRedirect(webOpen, raw as unknown as string)).toBeNull();
-    });
+    it.each([undefined, null, 42, ['https://app.example.com/cb'], { href: 'https://app.example.com/cb' }])(
+      'refuses the non-string %j',
+      (raw) => {
+        expect(allowedRedirect(webOpen, raw as unknown as string)).toBeNull();
+      },
+    );
 
     it('refuses everything when the organization has no whitelist domain', () => {
       expect(allowedRedirect({ type: 'web', callbackUrls: [], whitelistDomains: [] }, 'https://app.example.com/cb')).toBeNull();
     });
 
     it('http is refused for a non-loopback host even if it were whitelisted', () => {
-      expect(allowedRedirect({ type: 'web', callbackUrls: [], whitelistDomains: ['http://app.example.com'] }, 'http://app.example.com/cb')).toBeNull();
+      expect(
+        allowedRedirect({ type: 'web', callbackUrls: [], whitelistDomains: ['http://app.example.com'] }, 'http://app.example.com/cb'),
+      ).toBeNull();
     });
   });
 
@@ -136,13 +141,27 @@ describe('allowedRedirect', () => {
   });
 
   describe('native applications: a registered callback URL exactly', () => {
-    const mobile: RedirectTarget = { type: 'android', callbackUrls: ['com.example.app:/callback', 'https://app.example.com/native'], whitelistDomains: WHITELIST };
-    const desktop: RedirectTarget = { type: 'desktop', callbackUrls: ['http://127.0.0.1/callback', 'http://[::1]:8080/cb?x=1', 'https://app.example.com/desktop'], whitelistDomains: [] };
+    const mobile: RedirectTarget = {
+      type: 'android',
+      callbackUrls: ['com.example.app:/callback', 'https://app.example.com/native'],
+      whitelistDomains: WHITELIST,
+    };
+    const desktop: RedirectTarget = {
+      type: 'desktop',
+      callbackUrls: ['http://127.0.0.1/callback', 'http://[::1]:8080/cb?x=1', 'https://app.example.com/desktop'],
+      whitelistDomains: [],
+    };
 
     it('mobile: custom scheme or https, exactly as registered, whatever the whitelist', () => {
       expect(allowed(mobile, 'com.example.app:/callback')).toBe('com.example.app:/callback');
       expect(allowed({ ...mobile, type: 'ios' }, 'https://app.example.com/native')).toBe('https://app.example.com/native');
-      for (const raw of ['com.example.app:/callback/', 'com.example.app:/other', 'com.evil.app:/callback', 'https://app.example.com/auth/callback', 'http://127.0.0.1/callback']) {
+      for (const raw of [
+        'com.example.app:/callback/',
+        'com.example.app:/other',
+        'com.evil.app:/callback',
+        'https://app.example.com/auth/callback',
+        'http://127.0.0.1/callback',
+      ]) {
         expect(allowedRedirect(mobile, raw)).toBeNull();
       }
     });
@@ -172,9 +191,12 @@ describe('allowedRedirect', () => {
 });
 
 describe('allowedRedirect and the parameters the service adds', () => {
-  it.each(['code', 'state', 'error', 'error_description', 'autologin_continue'])('refuses a redirect_uri that already carries %s', (name) => {
-    expect(allowed(webOpen, `https://app.example.com/cb?${name}=x`)).toBeNull();
-  });
+  it.each(['code', 'state', 'error', 'error_description', 'autologin_continue'])(
+    'refuses a redirect_uri that already carries %s',
+    (name) => {
+      expect(allowed(webOpen, `https://app.example.com/cb?${name}=x`)).toBeNull();
+    },
+  );
 });
 
 describe('withQuery', () => {
@@ -189,7 +211,9 @@ describe('withQuery', () => {
   });
 
   it('never lets a parameter value add parameters or change the target', () => {
-    const url = new URL(withQuery('https://app.example.com/cb', { error: 'access_denied', error_description: 'x&code=stolen#frag', state: '../../evil' }));
+    const url = new URL(
+      withQuery('https://app.example.com/cb', { error: 'access_denied', error_description: 'x&code=stolen#frag', state: '../../evil' }),
+    );
     expect(url.origin + url.pathname).toBe('https://app.example.com/cb');
     expect([...url.searchParams.entries()]).toEqual([
       ['error', 'access_denied'],

@@ -34,7 +34,10 @@ export function normalizeWhitelistDomain(input: string): Normalized {
   const host = url.hostname;
   if (host.endsWith('.') || host.length === 0) return fail('must have a host without a trailing dot');
   if (url.protocol === 'http:' && !isLoopbackHost(host)) return fail('must use https (http is allowed only for loopback hosts)');
-  if (wildcard && !isWildcardBase(host)) return fail('a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app');
+  if (wildcard && !isWildcardBase(host))
+    return fail(
+      'a wildcard needs a registrable domain below it, as in https://*.example.com, never a public suffix such as *.co.uk or *.vercel.app',
+    );
 
   const origin = `${url.protocol}//${wildcard ? WILDCARD_PREFIX : ''}${url.host}`;
   return { ok: true, value: origin };

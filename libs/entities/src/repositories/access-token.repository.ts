@@ -96,7 +96,11 @@ export class AccessTokenRepository {
 
   /** Revokes the application's token of this hash, if it is live. */
   async revoke(applicationId: string, hash: Buffer, now: Date): Promise<void> {
-    await this.dataSource.query('UPDATE access_token SET revoked_at = $3 WHERE hash = $1 AND application_id = $2 AND revoked_at IS NULL', [hash, applicationId, now]);
+    await this.dataSource.query('UPDATE access_token SET revoked_at = $3 WHERE hash = $1 AND application_id = $2 AND revoked_at IS NULL', [
+      hash,
+      applicationId,
+      now,
+    ]);
   }
 
   /** Retention: tokens that expired before `before`, at most `limit` of them, skipping rows another transaction holds. */
@@ -121,6 +125,9 @@ export class AccessTokenRepository {
 
   /** In the caller's transaction when `manager` is given. */
   async revokeAllOfApplication(manager: EntityManager | null, applicationId: string, at: Date): Promise<void> {
-    await (manager ?? this.dataSource).query('UPDATE access_token SET revoked_at = $2 WHERE application_id = $1 AND revoked_at IS NULL', [applicationId, at]);
+    await (manager ?? this.dataSource).query('UPDATE access_token SET revoked_at = $2 WHERE application_id = $1 AND revoked_at IS NULL', [
+      applicationId,
+      at,
+    ]);
   }
 }

@@ -19,9 +19,14 @@ export interface ApiKeyCreator {
 }
 
 /** A key as the management API shows it: with its creator, null for a tenant's first key (the platform key made it) and once the creator is gone. */
-export type ApiKeyWithCreator = Omit<ApiKey, 'tenant' | 'organization' | 'createdByMember' | 'createdByApiKey'> & { createdBy: ApiKeyCreator | null };
+export type ApiKeyWithCreator = Omit<ApiKey, 'tenant' | 'organization' | 'createdByMember' | 'createdByApiKey'> & {
+  createdBy: ApiKeyCreator | null;
+};
 
-export type NewApiKey = Pick<ApiKey, 'tenantId' | 'organizationId' | 'name' | 'prefix' | 'hash' | 'role' | 'createdByMemberId' | 'createdByApiKeyId'>;
+export type NewApiKey = Pick<
+  ApiKey,
+  'tenantId' | 'organizationId' | 'name' | 'prefix' | 'hash' | 'role' | 'createdByMemberId' | 'createdByApiKeyId'
+>;
 
 /** A key a cascade changed: revoked or capped with the member who created it. */
 export interface CascadedKey {
@@ -81,7 +86,10 @@ export class ApiKeyRepository {
     if (owner.organizationId) params.push(owner.organizationId);
     const organization = owner.organizationId ? 'k.organization_id = $2' : 'k.organization_id IS NULL';
     const { after, orderAndLimit } = keysetPage(page, params, 'oldest', 'k.');
-    return this.dataSource.query(`SELECT ${COLUMNS_WITH_CREATOR} FROM api_key k ${CREATORS} WHERE k.tenant_id = $1 AND ${organization}${after} ${orderAndLimit}`, params);
+    return this.dataSource.query(
+      `SELECT ${COLUMNS_WITH_CREATOR} FROM api_key k ${CREATORS} WHERE k.tenant_id = $1 AND ${organization}${after} ${orderAndLimit}`,
+      params,
+    );
   }
 
   async find(owner: ApiKeyOwner, id: string): Promise<ApiKeyWithCreator | null> {

@@ -63,13 +63,19 @@ export class ApplicationRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async find(organizationId: string, id: string, manager: EntityManager | null = null): Promise<Application | null> {
-    const rows: Application[] = await (manager ?? this.dataSource).query(`SELECT ${COLUMNS} FROM application WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    const rows: Application[] = await (manager ?? this.dataSource).query(
+      `SELECT ${COLUMNS} FROM application WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id],
+    );
     return rows[0] ?? null;
   }
 
   /** The organization's oldest application (the system tenant's organization has one: the console). */
   async findFirstOf(manager: EntityManager, organizationId: string): Promise<Application | null> {
-    const rows: Application[] = await manager.query(`SELECT ${COLUMNS} FROM application WHERE organization_id = $1 ORDER BY created_at, id LIMIT 1`, [organizationId]);
+    const rows: Application[] = await manager.query(
+      `SELECT ${COLUMNS} FROM application WHERE organization_id = $1 ORDER BY created_at, id LIMIT 1`,
+      [organizationId],
+    );
     return rows[0] ?? null;
   }
 
@@ -141,12 +147,17 @@ export class ApplicationRepository {
 
   /** Applications whose secret is still stored as a bare SHA-256 (and sealed), locked for the caller's transaction. */
   lockLegacyHashes(manager: EntityManager): Promise<Application[]> {
-    return manager.query(`SELECT ${COLUMNS} FROM application WHERE client_secret_hash IS NOT NULL AND client_secret_encrypted IS NOT NULL FOR UPDATE`);
+    return manager.query(
+      `SELECT ${COLUMNS} FROM application WHERE client_secret_hash IS NOT NULL AND client_secret_encrypted IS NOT NULL FOR UPDATE`,
+    );
   }
 
   /** Stores the application's verifier in place of its legacy hash, in the caller's transaction. */
   async replaceLegacyHash(manager: EntityManager, id: string, verifier: Buffer): Promise<void> {
-    await manager.query('UPDATE application SET client_secret_verifier = $2, client_secret_hash = NULL, updated_at = now() WHERE id = $1', [id, verifier]);
+    await manager.query('UPDATE application SET client_secret_verifier = $2, client_secret_hash = NULL, updated_at = now() WHERE id = $1', [
+      id,
+      verifier,
+    ]);
   }
 
   async delete(organizationId: string, id: string): Promise<void> {
@@ -160,7 +171,9 @@ export class ApplicationRepository {
 
   /** A client_id no application can have (too long, control characters Postgres refuses) is unknown without a query. */
   findContextByClientId(clientId: string): Promise<ClientContext | null> {
-    return clientId.length > 64 || /[\u0000-\u001f\u007f]/.test(clientId) ? Promise.resolve(null) : this.findContext('a.client_id = $1', clientId);
+    return clientId.length > 64 || /[\u0000-\u001f\u007f]/.test(clientId)
+      ? Promise.resolve(null)
+      : this.findContext('a.client_id = $1', clientId);
   }
 
   /** The application of this client_id as client authentication sees it; null when there is none. */
@@ -187,7 +200,9 @@ export class ApplicationRepository {
       [applicationId],
     );
     const row = rows[0];
-    return row ? { autologin: row.autologin, whitelistDomains: row.whitelist_domains, type: row.type, callbackUrls: row.callback_urls } : null;
+    return row
+      ? { autologin: row.autologin, whitelistDomains: row.whitelist_domains, type: row.type, callbackUrls: row.callback_urls }
+      : null;
   }
 
   private async findContext(condition: string, value: string, manager?: EntityManager): Promise<ClientContext | null> {
@@ -204,7 +219,13 @@ export class ApplicationRepository {
     const row = rows[0];
     if (!row) return null;
     return {
-      application: { id: row.application_id, name: row.application_name, type: row.type, clientId: row.client_id, callbackUrls: row.callback_urls },
+      application: {
+        id: row.application_id,
+        name: row.application_name,
+        type: row.type,
+        clientId: row.client_id,
+        callbackUrls: row.callback_urls,
+      },
       organization: {
         id: row.organization_id,
         name: row.organization_name,

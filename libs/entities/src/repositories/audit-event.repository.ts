@@ -32,7 +32,19 @@ export class AuditEventRepository {
     await (manager ?? this.dataSource).query(
       `INSERT INTO audit_event (tenant_id, actor_type, actor_id, actor_name, action, target_type, target_id, changes, ip, request_id, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [event.tenantId, event.actorType, event.actorId, event.actorName, event.action, event.targetType, event.targetId, event.changes, event.ip, event.requestId, event.createdAt],
+      [
+        event.tenantId,
+        event.actorType,
+        event.actorId,
+        event.actorName,
+        event.action,
+        event.targetType,
+        event.targetId,
+        event.changes,
+        event.ip,
+        event.requestId,
+        event.createdAt,
+      ],
     );
   }
 

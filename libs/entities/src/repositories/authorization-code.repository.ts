@@ -85,7 +85,18 @@ export class AuthorizationCodeRepository {
     await manager.query(
       `INSERT INTO authorization_code (hash, application_id, user_id, redirect_uri, code_challenge, auth_time, nonce, autologin, expires_at, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [code.hash, code.applicationId, code.userId, code.redirectUri, code.codeChallenge, code.authTime, code.nonce, code.autologin, code.expiresAt, code.createdAt],
+      [
+        code.hash,
+        code.applicationId,
+        code.userId,
+        code.redirectUri,
+        code.codeChallenge,
+        code.authTime,
+        code.nonce,
+        code.autologin,
+        code.expiresAt,
+        code.createdAt,
+      ],
     );
   }
 

@@ -48,17 +48,20 @@ export class EmailThrottleRepository {
    */
   async restore(manager: EntityManager, organizationId: string, email: string, previous: EmailThrottleState | null): Promise<void> {
     if (!previous) {
-      await manager.query(`DELETE FROM email_throttle WHERE organization_id = $1 AND email = $2 AND code_failures = '{}' AND codes_disabled_at IS NULL`, [organizationId, email]);
-      await manager.query('UPDATE email_throttle SET attempts = 0, allowed_date = last_attempt_at WHERE organization_id = $1 AND email = $2', [organizationId, email]);
+      await manager.query(
+        `DELETE FROM email_throttle WHERE organization_id = $1 AND email = $2 AND code_failures = '{}' AND codes_disabled_at IS NULL`,
+        [organizationId, email],
+      );
+      await manager.query(
+        'UPDATE email_throttle SET attempts = 0, allowed_date = last_attempt_at WHERE organization_id = $1 AND email = $2',
+        [organizationId, email],
+      );
       return;
     }
-    await manager.query('UPDATE email_throttle SET attempts = $3, allowed_date = $4, last_attempt_at = $5 WHERE organization_id = $1 AND email = $2', [
-      organizationId,
-      email,
-      previous.attempts,
-      previous.allowedDate,
-      previous.lastAttemptAt,
-    ]);
+    await manager.query(
+      'UPDATE email_throttle SET attempts = $3, allowed_date = $4, last_attempt_at = $5 WHERE organization_id = $1 AND email = $2',
+      [organizationId, email, previous.attempts, previous.allowedDate, previous.lastAttemptAt],
+    );
   }
 
   /** A successful login resets the address's backoff and its wrong codes (a used link enables its codes again). */
@@ -68,10 +71,10 @@ export class EmailThrottleRepository {
 
   /** When the next attempt for the address is allowed, or null when it has no backoff. */
   async allowedDate(organizationId: string, email: string): Promise<Date | null> {
-    const rows: { allowed_date: Date }[] = await this.dataSource.query('SELECT allowed_date FROM email_throttle WHERE organization_id = $1 AND email = $2', [
-      organizationId,
-      email,
-    ]);
+    const rows: { allowed_date: Date }[] = await this.dataSource.query(
+      'SELECT allowed_date FROM email_throttle WHERE organization_id = $1 AND email = $2',
+      [organizationId, email],
+    );
     return rows[0]?.allowed_date ?? null;
   }
 
@@ -91,7 +94,14 @@ export class EmailThrottleRepository {
    * Counts a wrong code for the address: the failures of the last `windowStart`..now are kept (at
    * most `limit` of them), and the `limit`-th disables the address's codes. Returns whether they are disabled now.
    */
-  async recordWrongCode(manager: EntityManager, organizationId: string, email: string, now: Date, windowStart: Date, limit: number): Promise<{ disabled: boolean }> {
+  async recordWrongCode(
+    manager: EntityManager,
+    organizationId: string,
+    email: string,
+    now: Date,
+    windowStart: Date,
+    limit: number,
+  ): Promise<{ disabled: boolean }> {
     const rows: { codes_disabled_at: Date | null }[] = await manager.query(
       `INSERT INTO email_throttle AS t (organization_id, email, attempts, allowed_date, last_attempt_at, code_failures, codes_disabled_at)
        VALUES ($1, $2, 0, $3, $3, ARRAY[$3::timestamptz], CASE WHEN $5 <= 1 THEN $3::timestamptz END)

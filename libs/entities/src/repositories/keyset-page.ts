@@ -8,7 +8,12 @@ export type PageOrder = 'oldest' | 'newest';
  * ordered by creation then id, `limit + 1` of them; the extra row only tells toPage() that
  * another page exists. Adds its parameters to `params`; `alias` qualifies created_at and id.
  */
-export function keysetPage(page: PageQuery, params: unknown[], order: PageOrder = 'oldest', alias = ''): { after: string; orderAndLimit: string } {
+export function keysetPage(
+  page: PageQuery,
+  params: unknown[],
+  order: PageOrder = 'oldest',
+  alias = '',
+): { after: string; orderAndLimit: string } {
   const position = decodeCursor(page.cursor);
   const direction = order === 'oldest' ? 'ASC' : 'DESC';
   let after = '';

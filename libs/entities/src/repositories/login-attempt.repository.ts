@@ -16,7 +16,8 @@ const live = (now: string, alias = '') => `${alias}status = 'pending' AND ${alia
  * The status a caller sees, as SQL (the same rule as effectiveStatus): a pending attempt that is
  * not live any more is expired, even before the sweeper records it.
  */
-const reportedStatus = (now: string, alias = '') => `CASE WHEN ${alias}status = 'pending' AND ${alias}expires_at <= ${now} THEN 'expired' ELSE ${alias}status::text END`;
+const reportedStatus = (now: string, alias = '') =>
+  `CASE WHEN ${alias}status = 'pending' AND ${alias}expires_at <= ${now} THEN 'expired' ELSE ${alias}status::text END`;
 
 /** The status a caller sees: a pending attempt past its expiry is expired, even before the sweeper records it. */
 export function effectiveStatus(attempt: { status: LoginAttemptStatus; expiresAt: Date }, now: Date): LoginAttemptStatus {
@@ -202,7 +203,8 @@ function summary(row: Row): AttemptSummary {
 }
 
 /** The columns `summary` reads. */
-const SUMMARY_COLUMNS = 'application_id, organization_id, email, sentence, state, redirect_uri, status, expires_at, flow, requester_browser_hash';
+const SUMMARY_COLUMNS =
+  'application_id, organization_id, email, sentence, state, redirect_uri, status, expires_at, flow, requester_browser_hash';
 
 /**
  * All SQL about login attempts, for auth-api and the mail worker alike. Methods that take an
@@ -270,18 +272,15 @@ export class LoginAttemptRepository {
 
   /** An attempt as its application sees it; null when unknown or another application's. */
   async findForApplication(applicationId: string, id: string): Promise<AttemptSummary | null> {
-    const rows: Row[] = await this.dataSource.query(
-      `SELECT ${SUMMARY_COLUMNS} FROM login_attempt WHERE id = $1 AND application_id = $2`,
-      [id, applicationId],
-    );
+    const rows: Row[] = await this.dataSource.query(`SELECT ${SUMMARY_COLUMNS} FROM login_attempt WHERE id = $1 AND application_id = $2`, [
+      id,
+      applicationId,
+    ]);
     return rows[0] ? summary(rows[0]) : null;
   }
 
   async findByTokenHash(manager: EntityManager, tokenHash: Buffer): Promise<AttemptSummary | null> {
-    const rows: Row[] = await manager.query(
-      `SELECT ${SUMMARY_COLUMNS} FROM login_attempt WHERE token_hash = $1`,
-      [tokenHash],
-    );
+    const rows: Row[] = await manager.query(`SELECT ${SUMMARY_COLUMNS} FROM login_attempt WHERE token_hash = $1`, [tokenHash]);
     return rows[0] ? summary(rows[0]) : null;
   }
 
@@ -379,10 +378,18 @@ export class LoginAttemptRepository {
 
   /** Locks the attempt of a link for a decision taken on its page (approval from another device). */
   async lockForApproval(manager: EntityManager, tokenHash: Buffer): Promise<ApprovalCheck | null> {
-    const rows: Row[] = await manager.query(`SELECT id, ${SUMMARY_COLUMNS}, token_hash, approval_verifier FROM login_attempt WHERE token_hash = $1 FOR UPDATE`, [tokenHash]);
+    const rows: Row[] = await manager.query(
+      `SELECT id, ${SUMMARY_COLUMNS}, token_hash, approval_verifier FROM login_attempt WHERE token_hash = $1 FOR UPDATE`,
+      [tokenHash],
+    );
     const row = rows[0];
     if (!row) return null;
-    return { ...summary(row), id: row.id as string, tokenHash: row.token_hash as Buffer, approvalVerifier: row.approval_verifier as Buffer | null };
+    return {
+      ...summary(row),
+      id: row.id as string,
+      tokenHash: row.token_hash as Buffer,
+      approvalVerifier: row.approval_verifier as Buffer | null,
+    };
   }
 
   /** Approval from another device: the link and the code are used up; the requesting side collects the login. */
@@ -405,7 +412,12 @@ export class LoginAttemptRepository {
    * The requesting side collects an approved attempt, once: direct authentication as the
    * application that started it, the hosted page as the browser that asked (its cookie's hash).
    */
-  async collectApproved(id: string, by: { applicationId: string } | { browserHash: Buffer }, approvedAfter: Date, manager: EntityManager): Promise<ClaimedAttempt | null> {
+  async collectApproved(
+    id: string,
+    by: { applicationId: string } | { browserHash: Buffer },
+    approvedAfter: Date,
+    manager: EntityManager,
+  ): Promise<ClaimedAttempt | null> {
     const [column, value] = 'applicationId' in by ? ['application_id', by.applicationId] : ['requester_browser_hash', by.browserHash];
     const rows: Row[] = await manager.query(
       `WITH claimed AS (
@@ -425,7 +437,12 @@ export class LoginAttemptRepository {
 
   /** Autologin: the next stop's one-time token and the stops after it. */
   async setWalk(manager: EntityManager, id: string, userId: string, walkHash: Buffer, remaining: string[]): Promise<void> {
-    await manager.query('UPDATE login_attempt SET user_id = $2, autologin_walk_hash = $3, autologin_remaining = $4 WHERE id = $1', [id, userId, walkHash, remaining]);
+    await manager.query('UPDATE login_attempt SET user_id = $2, autologin_walk_hash = $3, autologin_remaining = $4 WHERE id = $1', [
+      id,
+      userId,
+      walkHash,
+      remaining,
+    ]);
   }
 
   /** Autologin: takes a walk's continuation token once, for the browser that started the walk, within its time. */
@@ -525,7 +542,10 @@ export class LoginAttemptRepository {
 
   /** Records expiry of pending attempts past their time, which frees their sentences and erases their sealed tokens. */
   async expireOverdue(now: Date): Promise<void> {
-    await this.dataSource.query(`UPDATE login_attempt SET status = 'expired', link_token_encrypted = NULL WHERE status = 'pending' AND expires_at <= $1`, [now]);
+    await this.dataSource.query(
+      `UPDATE login_attempt SET status = 'expired', link_token_encrypted = NULL WHERE status = 'pending' AND expires_at <= $1`,
+      [now],
+    );
   }
 
   /** Usable attempts created before `createdBefore` whose e-mail was never sent (oldest first). */

@@ -12,7 +12,8 @@ const COLUMNS = `id, tenant_id AS "tenantId", name, whitelist_domains AS "whitel
 /** Every management request about an organization or its contents starts here, so it is a prepared statement. */
 const FIND_ORGANIZATION = prepared('find-organization', `SELECT ${COLUMNS} FROM organization WHERE tenant_id = $1 AND id = $2`);
 
-export type NewOrganization = Pick<Organization, 'tenantId' | 'name'> & Partial<Pick<Organization, 'whitelistDomains' | 'autologin' | 'linkTtlSeconds'>>;
+export type NewOrganization = Pick<Organization, 'tenantId' | 'name'> &
+  Partial<Pick<Organization, 'whitelistDomains' | 'autologin' | 'linkTtlSeconds'>>;
 
 /** organization: a tenant's organizations, always looked up within one tenant. */
 @Injectable()
@@ -26,7 +27,10 @@ export class OrganizationRepository {
 
   /** The tenant's oldest organization (the system tenant has one: the console's). */
   async findFirstOf(manager: EntityManager, tenantId: string): Promise<Organization | null> {
-    const rows: Organization[] = await manager.query(`SELECT ${COLUMNS} FROM organization WHERE tenant_id = $1 ORDER BY created_at, id LIMIT 1`, [tenantId]);
+    const rows: Organization[] = await manager.query(
+      `SELECT ${COLUMNS} FROM organization WHERE tenant_id = $1 ORDER BY created_at, id LIMIT 1`,
+      [tenantId],
+    );
     return rows[0] ?? null;
   }
 
@@ -68,7 +72,14 @@ export class OrganizationRepository {
                                   THEN now() ELSE updated_at END
           WHERE tenant_id = $1 AND id = $2 RETURNING ${COLUMNS})
        SELECT * FROM updated`,
-      [organization.tenantId, organization.id, organization.name, organization.whitelistDomains, organization.autologin, organization.linkTtlSeconds],
+      [
+        organization.tenantId,
+        organization.id,
+        organization.name,
+        organization.whitelistDomains,
+        organization.autologin,
+        organization.linkTtlSeconds,
+      ],
     );
     return rows[0] ?? organization;
   }

@@ -15,7 +15,21 @@ import { Transactions } from './transactions';
 import { UserRepository } from './user.repository';
 
 /** Every table's repository (all the SQL the apps run) and the transactions that span them. */
-const REPOSITORIES = [AccessTokenRepository, ApiKeyRepository, ApplicationRepository, AuditEventRepository, AuthorizationCodeRepository, EmailThrottleRepository, LoginAttemptRepository, OrganizationRepository, SigningKeyRepository, TenantMemberRepository, TenantRepository, Transactions, UserRepository];
+const REPOSITORIES = [
+  AccessTokenRepository,
+  ApiKeyRepository,
+  ApplicationRepository,
+  AuditEventRepository,
+  AuthorizationCodeRepository,
+  EmailThrottleRepository,
+  LoginAttemptRepository,
+  OrganizationRepository,
+  SigningKeyRepository,
+  TenantMemberRepository,
+  TenantRepository,
+  Transactions,
+  UserRepository,
+];
 
 @Module({
   providers: [...REPOSITORIES, secretBoxProvider, loginCodesProvider, approvalNumbersProvider],

@@ -49,13 +49,10 @@ export class SigningKeyRepository {
   }
 
   async insert(manager: EntityManager, key: NewSigningKey): Promise<void> {
-    await manager.query('INSERT INTO signing_key (kid, algorithm, private_key_encrypted, public_jwk, created_at) VALUES ($1, $2, $3, $4, $5)', [
-      key.kid,
-      key.algorithm,
-      key.privateKeyEncrypted,
-      key.publicJwk,
-      key.createdAt,
-    ]);
+    await manager.query(
+      'INSERT INTO signing_key (kid, algorithm, private_key_encrypted, public_jwk, created_at) VALUES ($1, $2, $3, $4, $5)',
+      [key.kid, key.algorithm, key.privateKeyEncrypted, key.publicJwk, key.createdAt],
+    );
   }
 
   /**

@@ -46,7 +46,10 @@ export class TenantMemberRepository {
   }
 
   async find(tenantId: string, id: string, manager: EntityManager | null = null): Promise<TenantMember | null> {
-    const rows: TenantMember[] = await (manager ?? this.dataSource).query(`SELECT ${COLUMNS} FROM tenant_member WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    const rows: TenantMember[] = await (manager ?? this.dataSource).query(
+      `SELECT ${COLUMNS} FROM tenant_member WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
     return rows[0] ?? null;
   }
 
@@ -69,7 +72,10 @@ export class TenantMemberRepository {
   }
 
   async countOwners(manager: EntityManager, tenantId: string): Promise<number> {
-    const rows: { count: number }[] = await manager.query(`SELECT count(*)::int AS count FROM tenant_member WHERE tenant_id = $1 AND role = 'owner'`, [tenantId]);
+    const rows: { count: number }[] = await manager.query(
+      `SELECT count(*)::int AS count FROM tenant_member WHERE tenant_id = $1 AND role = 'owner'`,
+      [tenantId],
+    );
     return rows[0].count;
   }
 
@@ -94,7 +100,13 @@ export class TenantMemberRepository {
         ORDER BY m.created_at, m.id`,
       [email],
     );
-    return rows.map((row) => ({ memberId: row.member_id, tenantId: row.tenant_id, tenantName: row.tenant_name, plan: row.plan, role: row.role }));
+    return rows.map((row) => ({
+      memberId: row.member_id,
+      tenantId: row.tenant_id,
+      tenantName: row.tenant_name,
+      plan: row.plan,
+      role: row.role,
+    }));
   }
 
   /** The address as a member of the tenant, with the tenant's plan; null when it is none (the system tenant has no members). */
@@ -108,7 +120,10 @@ export class TenantMemberRepository {
 
   /** A sign-in at `at` on every membership of the address (a later one already recorded stays). */
   async recordSignIn(email: string, at: Date): Promise<void> {
-    await this.dataSource.query('UPDATE tenant_member SET last_sign_in_at = $2 WHERE email = $1 AND (last_sign_in_at IS NULL OR last_sign_in_at < $2)', [email, at]);
+    await this.dataSource.query(
+      'UPDATE tenant_member SET last_sign_in_at = $2 WHERE email = $1 AND (last_sign_in_at IS NULL OR last_sign_in_at < $2)',
+      [email, at],
+    );
   }
 
   /** The member's invitation with their tenant's name; null once the member is gone. */

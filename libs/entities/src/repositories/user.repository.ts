@@ -14,7 +14,10 @@ export class UserRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async find(organizationId: string, id: string): Promise<User | null> {
-    const rows: User[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM "user" WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    const rows: User[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM "user" WHERE organization_id = $1 AND id = $2`, [
+      organizationId,
+      id,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -58,7 +61,10 @@ export class UserRepository {
 
   /** Whether the address is a blocked user of the organization (false when it is no user yet), in the caller's transaction. */
   async isBlocked(manager: EntityManager, organizationId: string, email: string): Promise<boolean> {
-    const rows: { blocked: boolean }[] = await manager.query('SELECT blocked FROM "user" WHERE organization_id = $1 AND email = $2', [organizationId, email]);
+    const rows: { blocked: boolean }[] = await manager.query('SELECT blocked FROM "user" WHERE organization_id = $1 AND email = $2', [
+      organizationId,
+      email,
+    ]);
     return rows[0]?.blocked ?? false;
   }
 

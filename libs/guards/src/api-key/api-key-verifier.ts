@@ -1,5 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CacheInvalidation, CacheInvalidationBus, Clock, SESAME_CONFIG, SesameConfig, TtlCache, digestsEqual, sha256 } from '@sesame/common';
+import {
+  CacheInvalidation,
+  CacheInvalidationBus,
+  Clock,
+  SESAME_CONFIG,
+  SesameConfig,
+  TtlCache,
+  digestsEqual,
+  sha256,
+} from '@sesame/common';
 import { ApiKeyRepository } from '@sesame/entities';
 import { looksLikeApiKey } from './api-key-format';
 import { ApiKeyPrincipal, Principal } from './principal';
@@ -66,7 +75,15 @@ export class ApiKeyVerifier {
     const principal: ApiKeyPrincipal | null = !key
       ? null
       : key.organizationId
-        ? { kind: 'organization', tenantId: key.tenantId, organizationId: key.organizationId, plan: key.plan, apiKeyId: key.id, apiKeyName: key.name, role: key.role }
+        ? {
+            kind: 'organization',
+            tenantId: key.tenantId,
+            organizationId: key.organizationId,
+            plan: key.plan,
+            apiKeyId: key.id,
+            apiKeyName: key.name,
+            role: key.role,
+          }
         : { kind: 'tenant', tenantId: key.tenantId, plan: key.plan, apiKeyId: key.id, apiKeyName: key.name, role: key.role };
     if (this.cacheMs > 0) this.cache.set(cacheKey, principal, now + this.cacheMs);
     return principal;

@@ -49,7 +49,15 @@ describe('ApiKeyGuard', () => {
   const TOKEN = 'a'.repeat(43);
   const TENANT_ID = '7c835fcd-39ca-4ade-a78d-43eadb03283d';
   const person: SignedInPerson = { userId: 'u', email: 'ada@example.com', signedInAt: new Date('2030-01-01T00:00:00Z') };
-  const member: MemberPrincipal = { kind: 'member', tenantId: TENANT_ID, plan: 'pro', memberId: 'm', email: person.email, role: 'admin', signedInAt: person.signedInAt };
+  const member: MemberPrincipal = {
+    kind: 'member',
+    tenantId: TENANT_ID,
+    plan: 'pro',
+    memberId: 'm',
+    email: person.email,
+    role: 'admin',
+    signedInAt: person.signedInAt,
+  };
   const verifier = { verify: jest.fn(async (key: string) => (key === 'sk_good' ? tenant : null)) } as unknown as ApiKeyVerifier;
   const members = {
     looksLikeAccessToken: (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token),
@@ -57,9 +65,16 @@ describe('ApiKeyGuard', () => {
     member: jest.fn(async (_: SignedInPerson, tenantId: string) => (tenantId === TENANT_ID ? member : null)),
   } as unknown as MemberVerifier;
   const reflector = (flags: { isPublic?: boolean; personRoute?: boolean } = {}) =>
-    ({ getAllAndOverride: (key: string) => (key === IS_PUBLIC ? flags.isPublic : key === IS_PERSON_ROUTE ? flags.personRoute : undefined) ?? false }) as unknown as Reflector;
+    ({
+      getAllAndOverride: (key: string) =>
+        (key === IS_PUBLIC ? flags.isPublic : key === IS_PERSON_ROUTE ? flags.personRoute : undefined) ?? false,
+    }) as unknown as Reflector;
   const contextFor = (request: RequestWithPrincipal) =>
-    ({ getHandler: () => undefined, getClass: () => undefined, switchToHttp: () => ({ getRequest: () => request }) }) as unknown as ExecutionContext;
+    ({
+      getHandler: () => undefined,
+      getClass: () => undefined,
+      switchToHttp: () => ({ getRequest: () => request }),
+    }) as unknown as ExecutionContext;
   const guard = (flags: { isPublic?: boolean; personRoute?: boolean } = {}) => new ApiKeyGuard(verifier, members, reflector(flags));
 
   async function rejection(authorization: string | undefined, headers: Record<string, string> = {}): Promise<ProblemException> {
@@ -83,19 +98,25 @@ describe('ApiKeyGuard', () => {
     await expect(guard({ isPublic: true }).canActivate(contextFor({ headers: {} }))).resolves.toBe(true);
   });
 
-  it.each([undefined, 'Basic c2tfZ29vZDo=', 'sk_good'])('no Bearer header (%j): 401 missing_api_key with a Bearer challenge', async (header) => {
-    const error = await rejection(header);
-    expect([error.status, error.code, error.headers]).toEqual([401, 'missing_api_key', { 'WWW-Authenticate': 'Bearer realm="sesame"' }]);
-  });
+  it.each([undefined, 'Basic c2tfZ29vZDo=', 'sk_good'])(
+    'no Bearer header (%j): 401 missing_api_key with a Bearer challenge',
+    async (header) => {
+      const error = await rejection(header);
+      expect([error.status, error.code, error.headers]).toEqual([401, 'missing_api_key', { 'WWW-Authenticate': 'Bearer realm="sesame"' }]);
+    },
+  );
 
-  it.each(['Bearer', 'Bearer sk_bad', 'Bearer sk_good extra'])('%j: 401 invalid_api_key with an invalid_token challenge', async (header) => {
-    const error = await rejection(header);
-    expect([error.status, error.code, error.headers]).toEqual([
-      401,
-      'invalid_api_key',
-      { 'WWW-Authenticate': 'Bearer realm="sesame", error="invalid_token", error_description="The API key is not valid"' },
-    ]);
-  });
+  it.each(['Bearer', 'Bearer sk_bad', 'Bearer sk_good extra'])(
+    '%j: 401 invalid_api_key with an invalid_token challenge',
+    async (header) => {
+      const error = await rejection(header);
+      expect([error.status, error.code, error.headers]).toEqual([
+        401,
+        'invalid_api_key',
+        { 'WWW-Authenticate': 'Bearer realm="sesame", error="invalid_token", error_description="The API key is not valid"' },
+      ]);
+    },
+  );
 
   it('never asks the verifier about an empty token', async () => {
     (verifier.verify as jest.Mock).mockClear();
@@ -112,13 +133,20 @@ describe('ApiKeyGuard', () => {
 
     it('a token that is not valid is 401 invalid_member_token', async () => {
       const error = await rejection(`Bearer ${'b'.repeat(43)}`, { 'sesame-tenant': TENANT_ID });
-      expect([error.status, error.code, error.headers['WWW-Authenticate']]).toEqual([401, 'invalid_member_token', expect.stringContaining('error="invalid_token"')]);
+      expect([error.status, error.code, error.headers['WWW-Authenticate']]).toEqual([
+        401,
+        'invalid_member_token',
+        expect.stringContaining('error="invalid_token"'),
+      ]);
     });
 
-    it.each([[{}], [{ 'sesame-tenant': 'not-a-uuid' }], [{ 'sesame-tenant': '' }]])('without a valid Sesame-Tenant (%j): 400 tenant_header_required', async (headers) => {
-      const error = await rejection(`Bearer ${TOKEN}`, headers);
-      expect([error.status, error.code]).toEqual([400, 'tenant_header_required']);
-    });
+    it.each([[{}], [{ 'sesame-tenant': 'not-a-uuid' }], [{ 'sesame-tenant': '' }]])(
+      'without a valid Sesame-Tenant (%j): 400 tenant_header_required',
+      async (headers) => {
+        const error = await rejection(`Bearer ${TOKEN}`, headers);
+        expect([error.status, error.code]).toEqual([400, 'tenant_header_required']);
+      },
+    );
 
     it('a tenant the person is no member of: 403 not_a_member', async () => {
       const error = await rejection(`Bearer ${TOKEN}`, { 'sesame-tenant': '2d5d5f0e-0f7b-4e84-8a52-39b8bd0e4a0b' });

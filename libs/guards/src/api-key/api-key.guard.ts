@@ -25,7 +25,8 @@ export class ApiKeyGuard implements CanActivate {
     if (this.flag(context, IS_PUBLIC)) return true;
     const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
     const credential = bearerToken(request.headers.authorization);
-    if (credential === undefined) throw problem('missing_api_key', 'Send an API key as `Authorization: Bearer <key>`', { headers: { 'WWW-Authenticate': REALM } });
+    if (credential === undefined)
+      throw problem('missing_api_key', 'Send an API key as `Authorization: Bearer <key>`', { headers: { 'WWW-Authenticate': REALM } });
     const principal = credential ? await this.verifier.verify(credential) : null;
     if (principal) {
       // A person route answers about the person behind a console token: an API key has none.
@@ -34,7 +35,9 @@ export class ApiKeyGuard implements CanActivate {
       return true;
     }
     if (!credential || !this.members.looksLikeAccessToken(credential)) {
-      throw problem('invalid_api_key', 'The API key is not valid', { headers: { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="The API key is not valid"` } });
+      throw problem('invalid_api_key', 'The API key is not valid', {
+        headers: { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="The API key is not valid"` },
+      });
     }
     request.person = await this.person(credential);
     if (!this.flag(context, IS_PERSON_ROUTE)) request.principal = await this.member(request.person, request.headers);
@@ -45,7 +48,9 @@ export class ApiKeyGuard implements CanActivate {
     const person = await this.members.person(token);
     if (person) return person;
     const detail = 'The console access token is not valid: expired, revoked or issued to another application';
-    throw problem('invalid_member_token', detail, { headers: { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="${detail}"` } });
+    throw problem('invalid_member_token', detail, {
+      headers: { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="${detail}"` },
+    });
   }
 
   private async member(person: SignedInPerson, headers: RequestWithPrincipal['headers']): Promise<MemberPrincipal> {

@@ -24,14 +24,28 @@ const web: RegisteredClient = {
   secret: stored(WEB_SECRET),
   idTokenEncrypted: true,
 };
-const android: RegisteredClient = { ...web, applicationId: 'app-android', clientId: 'android-client', type: 'android', secret: null, idTokenEncrypted: false };
+const android: RegisteredClient = {
+  ...web,
+  applicationId: 'app-android',
+  clientId: 'android-client',
+  type: 'android',
+  secret: null,
+  idTokenEncrypted: false,
+};
 const weird: RegisteredClient = { ...web, applicationId: 'app-weird', clientId: 'we:rd id+1', secret: stored('p@ss:w rd+%') };
 const signedOnly: RegisteredClient = { ...web, applicationId: 'app-signed', clientId: 'signed-client', idTokenEncrypted: false };
 const principal = (client: RegisteredClient, method: string, secret: string | null) => {
   const { secret: _secret, idTokenEncrypted, ...identity } = client;
   return { ...identity, idTokenKey: idTokenEncrypted && secret !== null ? sha256(secret) : null, method };
 };
-const verifierAt = (now: Date) => new ClientVerifier(undefined as never, { now: () => now } as never, verifiers, { auth: { clientCacheSeconds: 0 } } as never, { subscribe: () => undefined } as never);
+const verifierAt = (now: Date) =>
+  new ClientVerifier(
+    undefined as never,
+    { now: () => now } as never,
+    verifiers,
+    { auth: { clientCacheSeconds: 0 } } as never,
+    { subscribe: () => undefined } as never,
+  );
 const CLIENTS = [web, android, weird, signedOnly];
 
 describe('parseBasic', () => {
@@ -84,9 +98,16 @@ describe('ClientAuthGuard', () => {
   } as unknown as ClientVerifier;
   const reflector = (methods?: ClientAuthMethod[]) => ({ getAllAndOverride: () => methods }) as unknown as Reflector;
   const contextFor = (request: RequestWithClient) =>
-    ({ getHandler: () => undefined, getClass: () => undefined, switchToHttp: () => ({ getRequest: () => request }) }) as unknown as ExecutionContext;
+    ({
+      getHandler: () => undefined,
+      getClass: () => undefined,
+      switchToHttp: () => ({ getRequest: () => request }),
+    }) as unknown as ExecutionContext;
 
-  async function outcome(request: RequestWithClient, methods?: ClientAuthMethod[]): Promise<ProblemException | RequestWithClient['client']> {
+  async function outcome(
+    request: RequestWithClient,
+    methods?: ClientAuthMethod[],
+  ): Promise<ProblemException | RequestWithClient['client']> {
     const guard = new ClientAuthGuard(verifier, reflector(methods));
     try {
       expect(await guard.canActivate(contextFor(request))).toBe(true);
@@ -166,7 +187,9 @@ describe('ClientAuthGuard', () => {
     const ALL: ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'none'];
 
     it('client_secret_post authenticates a web application', async () => {
-      expect(await outcome({ headers: {}, body: { client_id: 'web-client', client_secret: WEB_SECRET } }, ALL)).toEqual(principal(web, 'client_secret_post', WEB_SECRET));
+      expect(await outcome({ headers: {}, body: { client_id: 'web-client', client_secret: WEB_SECRET } }, ALL)).toEqual(
+        principal(web, 'client_secret_post', WEB_SECRET),
+      );
     });
 
     it('none identifies a native application, never a web one', async () => {
@@ -190,15 +213,18 @@ describe('ClientAuthGuard', () => {
     });
 
     it('the same client_id in the body besides Basic is fine', async () => {
-      expect(await outcome({ headers: { authorization: basic(`web-client:${WEB_SECRET}`) }, body: { client_id: 'web-client' } }, ALL)).toEqual(
-        principal(web, 'client_secret_basic', WEB_SECRET),
-      );
+      expect(
+        await outcome({ headers: { authorization: basic(`web-client:${WEB_SECRET}`) }, body: { client_id: 'web-client' } }, ALL),
+      ).toEqual(principal(web, 'client_secret_basic', WEB_SECRET));
     });
 
-    it.each([{ client_id: 42 }, { client_id: ['web-client'] }, { client_id: 'web-client', client_secret: { $ne: '' } }])('non-string credentials %j are 400 invalid_request', async (body) => {
-      const error = (await outcome({ headers: {}, body }, ALL)) as ProblemException;
-      expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: 'invalid_request' });
-    });
+    it.each([{ client_id: 42 }, { client_id: ['web-client'] }, { client_id: 'web-client', client_secret: { $ne: '' } }])(
+      'non-string credentials %j are 400 invalid_request',
+      async (body) => {
+        const error = (await outcome({ headers: {}, body }, ALL)) as ProblemException;
+        expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: 'invalid_request' });
+      },
+    );
   });
 
   describe('ClientVerifier.secretMatches', () => {
@@ -218,14 +244,20 @@ describe('ClientAuthGuard', () => {
     });
 
     it('accepts a legacy SHA-256 hash until migrate replaces it', () => {
-      const legacy: RegisteredClient = { ...web, secret: { verifier: null, legacyHash: sha256(WEB_SECRET), previousVerifier: null, previousExpiresAt: null } };
+      const legacy: RegisteredClient = {
+        ...web,
+        secret: { verifier: null, legacyHash: sha256(WEB_SECRET), previousVerifier: null, previousExpiresAt: null },
+      };
       expect(verifierOnly.secretMatches(legacy, WEB_SECRET)).toBe(true);
       expect(verifierOnly.secretMatches(legacy, PREVIOUS_SECRET)).toBe(false);
     });
 
     it('accepts the previous secret until its overlap ends, and the current one throughout', () => {
       const ends = new Date(NOW.getTime() + 1000);
-      const rotated: RegisteredClient = { ...web, secret: { ...stored(WEB_SECRET), previousVerifier: verifiers.of(PREVIOUS_SECRET), previousExpiresAt: ends } };
+      const rotated: RegisteredClient = {
+        ...web,
+        secret: { ...stored(WEB_SECRET), previousVerifier: verifiers.of(PREVIOUS_SECRET), previousExpiresAt: ends },
+      };
       expect(verifierAt(NOW).secretMatches(rotated, PREVIOUS_SECRET)).toBe(true);
       expect(verifierAt(ends).secretMatches(rotated, PREVIOUS_SECRET)).toBe(false);
       expect(verifierAt(ends).secretMatches(rotated, WEB_SECRET)).toBe(true);

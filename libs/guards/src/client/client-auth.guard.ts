@@ -41,7 +41,8 @@ export class ClientAuthGuard implements CanActivate {
     ];
     const request = context.switchToHttp().getRequest<RequestWithClient>();
     const presented = presentedCredentials(request);
-    if (!allowed.includes(presented.method)) throw invalidClient(presented.method === 'none' && !presented.clientId ? 'Client authentication is required' : undefined);
+    if (!allowed.includes(presented.method))
+      throw invalidClient(presented.method === 'none' && !presented.clientId ? 'Client authentication is required' : undefined);
 
     const client = presented.clientId ? await this.clients.find(presented.clientId) : null;
     if (client && client.type !== 'web' && presented.method !== 'none') {

@@ -4,5 +4,9 @@ import { RepositoriesModule } from '@sesame/entities';
 import { ClientAuthGuard } from './client-auth.guard';
 import { ClientVerifier } from './client-verifier';
 
-@Module({ imports: [RepositoriesModule], providers: [ClientVerifier, ClientAuthGuard, clientSecretVerifierProvider], exports: [ClientVerifier, ClientAuthGuard] })
+@Module({
+  imports: [RepositoriesModule],
+  providers: [ClientVerifier, ClientAuthGuard, clientSecretVerifierProvider],
+  exports: [ClientVerifier, ClientAuthGuard],
+})
 export class ClientAuthModule {}

@@ -1,5 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApplicationType, CacheInvalidation, CacheInvalidationBus, ClientSecretVerifier, Clock, digestsEqual, Plan, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
+import {
+  ApplicationType,
+  CacheInvalidation,
+  CacheInvalidationBus,
+  ClientSecretVerifier,
+  Clock,
+  digestsEqual,
+  Plan,
+  SESAME_CONFIG,
+  SesameConfig,
+  sha256,
+  TtlCache,
+} from '@sesame/common';
 import { ApplicationRepository } from '@sesame/entities';
 
 /** What a web app's client secret is checked against. */

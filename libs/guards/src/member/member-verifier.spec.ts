@@ -25,7 +25,9 @@ describe('MemberVerifier', () => {
   const config = { apiKeys: { cacheSeconds: 5 }, members: { sessionIdleSeconds: 43_200, sessionMaxSeconds: 604_800 } } as SesameConfig;
 
   it('gives the member the sign-in time of the token in hand, also while the membership is cached', async () => {
-    const verifier = new MemberVerifier(accessTokens, tenantMembers, config, clock, { subscribe: () => undefined } as unknown as CacheInvalidationBus);
+    const verifier = new MemberVerifier(accessTokens, tenantMembers, config, clock, {
+      subscribe: () => undefined,
+    } as unknown as CacheInvalidationBus);
     issued.set(OLD_TOKEN, new Date(clock.now().getTime() - 3_600_000));
     const stale = await verifier.member((await verifier.person(OLD_TOKEN))!, 't1');
     expect(stale?.signedInAt).toEqual(issued.get(OLD_TOKEN));

@@ -1,5 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CacheInvalidation, CacheInvalidationBus, Clock, isSecretShaped, SESAME_CONFIG, SesameConfig, sha256, TtlCache } from '@sesame/common';
+import {
+  CacheInvalidation,
+  CacheInvalidationBus,
+  Clock,
+  isSecretShaped,
+  SESAME_CONFIG,
+  SesameConfig,
+  sha256,
+  TtlCache,
+} from '@sesame/common';
 import { AccessTokenRepository, MemberAccess, TenantMemberRepository } from '@sesame/entities';
 import { MemberPrincipal, SignedInPerson } from '../api-key/principal';
 
@@ -55,7 +64,12 @@ export class MemberVerifier {
       if (cached) await this.touch(hash, token, now);
       return cached;
     }
-    const session = await this.accessTokens.findConsoleSession(sha256(token), new Date(now), new Date(now - this.maxAgeMs), new Date(now - this.idleMs));
+    const session = await this.accessTokens.findConsoleSession(
+      sha256(token),
+      new Date(now),
+      new Date(now - this.maxAgeMs),
+      new Date(now - this.idleMs),
+    );
     const person = session ? { userId: session.userId, email: session.email, signedInAt: session.issuedAt } : null;
     // Cached no longer than the session may last.
     const endsAt = session ? Math.min(session.expiresAt.getTime(), session.issuedAt.getTime() + this.maxAgeMs) : Infinity;
@@ -70,7 +84,17 @@ export class MemberVerifier {
   /** The person as a member of the tenant, or null when they are not one (or the tenant does not exist). */
   async member(person: SignedInPerson, tenantId: string): Promise<MemberPrincipal | null> {
     const membership = await this.membership(tenantId, person.email);
-    return membership && { kind: 'member', tenantId, plan: membership.plan, memberId: membership.id, email: person.email, role: membership.role, signedInAt: person.signedInAt };
+    return (
+      membership && {
+        kind: 'member',
+        tenantId,
+        plan: membership.plan,
+        memberId: membership.id,
+        email: person.email,
+        role: membership.role,
+        signedInAt: person.signedInAt,
+      }
+    );
   }
 
   private async membership(tenantId: string, email: string): Promise<MemberAccess | null> {

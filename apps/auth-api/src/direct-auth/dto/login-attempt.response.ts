@@ -11,7 +11,10 @@ export class LoginAttemptResponse {
   @ApiProperty({ description: 'SHA-256 (hex) of the link token; the token itself is only in the e-mail.' })
   token: string;
 
-  @ApiProperty({ example: 'Brave otter paints softly', description: 'Show it to the user: the e-mail and the link page show the same phrase, so they can recognise their own e-mail.' })
+  @ApiProperty({
+    example: 'Brave otter paints softly',
+    description: 'Show it to the user: the e-mail and the link page show the same phrase, so they can recognise their own e-mail.',
+  })
   sentence: string;
 
   @ApiProperty({
@@ -25,7 +28,9 @@ export class LoginAttemptResponse {
   @ApiProperty({ format: 'date-time', description: 'Earliest time the next login attempt for this address will be accepted.' })
   allowedDate: string;
 
-  @ApiPropertyOptional({ description: 'With `approved` only, in one answer: the authorization code for POST /v1/verify, bound to the attempt’s PKCE challenge.' })
+  @ApiPropertyOptional({
+    description: 'With `approved` only, in one answer: the authorization code for POST /v1/verify, bound to the attempt’s PKCE challenge.',
+  })
   code?: string;
 
   @ApiPropertyOptional({ description: 'With `code`: the state the attempt started with.' })
@@ -36,7 +41,12 @@ export class LoginAttemptResponse {
 }
 
 export class LoginAttemptStatusQuery {
-  @ApiPropertyOptional({ minimum: 0, maximum: 25, description: 'Seconds to hold the request while the attempt is `pending`: it answers as soon as the status changes (on any instance), or when the time is up.' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 25,
+    description:
+      'Seconds to hold the request while the attempt is `pending`: it answers as soon as the status changes (on any instance), or when the time is up.',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -6,7 +6,11 @@ export class LoginCodeDto {
   @IsUUID()
   loginAttemptId: string;
 
-  @ApiProperty({ example: '123 456', maxLength: 20, description: 'The 6-digit code of the login e-mail, as the user typed it (spaces and dashes are ignored).' })
+  @ApiProperty({
+    example: '123 456',
+    maxLength: 20,
+    description: 'The 6-digit code of the login e-mail, as the user typed it (spaces and dashes are ignored).',
+  })
   @IsString()
   @MaxLength(20)
   code: string;
@@ -14,7 +18,9 @@ export class LoginCodeDto {
 
 /** What the e-mailed link would have delivered to redirect_uri, as JSON. */
 export class LoginCodeResponse {
-  @ApiProperty({ description: 'Authorization code for POST /v1/verify, bound to the attempt’s PKCE challenge and nonce; valid CODE_TTL_SECONDS, once.' })
+  @ApiProperty({
+    description: 'Authorization code for POST /v1/verify, bound to the attempt’s PKCE challenge and nonce; valid CODE_TTL_SECONDS, once.',
+  })
   code: string;
 
   @ApiProperty({ description: 'The state the attempt started with, unchanged.' })

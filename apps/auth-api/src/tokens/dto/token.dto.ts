@@ -33,7 +33,10 @@ export class VerifyForm extends ClientCredentialsForm {
   @MaxLength(2000)
   redirect_uri: string;
 
-  @ApiPropertyOptional({ description: 'The PKCE code verifier, when the login was started with a code_challenge (always for native apps and the hosted login page).' })
+  @ApiPropertyOptional({
+    description:
+      'The PKCE code verifier, when the login was started with a code_challenge (always for native apps and the hosted login page).',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(200)

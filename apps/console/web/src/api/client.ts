@@ -52,7 +52,12 @@ const managementClients = new Map<string, ReturnType<typeof createClient<Managem
 export function managementApi(tenantId: string) {
   let client = managementClients.get(tenantId);
   if (!client) {
-    client = createClient<ManagementPaths>({ baseUrl: MANAGEMENT_BASE_URL, credentials: 'same-origin', headers: { 'Sesame-Tenant': tenantId }, fetch: currentFetch });
+    client = createClient<ManagementPaths>({
+      baseUrl: MANAGEMENT_BASE_URL,
+      credentials: 'same-origin',
+      headers: { 'Sesame-Tenant': tenantId },
+      fetch: currentFetch,
+    });
     client.use(csrf, sessionEnd);
     managementClients.set(tenantId, client);
   }
@@ -71,6 +76,7 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
   }
   if (answer.response.ok) return answer.data as T;
   const error = answer.error as Partial<ProblemDetails> | undefined;
-  if (error && typeof error === 'object' && typeof error.code === 'string') throw new ApiProblem(answer.response.status, error as ProblemDetails);
+  if (error && typeof error === 'object' && typeof error.code === 'string')
+    throw new ApiProblem(answer.response.status, error as ProblemDetails);
   throw unreadableAnswer(answer.response.status);
 }

@@ -1,7 +1,9 @@
 import type { components } from './management-api';
 
 /** The API's problem details; `code` is one of the API's codes, or `unexpected_answer` for an answer that is not problem details. */
-export type ProblemDetails = Omit<components['schemas']['ProblemDetails'], 'code'> & { code: components['schemas']['ProblemDetails']['code'] | 'unexpected_answer' };
+export type ProblemDetails = Omit<components['schemas']['ProblemDetails'], 'code'> & {
+  code: components['schemas']['ProblemDetails']['code'] | 'unexpected_answer';
+};
 
 /** An RFC 9457 answer of the API, thrown so that queries and mutations fail with it. */
 export class ApiProblem extends Error {
@@ -29,7 +31,10 @@ export function unreadableAnswer(status: number): ApiProblem {
     type: 'about:blank',
     title: 'Unexpected answer',
     status,
-    detail: status === 0 ? 'The console could not be reached. Check your connection and try again.' : `The console answered ${status}. Try again in a moment.`,
+    detail:
+      status === 0
+        ? 'The console could not be reached. Check your connection and try again.'
+        : `The console answered ${status}. Try again in a moment.`,
     code: 'unexpected_answer',
   });
 }

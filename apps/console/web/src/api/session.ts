@@ -67,7 +67,9 @@ export function useSignInStatus(loginAttemptId: string) {
   return useQuery({
     queryKey: ['sign-in-status', loginAttemptId],
     queryFn: async ({ signal }) => {
-      const answer = await unwrap(consoleApi.GET('/console/api/sign_in/status', { params: { query: { loginAttemptId, wait: STATUS_WAIT_SECONDS } }, signal }));
+      const answer = await unwrap(
+        consoleApi.GET('/console/api/sign_in/status', { params: { query: { loginAttemptId, wait: STATUS_WAIT_SECONDS } }, signal }),
+      );
       if (answer.status === 'completed') await queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey });
       return answer.status;
     },

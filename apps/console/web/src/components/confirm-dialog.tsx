@@ -51,7 +51,11 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           <button type="button" className="button" onClick={props.onClose}>
             Cancel
           </button>
-          <button type="submit" className={props.danger ? 'button button-danger' : 'button button-primary'} disabled={!confirmed || props.pending}>
+          <button
+            type="submit"
+            className={props.danger ? 'button button-danger' : 'button button-primary'}
+            disabled={!confirmed || props.pending}
+          >
             {props.pending ? 'Working…' : props.confirmLabel}
           </button>
         </div>

@@ -25,7 +25,14 @@ export function DateRangeFields({ idPrefix, from, to, onChange, errorOf }: DateR
       </div>
       <div className="field">
         <label htmlFor={`${idPrefix}-to`}>To</label>
-        <input id={`${idPrefix}-to`} type="date" value={to} onChange={onChange('to')} aria-describedby={`${idPrefix}-to-error`} aria-invalid={Boolean(rangeError)} />
+        <input
+          id={`${idPrefix}-to`}
+          type="date"
+          value={to}
+          onChange={onChange('to')}
+          aria-describedby={`${idPrefix}-to-error`}
+          aria-invalid={Boolean(rangeError)}
+        />
         <p id={`${idPrefix}-to-error`} className="field-error">
           {rangeError ?? errorOf('to')}
         </p>

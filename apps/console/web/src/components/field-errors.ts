@@ -7,7 +7,8 @@ import { ApiProblem } from '../api/problem';
 export function fieldErrorsOf(error: unknown): Map<string, string> {
   const byField = new Map<string, string>();
   if (!(error instanceof ApiProblem)) return byField;
-  for (const { field, messages } of error.problem.errors ?? []) byField.set(field, messages.map((message) => withoutFieldName(field, message)).join(' '));
+  for (const { field, messages } of error.problem.errors ?? [])
+    byField.set(field, messages.map((message) => withoutFieldName(field, message)).join(' '));
   return byField;
 }
 

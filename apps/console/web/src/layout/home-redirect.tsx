@@ -8,7 +8,12 @@ export function HomeRedirect() {
   const session = useSession();
   const [params] = useSearchParams();
   if (session.isPending) return <Loading />;
-  if (session.isError) return <main id="main" className="narrow"><ErrorState error={session.error} retry={() => void session.refetch()} /></main>;
+  if (session.isError)
+    return (
+      <main id="main" className="narrow">
+        <ErrorState error={session.error} retry={() => void session.refetch()} />
+      </main>
+    );
   const { signedIn, memberships } = session.data;
   const error = params.get('sign_in_error');
   if (!signedIn) return <Navigate to={error ? `/sign-in?sign_in_error=${encodeURIComponent(error)}` : '/sign-in'} replace />;

@@ -10,7 +10,12 @@ export function TenantLayout() {
   const location = useLocation();
   const session = useSession();
   if (session.isPending) return <Loading />;
-  if (session.isError) return <main id="main" className="narrow"><ErrorState error={session.error} retry={() => void session.refetch()} /></main>;
+  if (session.isError)
+    return (
+      <main id="main" className="narrow">
+        <ErrorState error={session.error} retry={() => void session.refetch()} />
+      </main>
+    );
   if (!session.data.signedIn) {
     rememberReturnTo(location.pathname + location.search);
     return <Navigate to="/sign-in" replace />;
@@ -53,11 +58,23 @@ function TenantNavigation({ membership }: { membership: Membership }) {
   return (
     <nav aria-label="Tenant">
       <ul className="nav">
-        <li><NavLink to={`${base}/overview`}>Overview</NavLink></li>
-        <li><NavLink to={`${base}/organizations`}>Organizations</NavLink></li>
-        <li><NavLink to={`${base}/api-keys`}>API keys</NavLink></li>
-        <li><NavLink to={`${base}/members`}>Members</NavLink></li>
-        {membership.role !== 'viewer' && <li><NavLink to={`${base}/audit-log`}>Audit log</NavLink></li>}
+        <li>
+          <NavLink to={`${base}/overview`}>Overview</NavLink>
+        </li>
+        <li>
+          <NavLink to={`${base}/organizations`}>Organizations</NavLink>
+        </li>
+        <li>
+          <NavLink to={`${base}/api-keys`}>API keys</NavLink>
+        </li>
+        <li>
+          <NavLink to={`${base}/members`}>Members</NavLink>
+        </li>
+        {membership.role !== 'viewer' && (
+          <li>
+            <NavLink to={`${base}/audit-log`}>Audit log</NavLink>
+          </li>
+        )}
       </ul>
     </nav>
   );
@@ -73,7 +90,12 @@ function SignedInAs({ email, role }: { email: string; role: string }) {
         <br />
         <span className="badge">{role}</span>
       </p>
-      <button type="button" className="button button-small" disabled={signOut.isPending} onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate('/sign-in') })}>
+      <button
+        type="button"
+        className="button button-small"
+        disabled={signOut.isPending}
+        onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate('/sign-in') })}
+      >
         Sign out
       </button>
       <ProblemMessage error={signOut.error} />

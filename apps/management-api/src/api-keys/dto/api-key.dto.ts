@@ -41,7 +41,10 @@ export class ApiKeyResponse {
   @ApiProperty({ format: 'uuid', type: String, nullable: true, description: 'Set for an organization key; null for a tenant key.' })
   organizationId: string | null;
 
-  @ApiProperty({ enum: ROLES, description: 'What the key may do: a viewer reads everything but secrets, an admin also changes things, an owner also manages members.' })
+  @ApiProperty({
+    enum: ROLES,
+    description: 'What the key may do: a viewer reads everything but secrets, an admin also changes things, an owner also manages members.',
+  })
   role: Role;
 
   @ApiProperty({

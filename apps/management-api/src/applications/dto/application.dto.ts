@@ -23,7 +23,7 @@ const ID_TOKEN_ENCRYPTION_DOC: ApiPropertyOptions = {
   enum: ID_TOKEN_ENCRYPTION_ALGORITHMS,
   nullable: true,
   description:
-    'As OpenID Connect Dynamic Registration\'s `id_token_encrypted_response_alg`: `dir` encrypts the id_token (JWE, enc A256GCM) with the SHA-256 of the client secret; ' +
+    "As OpenID Connect Dynamic Registration's `id_token_encrypted_response_alg`: `dir` encrypts the id_token (JWE, enc A256GCM) with the SHA-256 of the client secret; " +
     '`null` sends the signed JWT only, which standard relying parties (openid-client, oauth4webapi) read without configuration. ' +
     'Web apps: `dir` unless given; native apps have no secret, so always `null`.',
 };
@@ -79,7 +79,12 @@ export class ApplicationSummary {
   @ApiProperty({ ...ID_TOKEN_ENCRYPTION_DOC, type: String })
   idTokenEncryptedResponseAlg: IdTokenEncryptionAlgorithm | null;
 
-  @ApiProperty({ enum: ['A256GCM'], nullable: true, type: String, description: 'The id_token\'s content encryption when `idTokenEncryptedResponseAlg` is `dir` (`id_token_encrypted_response_enc`).' })
+  @ApiProperty({
+    enum: ['A256GCM'],
+    nullable: true,
+    type: String,
+    description: "The id_token's content encryption when `idTokenEncryptedResponseAlg` is `dir` (`id_token_encrypted_response_enc`).",
+  })
   idTokenEncryptedResponseEnc: 'A256GCM' | null;
 
   @ApiProperty({
@@ -120,7 +125,8 @@ export class RotateSecretDto {
     minimum: 0,
     maximum: MAX_ROTATION_OVERLAP_SECONDS,
     example: 86400,
-    description: 'How long the replaced secret keeps working, in seconds: 0 stops it at once (a leaked secret). Default CLIENT_SECRET_ROTATION_OVERLAP_SECONDS (86400).',
+    description:
+      'How long the replaced secret keeps working, in seconds: 0 stops it at once (a leaked secret). Default CLIENT_SECRET_ROTATION_OVERLAP_SECONDS (86400).',
   })
   @Omittable()
   @IsInt()
@@ -128,7 +134,7 @@ export class RotateSecretDto {
   @Max(MAX_ROTATION_OVERLAP_SECONDS)
   overlapSeconds?: number;
 
-  @ApiPropertyOptional({ default: false, description: "Also revoke every access token of the application now (its users sign in again)." })
+  @ApiPropertyOptional({ default: false, description: 'Also revoke every access token of the application now (its users sign in again).' })
   @Omittable()
   @IsBoolean()
   revokeAccessTokens?: boolean;
@@ -146,7 +152,10 @@ export class ApplicationResponse extends ApplicationSummary {
 }
 
 export class ApplicationQuery {
-  @ApiPropertyOptional({ enum: ['secret'], description: '`secret`: answer the client secret too (admins, owners and admin keys; audited as `application.secret_read`).' })
+  @ApiPropertyOptional({
+    enum: ['secret'],
+    description: '`secret`: answer the client secret too (admins, owners and admin keys; audited as `application.secret_read`).',
+  })
   @Omittable()
   @IsIn(['secret'])
   include?: 'secret';

@@ -48,10 +48,20 @@ export class AuditActorResponse {
   @ApiProperty({ enum: AUDIT_ACTOR_TYPES })
   type: AuditActorType;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "The API key's or the member's id; null for the platform key." })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: "The API key's or the member's id; null for the platform key.",
+  })
   id: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'ada@example.com', description: "The API key's name or the member's address at the time; null for the platform key." })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'ada@example.com',
+    description: "The API key's name or the member's address at the time; null for the platform key.",
+  })
   name: string | null;
 }
 
@@ -62,7 +72,10 @@ export class AuditEventResponse {
   @ApiProperty({ type: AuditActorResponse })
   actor: AuditActorResponse;
 
-  @ApiProperty({ example: 'organization.update', description: '`<target type>.<verb>`: create, update, delete, revoke, rotate_secret, invite, remove.' })
+  @ApiProperty({
+    example: 'organization.update',
+    description: '`<target type>.<verb>`: create, update, delete, revoke, rotate_secret, invite, remove.',
+  })
   action: string;
 
   @ApiProperty({ example: 'organization' })
@@ -76,7 +89,8 @@ export class AuditEventResponse {
     additionalProperties: true,
     nullable: true,
     example: { name: 'Acme Europe' },
-    description: 'The fields the request set. Never a secret: client secrets and API keys are only ever in answers, which are not recorded.',
+    description:
+      'The fields the request set. Never a secret: client secrets and API keys are only ever in answers, which are not recorded.',
   })
   changes: Record<string, unknown> | null;
 

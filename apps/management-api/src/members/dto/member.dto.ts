@@ -9,7 +9,11 @@ const ROLE_DOC = {
 };
 
 export class InviteMemberDto {
-  @ApiProperty({ example: 'ada@example.com', maxLength: 320, description: 'Stored normalised, like users’ addresses. They sign in to the console with it.' })
+  @ApiProperty({
+    example: 'ada@example.com',
+    maxLength: 320,
+    description: 'Stored normalised, like users’ addresses. They sign in to the console with it.',
+  })
   @IsString()
   @MaxLength(320)
   email: string;
@@ -38,7 +42,12 @@ export class MemberResponse {
   @ApiProperty(ROLE_DOC)
   role: Role;
 
-  @ApiProperty({ type: String, nullable: true, example: 'grace@example.com', description: "Who invited them: a member's address or an API key's name; null when they became owner as the tenant was created." })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'grace@example.com',
+    description: "Who invited them: a member's address or an API key's name; null when they became owner as the tenant was created.",
+  })
   invitedBy: string | null;
 
   @ApiProperty({ format: 'date-time' })
@@ -85,6 +94,9 @@ export class MeResponse {
   @ApiProperty({ example: 'ada@example.com', description: 'The verified address the person signed in with.' })
   email: string;
 
-  @ApiProperty({ type: [MembershipResponse], description: 'The tenants they are a member of; empty when none (they may then do nothing else).' })
+  @ApiProperty({
+    type: [MembershipResponse],
+    description: 'The tenants they are a member of; empty when none (they may then do nothing else).',
+  })
   memberships: MembershipResponse[];
 }

@@ -15,7 +15,11 @@ const WHITELIST_DOC: ApiPropertyOptions = {
 };
 // No `default`: an update without it keeps the organization's value (a documented default would be
 // sent by tools that fill in defaults, e.g. Swagger UI's Try it out).
-const LINK_TTL_DOC: ApiPropertyOptions = { minimum: 60, maximum: 86400, description: 'Lifetime of e-mailed login links, in seconds: 600 when an organization is created without it.' };
+const LINK_TTL_DOC: ApiPropertyOptions = {
+  minimum: 60,
+  maximum: 86400,
+  description: 'Lifetime of e-mailed login links, in seconds: 600 when an organization is created without it.',
+};
 
 /** The settings creation and update both accept, each optional. */
 class OrganizationSettingsDto {

@@ -55,7 +55,10 @@ export class TenantResponse {
   @ApiProperty({ enum: PLANS })
   plan: Plan;
 
-  @ApiProperty({ type: WindowLimitsResponse, description: "Management API requests allowed per window, shared by all of the tenant's keys." })
+  @ApiProperty({
+    type: WindowLimitsResponse,
+    description: "Management API requests allowed per window, shared by all of the tenant's keys.",
+  })
   limits: WindowLimitsResponse;
 
   @ApiProperty({ format: 'date-time' })

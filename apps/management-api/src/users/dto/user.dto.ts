@@ -4,7 +4,11 @@ import { NameField, Omittable, PageQuery } from '@sesame/common';
 import { User } from '@sesame/entities';
 
 export class CreateUserDto {
-  @ApiProperty({ example: 'ada@example.com', maxLength: 320, description: 'At most 254 characters once normalised. Stored normalised: trimmed, lower-cased, IDN domain in punycode.' })
+  @ApiProperty({
+    example: 'ada@example.com',
+    maxLength: 320,
+    description: 'At most 254 characters once normalised. Stored normalised: trimmed, lower-cased, IDN domain in punycode.',
+  })
   @IsString()
   @MaxLength(320)
   email: string;

@@ -11,7 +11,9 @@ export type CreatedApiKey = components['schemas']['CreatedApiKeyResponse'];
 export type KeyOwner = { scope: 'tenant' } | { scope: 'organization'; organizationId: string };
 
 const keysKey = (tenantId: string, owner: KeyOwner) =>
-  owner.scope === 'tenant' ? (['tenant', tenantId, 'api-keys'] as const) : (['tenant', tenantId, 'organizations', owner.organizationId, 'api-keys'] as const);
+  owner.scope === 'tenant'
+    ? (['tenant', tenantId, 'api-keys'] as const)
+    : (['tenant', tenantId, 'organizations', owner.organizationId, 'api-keys'] as const);
 
 export function useApiKeys(tenantId: string, owner: KeyOwner) {
   return useInfiniteQuery({
@@ -21,7 +23,9 @@ export function useApiKeys(tenantId: string, owner: KeyOwner) {
       const api = managementApi(tenantId);
       return owner.scope === 'tenant'
         ? unwrap(api.GET('/api/v2/tenant/api_key', { params: { query } }))
-        : unwrap(api.GET('/api/v2/organization/{organizationId}/api_key', { params: { path: { organizationId: owner.organizationId }, query } }));
+        : unwrap(
+            api.GET('/api/v2/organization/{organizationId}/api_key', { params: { path: { organizationId: owner.organizationId }, query } }),
+          );
     },
     ...KEYSET_PAGES,
   });
@@ -36,7 +40,12 @@ export function useCreateApiKey(tenantId: string, owner: KeyOwner) {
       return withFreshSignIn(() =>
         owner.scope === 'tenant'
           ? unwrap(api.POST('/api/v2/tenant/api_key', { body }))
-          : unwrap(api.POST('/api/v2/organization/{organizationId}/api_key', { params: { path: { organizationId: owner.organizationId } }, body })),
+          : unwrap(
+              api.POST('/api/v2/organization/{organizationId}/api_key', {
+                params: { path: { organizationId: owner.organizationId } },
+                body,
+              }),
+            ),
       );
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keysKey(tenantId, owner) }),
@@ -53,7 +62,11 @@ export function useRevokeApiKey(tenantId: string, owner: KeyOwner) {
       return withFreshSignIn(() =>
         owner.scope === 'tenant'
           ? unwrap(api.DELETE('/api/v2/tenant/api_key/{keyId}', { params: { path: { keyId } } }))
-          : unwrap(api.DELETE('/api/v2/organization/{organizationId}/api_key/{keyId}', { params: { path: { organizationId: owner.organizationId, keyId } } })),
+          : unwrap(
+              api.DELETE('/api/v2/organization/{organizationId}/api_key/{keyId}', {
+                params: { path: { organizationId: owner.organizationId, keyId } },
+              }),
+            ),
       );
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keysKey(tenantId, owner) }),

@@ -30,7 +30,9 @@ function openTenant(role: 'viewer' | 'admin' | 'owner', api: (call: ApiCall) => 
 
 describe('ApiKeysPage', () => {
   it('lists keys with their prefix and whether they are revoked', async () => {
-    const page = openTenant('admin', () => ({ body: { data: [key(), key({ id: 'k2', name: 'Old', revokedAt: '2026-10-05T10:00:00.000Z' })], nextCursor: null } }));
+    const page = openTenant('admin', () => ({
+      body: { data: [key(), key({ id: 'k2', name: 'Old', revokedAt: '2026-10-05T10:00:00.000Z' })], nextCursor: null },
+    }));
     const rows = await screen.findAllByRole('row');
     expect(within(rows[1]).getByText('sk_Ab12…')).toBeInTheDocument();
     expect(within(rows[1]).getByText('Active')).toBeInTheDocument();
@@ -76,7 +78,14 @@ describe('ApiKeysPage', () => {
     expect(screen.queryByText(SECRET)).not.toBeInTheDocument();
     expect(document.body.innerHTML).not.toContain(SECRET);
     expect(page.location()).not.toContain(SECRET);
-    expect(JSON.stringify(page.queryClient.getMutationCache().getAll().map((mutation) => mutation.state.data))).not.toContain(SECRET);
+    expect(
+      JSON.stringify(
+        page.queryClient
+          .getMutationCache()
+          .getAll()
+          .map((mutation) => mutation.state.data),
+      ),
+    ).not.toContain(SECRET);
     expect(setItem).not.toHaveBeenCalled();
     expect(log).not.toHaveBeenCalled();
     expect(localStorage.length + sessionStorage.length).toBe(0);
@@ -88,7 +97,9 @@ describe('ApiKeysPage', () => {
   it('shows a validation error next to the name field', async () => {
     openTenant('admin', (call) =>
       call.method === 'POST'
-        ? problem(400, 'validation_failed', 'The request is not valid.', [{ field: 'name', messages: ['name must be shorter than or equal to 200 characters'] }])
+        ? problem(400, 'validation_failed', 'The request is not valid.', [
+            { field: 'name', messages: ['name must be shorter than or equal to 200 characters'] },
+          ])
         : { body: { data: [], nextCursor: null } },
     );
     await screen.findByText('No API keys yet');
@@ -131,7 +142,12 @@ describe('ApiKeysPage', () => {
   });
 
   it('shows each key’s role and creator, and offers an admin only the roles up to theirs', async () => {
-    openTenant('admin', () => ({ body: { data: [key(), key({ id: 'k2', name: 'Deploy bot', role: 'owner', createdBy: { type: 'api_key', id: 'k0', name: 'Bootstrap' } })], nextCursor: null } }));
+    openTenant('admin', () => ({
+      body: {
+        data: [key(), key({ id: 'k2', name: 'Deploy bot', role: 'owner', createdBy: { type: 'api_key', id: 'k0', name: 'Bootstrap' } })],
+        nextCursor: null,
+      },
+    }));
     const rows = await screen.findAllByRole('row');
     expect(within(rows[1]).getByText('admin')).toBeInTheDocument();
     expect(within(rows[1]).getByText('ada@example.com')).toBeInTheDocument();
@@ -154,8 +170,19 @@ describe('ApiKeysPage', () => {
   it('asks the member to confirm it is them when the API wants a recent sign-in, then revokes', async () => {
     let signedInAgain = false;
     const page = openTenant('admin', (call) => {
-      if (call.method === 'DELETE') return signedInAgain ? { status: 204 } : problem(403, 'reauthentication_required', 'Sign in again to do this.');
-      if (call.path === '/api/sign_in') return { body: { email: 'ada@example.com', loginAttemptId: 'a1', sentence: 'Blue otters sing', approvalNumber: '42', allowedDate: '2026-11-27T10:00:00.000Z', message: 'Check your inbox' } };
+      if (call.method === 'DELETE')
+        return signedInAgain ? { status: 204 } : problem(403, 'reauthentication_required', 'Sign in again to do this.');
+      if (call.path === '/api/sign_in')
+        return {
+          body: {
+            email: 'ada@example.com',
+            loginAttemptId: 'a1',
+            sentence: 'Blue otters sing',
+            approvalNumber: '42',
+            allowedDate: '2026-11-27T10:00:00.000Z',
+            message: 'Check your inbox',
+          },
+        };
       if (call.path === '/api/sign_in/status') return { body: { status: 'pending' } };
       if (call.path === '/api/sign_in/code') {
         signedInAgain = (call.body as { code: string }).code === '123456';
@@ -179,7 +206,17 @@ describe('ApiKeysPage', () => {
   it('keeps the refusal when the member cancels the confirmation', async () => {
     const page = openTenant('admin', (call) => {
       if (call.method === 'DELETE') return problem(403, 'reauthentication_required', 'Sign in again to do this.');
-      if (call.path === '/api/sign_in') return { body: { email: 'ada@example.com', loginAttemptId: 'a1', sentence: 'Blue otters sing', approvalNumber: '42', allowedDate: '2026-11-27T10:00:00.000Z', message: 'Check your inbox' } };
+      if (call.path === '/api/sign_in')
+        return {
+          body: {
+            email: 'ada@example.com',
+            loginAttemptId: 'a1',
+            sentence: 'Blue otters sing',
+            approvalNumber: '42',
+            allowedDate: '2026-11-27T10:00:00.000Z',
+            message: 'Check your inbox',
+          },
+        };
       if (call.path === '/api/sign_in/status') return { body: { status: 'pending' } };
       return { body: { data: [key()], nextCursor: null } };
     });

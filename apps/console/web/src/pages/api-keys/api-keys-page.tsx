@@ -27,7 +27,7 @@ function grantableRoles(memberRole: Role, scope: KeyOwner['scope']): Role[] {
 
 const DESCRIPTIONS = {
   tenant: 'Tenant keys call the management API for the whole tenant: every organization, and its members.',
-  organization: "Organization keys call the management API for this organization only: its users, applications and login activity.",
+  organization: 'Organization keys call the management API for this organization only: its users, applications and login activity.',
 };
 
 /** The tenant's or an organization's API keys: list, create (the key is shown once), revoke. */
@@ -51,11 +51,15 @@ export function ApiKeysPage({ scope }: { scope: 'tenant' | 'organization' }) {
         </>
       )}
       {created && <NewKeyShownOnce created={created} onDismiss={() => setCreated(null)} />}
-      {canEdit && !created && <CreateKeyForm tenantId={tenantId} owner={owner} roles={grantableRoles(memberRole, owner.scope)} onCreated={setCreated} />}
+      {canEdit && !created && (
+        <CreateKeyForm tenantId={tenantId} owner={owner} roles={grantableRoles(memberRole, owner.scope)} onCreated={setCreated} />
+      )}
       <PagedList
         query={keys}
         empty={
-          <EmptyState title="No API keys yet">{canEdit && <p>Create one above for a script or a server that calls the management API.</p>}</EmptyState>
+          <EmptyState title="No API keys yet">
+            {canEdit && <p>Create one above for a script or a server that calls the management API.</p>}
+          </EmptyState>
         }
       >
         {(items) => (
@@ -82,7 +86,13 @@ export function ApiKeysPage({ scope }: { scope: 'tenant' | 'organization' }) {
                   <td>
                     <span className="badge">{key.role}</span>
                   </td>
-                  <td>{key.createdBy ? `${key.createdBy.name}${key.createdBy.type === 'api_key' ? ' (API key)' : ''}` : <span className="muted">—</span>}</td>
+                  <td>
+                    {key.createdBy ? (
+                      `${key.createdBy.name}${key.createdBy.type === 'api_key' ? ' (API key)' : ''}`
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                  </td>
                   <td>
                     <DateTime value={key.lastUsedAt} />
                   </td>
@@ -101,7 +111,12 @@ export function ApiKeysPage({ scope }: { scope: 'tenant' | 'organization' }) {
                   {canEdit && (
                     <td>
                       {!key.revokedAt && roleAllows(memberRole, key.role) && (
-                        <button type="button" className="button button-small button-danger" aria-label={`Revoke ${key.name}`} onClick={() => setRevoking(key)}>
+                        <button
+                          type="button"
+                          className="button button-small button-danger"
+                          aria-label={`Revoke ${key.name}`}
+                          onClick={() => setRevoking(key)}
+                        >
                           Revoke
                         </button>
                       )}
@@ -189,8 +204,8 @@ function NewKeyShownOnce({ created, onDismiss }: { created: CreatedApiKey; onDis
     <section className="card" aria-labelledby="created-key-heading">
       <h3 id="created-key-heading">Key {created.name} created</h3>
       <p role="status">
-        <strong>Copy this key now: it will not be shown again.</strong> Store it where its program reads secrets; if it is lost, create another
-        and revoke this one.
+        <strong>Copy this key now: it will not be shown again.</strong> Store it where its program reads secrets; if it is lost, create
+        another and revoke this one.
       </p>
       <div className="secret">
         <code data-testid="new-api-key">{created.key}</code>

@@ -8,13 +8,18 @@ export type Application = components['schemas']['ApplicationResponse'];
 export type ApplicationType = Application['type'];
 export type NewApplication = components['schemas']['CreateApplicationDto'];
 
-const applicationsKey = (tenantId: string, organizationId: string) => ['tenant', tenantId, 'organization', organizationId, 'applications'] as const;
+const applicationsKey = (tenantId: string, organizationId: string) =>
+  ['tenant', tenantId, 'organization', organizationId, 'applications'] as const;
 
 export function useApplications(tenantId: string, organizationId: string) {
   return useInfiniteQuery({
     queryKey: applicationsKey(tenantId, organizationId),
     queryFn: ({ pageParam }) =>
-      unwrap(managementApi(tenantId).GET('/api/v2/organization/{organizationId}/application', { params: { path: { organizationId }, query: { limit: 50, cursor: pageParam } } })),
+      unwrap(
+        managementApi(tenantId).GET('/api/v2/organization/{organizationId}/application', {
+          params: { path: { organizationId }, query: { limit: 50, cursor: pageParam } },
+        }),
+      ),
     ...KEYSET_PAGES,
   });
 }
@@ -23,7 +28,11 @@ const applicationQuery = (tenantId: string, organizationId: string, applicationI
   queryOptions({
     queryKey: [...applicationsKey(tenantId, organizationId), applicationId],
     queryFn: () =>
-      unwrap(managementApi(tenantId).GET('/api/v2/organization/{organizationId}/application/{applicationId}', { params: { path: { organizationId, applicationId } } })),
+      unwrap(
+        managementApi(tenantId).GET('/api/v2/organization/{organizationId}/application/{applicationId}', {
+          params: { path: { organizationId, applicationId } },
+        }),
+      ),
   });
 
 /** One application, without its client secret (read that with useReadClientSecret). */
@@ -53,7 +62,10 @@ export function useReadClientSecret(tenantId: string, organizationId: string, ap
 export function useCreateApplication(tenantId: string, organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: NewApplication) => unwrap(managementApi(tenantId).POST('/api/v2/organization/{organizationId}/application', { params: { path: { organizationId } }, body })),
+    mutationFn: (body: NewApplication) =>
+      unwrap(
+        managementApi(tenantId).POST('/api/v2/organization/{organizationId}/application', { params: { path: { organizationId } }, body }),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: applicationsKey(tenantId, organizationId), exact: true }),
   });
 }
@@ -86,6 +98,7 @@ export function useRotateSecret(tenantId: string, organizationId: string, applic
         ),
       ),
     // The cache keeps the application without its new secret; the page shows the secret once from the answer.
-    onSuccess: (application) => queryClient.setQueryData(applicationQuery(tenantId, organizationId, applicationId).queryKey, { ...application, clientSecret: null }),
+    onSuccess: (application) =>
+      queryClient.setQueryData(applicationQuery(tenantId, organizationId, applicationId).queryKey, { ...application, clientSecret: null }),
   });
 }

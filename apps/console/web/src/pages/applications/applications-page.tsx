@@ -30,9 +30,7 @@ export function ApplicationsPage() {
       {creating && <NewApplication tenantId={tenantId} organizationId={organizationId} onCancel={() => setCreating(false)} />}
       <PagedList
         query={applications}
-        empty={
-          <EmptyState title="No applications yet">{canEdit && <p>Create one to get its client id and sign users in.</p>}</EmptyState>
-        }
+        empty={<EmptyState title="No applications yet">{canEdit && <p>Create one to get its client id and sign users in.</p>}</EmptyState>}
       >
         {(items) => (
           <table className="table">
@@ -71,7 +69,9 @@ function NewApplication({ tenantId, organizationId, onCancel }: { tenantId: stri
       className="card form"
       noValidate
       aria-label="New application"
-      onSubmit={form.handleSubmit((values) => create.mutate({ name: values.name.trim(), type: values.type }, { onSuccess: (application) => navigate(application.id) }))}
+      onSubmit={form.handleSubmit((values) =>
+        create.mutate({ name: values.name.trim(), type: values.type }, { onSuccess: (application) => navigate(application.id) }),
+      )}
     >
       <div className="field">
         <label htmlFor="application-name">Name</label>

@@ -8,7 +8,8 @@ const RULES: Record<ApplicationType, string> = {
   web: 'Exact match: a login may return only to one of these URLs. With none, any https URL on the organization’s whitelist is accepted.',
   android: 'Exact match, required: a reverse-domain scheme such as com.example.app:/callback, or an https App Link.',
   ios: 'Exact match, required: a reverse-domain scheme such as com.example.app:/callback, or an https universal link.',
-  desktop: 'Loopback only: http://127.0.0.1/… or http://[::1]/…, matched on any port (the app picks a free one). localhost is not accepted.',
+  desktop:
+    'Loopback only: http://127.0.0.1/… or http://[::1]/…, matched on any port (the app picks a free one). localhost is not accepted.',
 };
 
 export function CallbackUrlsEditor({ tenantId, application, readOnly }: { tenantId: string; application: Application; readOnly: boolean }) {
@@ -29,13 +30,26 @@ export function CallbackUrlsEditor({ tenantId, application, readOnly }: { tenant
         <p className="hint">{RULES[application.type]}</p>
         {urls.fields.length === 0 && <p className="muted">No callback URLs.</p>}
         {urls.fields.map((field, index) => {
-          const sent = sentIndex(form.getValues('urls').map((entry) => entry.url), index);
+          const sent = sentIndex(
+            form.getValues('urls').map((entry) => entry.url),
+            index,
+          );
           const message = sent === null ? undefined : errors.get(`callbackUrls.${sent}`);
           return (
             <div key={field.id} className="row">
-              <input aria-label={`Callback URL ${index + 1}`} aria-invalid={Boolean(message)} aria-describedby={`callback-${index}-error`} {...form.register(`urls.${index}.url`)} />
+              <input
+                aria-label={`Callback URL ${index + 1}`}
+                aria-invalid={Boolean(message)}
+                aria-describedby={`callback-${index}-error`}
+                {...form.register(`urls.${index}.url`)}
+              />
               {!readOnly && (
-                <button type="button" className="button button-small" aria-label={`Remove callback URL ${index + 1}`} onClick={() => urls.remove(index)}>
+                <button
+                  type="button"
+                  className="button button-small"
+                  aria-label={`Remove callback URL ${index + 1}`}
+                  onClick={() => urls.remove(index)}
+                >
                   Remove
                 </button>
               )}

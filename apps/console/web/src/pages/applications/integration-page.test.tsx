@@ -41,7 +41,11 @@ function open(role: 'viewer' | 'admin', api: (call: ApiCall) => ApiAnswer | unde
     path: '/t/:tenantId/organizations/org-1/applications/app-1',
     role,
     // The API answers the secret only to `?include=secret`.
-    api: (call) => api(call) ?? (call.path === '/api/endpoints' ? { body: ENDPOINTS } : { body: application(call.query.get('include') === 'secret' ? { clientSecret: SECRET } : {}) }),
+    api: (call) =>
+      api(call) ??
+      (call.path === '/api/endpoints'
+        ? { body: ENDPOINTS }
+        : { body: application(call.query.get('include') === 'secret' ? { clientSecret: SECRET } : {}) }),
   });
 }
 
@@ -60,13 +64,18 @@ describe('IntegrationPage', () => {
     expect(snippet).toHaveTextContent("clientId: 'client-abc'");
     expect(snippet).toHaveTextContent("baseUrl: 'https://id.example.com/api'");
     // The whole any-device flow: the sentence, the approval number, the code and the wait.
-    for (const step of ['attempt.approvalNumber', 'sesame.verifyCode', 'sesame.loginStatusHandler()']) expect(snippet).toHaveTextContent(step);
+    for (const step of ['attempt.approvalNumber', 'sesame.verifyCode', 'sesame.loginStatusHandler()'])
+      expect(snippet).toHaveTextContent(step);
     expect(snippet.textContent).not.toContain(SECRET);
     expect(screen.getByText(ENDPOINTS.jwks)).toBeInTheDocument();
   });
 
   it('rotates the secret only after a confirmation, and shows the new one', async () => {
-    const page = open('admin', (call) => (call.path.endsWith('/rotate_secret') ? { body: application({ clientSecret: 'cs_new', previousSecretExpiresAt: '2026-11-26T10:00:00.000Z' }) } : undefined));
+    const page = open('admin', (call) =>
+      call.path.endsWith('/rotate_secret')
+        ? { body: application({ clientSecret: 'cs_new', previousSecretExpiresAt: '2026-11-26T10:00:00.000Z' }) }
+        : undefined,
+    );
     await userEvent.click(await screen.findByRole('button', { name: 'Rotate' }));
     expect(page.calls.some((call) => call.path.endsWith('/rotate_secret'))).toBe(false);
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Rotate secret' }));
@@ -77,7 +86,9 @@ describe('IntegrationPage', () => {
   it('shows a viewer neither the secret nor any control that changes something', async () => {
     const page = open('viewer', () => undefined);
     expect(await screen.findByText('Only admins and owners see the client secret.')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: /Reveal|Rotate|Save|Add a callback URL|Remove|Send me a login link/ })).not.toBeInTheDocument();
+    expect(
+      screen.queryByRole('button', { name: /Reveal|Rotate|Save|Add a callback URL|Remove|Send me a login link/ }),
+    ).not.toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Callback URL 1' })).toBeDisabled();
     expect(page.calls.some((call) => call.query.get('include') === 'secret')).toBe(false);
   });
@@ -85,10 +96,27 @@ describe('IntegrationPage', () => {
   it('Try it follows the attempt live until it completes', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
-      const states: Partial<Attempt>[] = [{ status: 'pending', mail: 'queued' }, { status: 'pending', mail: 'sent' }, { status: 'completed', mail: 'sent' }];
+      const states: Partial<Attempt>[] = [
+        { status: 'pending', mail: 'queued' },
+        { status: 'pending', mail: 'sent' },
+        { status: 'completed', mail: 'sent' },
+      ];
       const page = open('admin', (call) => {
-        if (call.path === '/api/try_it') return { body: { mode: 'direct', email: 'ada@example.com', loginAttemptId: 'a1', sentence: 'Clever nectar jingles greatly', hostedUrl: null, redirectUri: 'https://shop.example.com/callback' } };
-        if (call.path.endsWith('/login_attempt')) return { body: { data: [{ id: 'a1', ...states.shift()!, mailSentAt: null, mailQueuedAt: null, mailFailedAt: null }], nextCursor: null } };
+        if (call.path === '/api/try_it')
+          return {
+            body: {
+              mode: 'direct',
+              email: 'ada@example.com',
+              loginAttemptId: 'a1',
+              sentence: 'Clever nectar jingles greatly',
+              hostedUrl: null,
+              redirectUri: 'https://shop.example.com/callback',
+            },
+          };
+        if (call.path.endsWith('/login_attempt'))
+          return {
+            body: { data: [{ id: 'a1', ...states.shift()!, mailSentAt: null, mailQueuedAt: null, mailFailedAt: null }], nextCursor: null },
+          };
         return undefined;
       });
       await userEvent.click(await screen.findByRole('button', { name: 'Send me a login link' }));
@@ -104,7 +132,10 @@ describe('IntegrationPage', () => {
       await vi.advanceTimersByTimeAsync(6000);
       expect(page.calls.filter((call) => call.path.endsWith('/login_attempt'))).toHaveLength(polls.length);
       const tried = page.calls.find((call) => call.path === '/api/try_it')!;
-      expect([tried.body, tried.headers.get('sesame-tenant')]).toEqual([{ organizationId: 'org-1', applicationId: 'app-1' }, page.tenantId]);
+      expect([tried.body, tried.headers.get('sesame-tenant')]).toEqual([
+        { organizationId: 'org-1', applicationId: 'app-1' },
+        page.tenantId,
+      ]);
     } finally {
       vi.useRealTimers();
     }

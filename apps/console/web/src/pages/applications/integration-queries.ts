@@ -11,7 +11,14 @@ export function useSesameEndpoints() {
 export function useTryIt(tenantId: string, organizationId: string, applicationId: string) {
   return useMutation({
     mutationFn: () =>
-      withFreshSignIn(() => unwrap(consoleApi.POST('/console/api/try_it', { params: { header: { 'Sesame-Tenant': tenantId } }, body: { organizationId, applicationId } }))),
+      withFreshSignIn(() =>
+        unwrap(
+          consoleApi.POST('/console/api/try_it', {
+            params: { header: { 'Sesame-Tenant': tenantId } },
+            body: { organizationId, applicationId },
+          }),
+        ),
+      ),
   });
 }
 
@@ -23,7 +30,9 @@ export function useLatestAttempt(tenantId: string, organizationId: string, appli
     queryKey: ['tenant', tenantId, 'organization', organizationId, 'try-it', applicationId, since],
     queryFn: async () => {
       const page = await unwrap(
-        managementApi(tenantId).GET('/api/v2/organization/{organizationId}/login_attempt', { params: { path: { organizationId }, query: { email, applicationId, from: since, limit: 1 } } }),
+        managementApi(tenantId).GET('/api/v2/organization/{organizationId}/login_attempt', {
+          params: { path: { organizationId }, query: { email, applicationId, from: since, limit: 1 } },
+        }),
       );
       return page.data[0] ?? null;
     },

@@ -18,7 +18,8 @@ const SECRET_PLACEHOLDER = '<client secret: Reveal above, keep it in your server
  * something people paste into chats and repositories, so it never carries the secret itself.
  */
 export function quickStarts(application: Application, endpoints: Endpoints): QuickStart[] {
-  const callback = application.callbackUrls[0] ?? (application.type === 'desktop' ? 'http://127.0.0.1:8765/callback' : 'https://app.example.com/callback');
+  const callback =
+    application.callbackUrls[0] ?? (application.type === 'desktop' ? 'http://127.0.0.1:8765/callback' : 'https://app.example.com/callback');
   const starts: QuickStart[] = [];
   if (application.type === 'web') {
     starts.push({

@@ -50,7 +50,8 @@ export function TryIt({ tenantId, application, email }: { tenantId: string; appl
           {tryIt.data.mode === 'direct' ? (
             <>
               <p>
-                Sesame e-mailed a login link. The e-mail and its page show: <strong data-testid="try-it-sentence">{tryIt.data.sentence}</strong>
+                Sesame e-mailed a login link. The e-mail and its page show:{' '}
+                <strong data-testid="try-it-sentence">{tryIt.data.sentence}</strong>
               </p>
               <p>
                 Opening it on your phone? Choose “Sign in on the device where you asked” there and type{' '}
@@ -73,7 +74,17 @@ export function TryIt({ tenantId, application, email }: { tenantId: string; appl
   );
 }
 
-function AttemptStatus({ tenantId, application, email, since }: { tenantId: string; application: Application; email: string; since: string }) {
+function AttemptStatus({
+  tenantId,
+  application,
+  email,
+  since,
+}: {
+  tenantId: string;
+  application: Application;
+  email: string;
+  since: string;
+}) {
   const attempt = useLatestAttempt(tenantId, application.organizationId, application.id, email, since);
   if (attempt.isError) return <ProblemMessage error={attempt.error} />;
   if (!attempt.data) return <p role="status">Waiting for the attempt…</p>;
@@ -82,7 +93,17 @@ function AttemptStatus({ tenantId, application, email, since }: { tenantId: stri
     <dl className="definition" aria-live="polite" data-testid="try-it-status">
       <dt>Status</dt>
       <dd>
-        <span className={status === 'completed' ? 'badge badge-ok' : status === 'pending' || status === 'approved' ? 'badge badge-warn' : 'badge badge-danger'}>{status}</span>
+        <span
+          className={
+            status === 'completed'
+              ? 'badge badge-ok'
+              : status === 'pending' || status === 'approved'
+                ? 'badge badge-warn'
+                : 'badge badge-danger'
+          }
+        >
+          {status}
+        </span>
         {STATUS_WORDS[status]}
       </dd>
       <dt>E-mail</dt>

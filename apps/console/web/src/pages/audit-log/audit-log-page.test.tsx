@@ -26,14 +26,23 @@ function open(role: 'viewer' | 'admin' | 'owner', api: (call: ApiCall) => ApiAns
 
 describe('AuditLogPage', () => {
   it('shows who changed what, from where', async () => {
-    open('admin', () => ({ body: { data: [event({}), event({ id: 'e2', actor: { type: 'platform', id: null, name: null }, changes: null, ip: null, requestId: null })], nextCursor: null } }));
+    open('admin', () => ({
+      body: {
+        data: [event({}), event({ id: 'e2', actor: { type: 'platform', id: null, name: null }, changes: null, ip: null, requestId: null })],
+        nextCursor: null,
+      },
+    }));
     const rows = await screen.findAllByRole('row');
     const first = within(rows[1]);
     expect(first.getByText('Member')).toBeInTheDocument();
     expect(first.getByText('ada@example.com')).toBeInTheDocument();
     expect(first.getByText('organization.update')).toBeInTheDocument();
     expect(first.getAllByRole('term').map((term) => term.textContent)).toEqual(['name', 'linkTtlSeconds', 'callbackUrls']);
-    expect(first.getAllByRole('definition').map((value) => value.textContent)).toEqual(['Acme Europe', '600', '["https://app.example/callback"]']);
+    expect(first.getAllByRole('definition').map((value) => value.textContent)).toEqual([
+      'Acme Europe',
+      '600',
+      '["https://app.example/callback"]',
+    ]);
     expect(first.getByText('203.0.113.7')).toBeInTheDocument();
     expect(first.getByText('req-123')).toBeInTheDocument();
     expect(within(rows[2]).getByText('Platform')).toBeInTheDocument();
@@ -59,7 +68,9 @@ describe('AuditLogPage', () => {
 
   it('loads more events with the cursor', async () => {
     const page = open('admin', (call) =>
-      call.query.get('cursor') ? { body: { data: [event({ id: 'e9', action: 'user.delete' })], nextCursor: null } } : { body: { data: [event({})], nextCursor: 'next-1' } },
+      call.query.get('cursor')
+        ? { body: { data: [event({ id: 'e9', action: 'user.delete' })], nextCursor: null } }
+        : { body: { data: [event({})], nextCursor: 'next-1' } },
     );
     await userEvent.click(await screen.findByRole('button', { name: 'Load more' }));
     expect(await screen.findByText('user.delete')).toBeInTheDocument();
@@ -74,7 +85,14 @@ describe('AuditLogPage', () => {
   });
 
   it('shows a refused filter next to its field', async () => {
-    open('admin', () => problem(400, 'validation_failed', 'The request is not valid.', [{ field: 'action', messages: ['action must be shorter than or equal to 100 characters'] }]), '?action=x');
+    open(
+      'admin',
+      () =>
+        problem(400, 'validation_failed', 'The request is not valid.', [
+          { field: 'action', messages: ['action must be shorter than or equal to 100 characters'] },
+        ]),
+      '?action=x',
+    );
     expect(await screen.findByText('Must be shorter than or equal to 100 characters')).toBeInTheDocument();
     expect(screen.getByLabelText('Action')).toHaveAccessibleDescription('Must be shorter than or equal to 100 characters');
   });

@@ -153,14 +153,30 @@ function Filters(props: { values: FilterValues; error: unknown; onApply: (values
     >
       <div className="field">
         <label htmlFor="audit-action">Action</label>
-        <input id="audit-action" placeholder="organization.update" autoComplete="off" value={values.action} onChange={set('action')} aria-describedby="audit-action-error" aria-invalid={Boolean(errorOf('action'))} />
+        <input
+          id="audit-action"
+          placeholder="organization.update"
+          autoComplete="off"
+          value={values.action}
+          onChange={set('action')}
+          aria-describedby="audit-action-error"
+          aria-invalid={Boolean(errorOf('action'))}
+        />
         <p id="audit-action-error" className="field-error">
           {errorOf('action')}
         </p>
       </div>
       <div className="field">
         <label htmlFor="audit-target-type">Target type</label>
-        <input id="audit-target-type" list="audit-target-types" autoComplete="off" value={values.targetType} onChange={set('targetType')} aria-describedby="audit-target-type-error" aria-invalid={Boolean(errorOf('targetType'))} />
+        <input
+          id="audit-target-type"
+          list="audit-target-types"
+          autoComplete="off"
+          value={values.targetType}
+          onChange={set('targetType')}
+          aria-describedby="audit-target-type-error"
+          aria-invalid={Boolean(errorOf('targetType'))}
+        />
         <datalist id="audit-target-types">
           {TARGET_TYPES.map((type) => (
             <option key={type} value={type} />

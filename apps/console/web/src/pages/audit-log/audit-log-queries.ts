@@ -11,7 +11,10 @@ export type AuditFilters = Omit<NonNullable<operations['AuditController_list_v2'
 export function useAuditEvents(tenantId: string, filters: AuditFilters, enabled: boolean) {
   return useInfiniteQuery({
     queryKey: ['tenant', tenantId, 'audit-events', filters],
-    queryFn: ({ pageParam }) => unwrap(managementApi(tenantId).GET('/api/v2/tenant/audit_event', { params: { query: { limit: 50, cursor: pageParam, ...filters } } })),
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        managementApi(tenantId).GET('/api/v2/tenant/audit_event', { params: { query: { limit: 50, cursor: pageParam, ...filters } } }),
+      ),
     ...KEYSET_PAGES,
     enabled,
   });

@@ -42,7 +42,15 @@ describe('LoginActivityPage', () => {
     open(() => ({
       body: {
         data: [
-          attempt({ id: 'a2', email: 'alan@example.com', status: 'pending', mail: 'failed', mailSentAt: null, mailFailedAt: '2026-11-02T11:00:00.000Z', completedAt: null }),
+          attempt({
+            id: 'a2',
+            email: 'alan@example.com',
+            status: 'pending',
+            mail: 'failed',
+            mailSentAt: null,
+            mailFailedAt: '2026-11-02T11:00:00.000Z',
+            completedAt: null,
+          }),
           attempt({}),
         ],
         nextCursor: null,
@@ -88,7 +96,10 @@ describe('LoginActivityPage', () => {
   });
 
   it('says next to the field when the API refuses a filter', async () => {
-    open(() => problem(400, 'validation_failed', 'The request is not valid.', [{ field: 'email', messages: ['email must be an email'] }]), '?email=nope');
+    open(
+      () => problem(400, 'validation_failed', 'The request is not valid.', [{ field: 'email', messages: ['email must be an email'] }]),
+      '?email=nope',
+    );
     const email = await screen.findByLabelText('E-mail');
     expect(await screen.findByText('Must be an email')).toBeInTheDocument();
     expect(email).toHaveAccessibleDescription('Must be an email');
@@ -102,7 +113,9 @@ describe('LoginActivityPage', () => {
 
   it('loads more with the cursor', async () => {
     const page = open((call) =>
-      call.query.get('cursor') ? { body: { data: [attempt({ id: 'a9', email: 'older@example.com' })], nextCursor: null } } : { body: { data: [attempt({})], nextCursor: 'c1' } },
+      call.query.get('cursor')
+        ? { body: { data: [attempt({ id: 'a9', email: 'older@example.com' })], nextCursor: null } }
+        : { body: { data: [attempt({})], nextCursor: 'c1' } },
     );
     await userEvent.click(await screen.findByRole('button', { name: 'Load more' }));
     expect(await screen.findByText('older@example.com')).toBeInTheDocument();

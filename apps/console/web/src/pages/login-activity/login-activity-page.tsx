@@ -7,7 +7,13 @@ import { DateRangeFields } from '../../components/date-range-fields';
 import { fieldErrorsOf } from '../../components/field-errors';
 import { PagedList } from '../../components/paged-list';
 import { EmptyState } from '../../components/states';
-import { type LoginActivityFilters, type LoginAttempt, type LoginAttemptStatus, useApplicationChoices, useLoginActivity } from './login-activity-queries';
+import {
+  type LoginActivityFilters,
+  type LoginAttempt,
+  type LoginAttemptStatus,
+  useApplicationChoices,
+  useLoginActivity,
+} from './login-activity-queries';
 
 const STATUSES: { value: LoginAttemptStatus; label: string }[] = [
   { value: 'pending', label: 'Pending' },
@@ -55,13 +61,18 @@ export function LoginActivityPage() {
     <section aria-labelledby="login-activity-heading">
       <h2 id="login-activity-heading">Login activity</h2>
       <p className="muted">Every login attempt of the organization's applications, newest first, with what became of its login e-mail.</p>
-      <Filters key={searchParams.toString()} tenantId={tenantId} organizationId={organizationId} values={values} error={attempts.error} onApply={apply} />
+      <Filters
+        key={searchParams.toString()}
+        tenantId={tenantId}
+        organizationId={organizationId}
+        values={values}
+        error={attempts.error}
+        onApply={apply}
+      />
       {!rangeError && (
         <PagedList
           query={attempts}
-          empty={
-            <EmptyState title={filtered ? 'No login attempts match these filters' : 'No login attempts yet'} />
-          }
+          empty={<EmptyState title={filtered ? 'No login attempts match these filters' : 'No login attempts yet'} />}
         >
           {(items) => (
             <table className="table">
@@ -99,7 +110,13 @@ export function LoginActivityPage() {
   );
 }
 
-function Filters(props: { tenantId: string; organizationId: string; values: FilterValues; error: unknown; onApply: (values: FilterValues) => void }) {
+function Filters(props: {
+  tenantId: string;
+  organizationId: string;
+  values: FilterValues;
+  error: unknown;
+  onApply: (values: FilterValues) => void;
+}) {
   const [values, setValues] = useState(props.values);
   const applications = useApplicationChoices(props.tenantId, props.organizationId);
   const serverErrors = fieldErrorsOf(props.error);
@@ -117,14 +134,27 @@ function Filters(props: { tenantId: string; organizationId: string; values: Filt
     >
       <div className="field">
         <label htmlFor="activity-email">E-mail</label>
-        <input id="activity-email" type="email" autoComplete="off" value={values.email} onChange={set('email')} aria-describedby="activity-email-error" aria-invalid={Boolean(errorOf('email'))} />
+        <input
+          id="activity-email"
+          type="email"
+          autoComplete="off"
+          value={values.email}
+          onChange={set('email')}
+          aria-describedby="activity-email-error"
+          aria-invalid={Boolean(errorOf('email'))}
+        />
         <p id="activity-email-error" className="field-error">
           {errorOf('email')}
         </p>
       </div>
       <div className="field">
         <label htmlFor="activity-application">Application</label>
-        <select id="activity-application" value={values.application} onChange={set('application')} aria-describedby="activity-application-error">
+        <select
+          id="activity-application"
+          value={values.application}
+          onChange={set('application')}
+          aria-describedby="activity-application-error"
+        >
           <option value="">All applications</option>
           {applications.data?.map((application) => (
             <option key={application.id} value={application.id}>

@@ -5,7 +5,10 @@ import { KEYSET_PAGES } from '../../api/pages';
 
 export type LoginAttempt = components['schemas']['LoginActivityResponse'];
 export type LoginAttemptStatus = LoginAttempt['status'];
-export type LoginActivityFilters = Omit<NonNullable<operations['LoginActivityController_list_v2']['parameters']['query']>, 'limit' | 'cursor'>;
+export type LoginActivityFilters = Omit<
+  NonNullable<operations['LoginActivityController_list_v2']['parameters']['query']>,
+  'limit' | 'cursor'
+>;
 
 const organizationKey = (tenantId: string, organizationId: string) => ['tenant', tenantId, 'organizations', organizationId] as const;
 
@@ -29,7 +32,11 @@ export function useApplicationChoices(tenantId: string, organizationId: string) 
   return useQuery({
     queryKey: [...organizationKey(tenantId, organizationId), 'applications', 'choices'],
     queryFn: () =>
-      unwrap(managementApi(tenantId).GET('/api/v2/organization/{organizationId}/application', { params: { path: { organizationId }, query: { limit: 100 } } })),
+      unwrap(
+        managementApi(tenantId).GET('/api/v2/organization/{organizationId}/application', {
+          params: { path: { organizationId }, query: { limit: 100 } },
+        }),
+      ),
     select: (page) => page.data,
   });
 }

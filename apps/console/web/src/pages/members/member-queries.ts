@@ -14,7 +14,8 @@ const membersKey = (tenantId: string) => ['tenant', tenantId, 'members'] as cons
 export function useMembers(tenantId: string) {
   return useInfiniteQuery({
     queryKey: membersKey(tenantId),
-    queryFn: ({ pageParam }) => unwrap(managementApi(tenantId).GET('/api/v2/tenant/member', { params: { query: { limit: 100, cursor: pageParam } } })),
+    queryFn: ({ pageParam }) =>
+      unwrap(managementApi(tenantId).GET('/api/v2/tenant/member', { params: { query: { limit: 100, cursor: pageParam } } })),
     ...KEYSET_PAGES,
   });
 }
@@ -38,7 +39,9 @@ export function useChangeMemberRole(tenantId: string, selfMemberId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ memberId, role }: { memberId: string; role: Role }) =>
-      withFreshSignIn(() => unwrap(managementApi(tenantId).POST('/api/v2/tenant/member/{memberId}', { params: { path: { memberId } }, body: { role } }))),
+      withFreshSignIn(() =>
+        unwrap(managementApi(tenantId).POST('/api/v2/tenant/member/{memberId}', { params: { path: { memberId } }, body: { role } })),
+      ),
     onSuccess: (_member, { memberId }) => refreshAfter(queryClient, tenantId, memberId, selfMemberId),
   });
 }
@@ -46,7 +49,8 @@ export function useChangeMemberRole(tenantId: string, selfMemberId: string) {
 export function useRemoveMember(tenantId: string, selfMemberId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (memberId: string) => withFreshSignIn(() => unwrap(managementApi(tenantId).DELETE('/api/v2/tenant/member/{memberId}', { params: { path: { memberId } } }))),
+    mutationFn: (memberId: string) =>
+      withFreshSignIn(() => unwrap(managementApi(tenantId).DELETE('/api/v2/tenant/member/{memberId}', { params: { path: { memberId } } }))),
     onSuccess: (_answer, memberId) => refreshAfter(queryClient, tenantId, memberId, selfMemberId),
   });
 }

@@ -52,12 +52,16 @@ describe('MembersPage', () => {
 
   it('shows a last_owner refusal of a role change next to that member', async () => {
     const page = open('owner', (call) =>
-      call.method === 'POST' ? problem(409, 'last_owner', "The tenant's last owner cannot be removed or demoted.") : list(OWNER, { ...ADMIN, role: 'owner' }),
+      call.method === 'POST'
+        ? problem(409, 'last_owner', "The tenant's last owner cannot be removed or demoted.")
+        : list(OWNER, { ...ADMIN, role: 'owner' }),
     );
     await userEvent.selectOptions(await screen.findByLabelText('Role of ada@example.com'), 'admin');
     await userEvent.click(screen.getByRole('button', { name: 'Change the role of ada@example.com' }));
     const ownerRow = screen.getByText('ada@example.com').closest('tr')!;
-    expect(await within(ownerRow).findByRole('alert')).toHaveTextContent('The last owner can be neither removed nor demoted: make another member owner first.');
+    expect(await within(ownerRow).findByRole('alert')).toHaveTextContent(
+      'The last owner can be neither removed nor demoted: make another member owner first.',
+    );
     expect(within(screen.getByText('grace@example.com').closest('tr')!).queryByRole('alert')).not.toBeInTheDocument();
     const post = page.calls.find((call) => call.method === 'POST')!;
     expect(post.path).toBe('/api/v2/tenant/member/m-self');
@@ -89,7 +93,9 @@ describe('MembersPage', () => {
   });
 
   it('invites a member with a role', async () => {
-    const page = open('owner', (call) => (call.method === 'POST' ? { status: 201, body: member({ id: 'm3', email: 'new@example.com', role: 'admin' }) } : list(OWNER)));
+    const page = open('owner', (call) =>
+      call.method === 'POST' ? { status: 201, body: member({ id: 'm3', email: 'new@example.com', role: 'admin' }) } : list(OWNER),
+    );
     await screen.findByText('ada@example.com');
     await userEvent.type(screen.getByLabelText('E-mail'), 'new@example.com');
     await userEvent.selectOptions(screen.getByLabelText('Role'), 'admin');

@@ -36,7 +36,10 @@ export function MembersPage() {
   const changeRole = useChangeMemberRole(tenantId, membership.memberId);
   const [removing, setRemoving] = useState<Member | null>(null);
   // Only when every member is loaded can the page tell there is a single owner.
-  const soleOwnerId = !members.hasNextPage && loaded.filter((member) => member.role === 'owner').length === 1 ? loaded.find((member) => member.role === 'owner')?.id : undefined;
+  const soleOwnerId =
+    !members.hasNextPage && loaded.filter((member) => member.role === 'owner').length === 1
+      ? loaded.find((member) => member.role === 'owner')?.id
+      : undefined;
 
   return (
     <>
@@ -91,7 +94,12 @@ export function MembersPage() {
                             pending={changeRole.isPending && changeRole.variables?.memberId === member.id}
                             onChange={(role) => changeRole.mutate({ memberId: member.id, role })}
                           />
-                          <button type="button" className="button button-small button-danger" aria-label={`Remove ${member.email}`} onClick={() => setRemoving(member)}>
+                          <button
+                            type="button"
+                            className="button button-small button-danger"
+                            aria-label={`Remove ${member.email}`}
+                            onClick={() => setRemoving(member)}
+                          >
                             Remove
                           </button>
                         </div>
@@ -109,7 +117,9 @@ export function MembersPage() {
           </table>
         )}
       </PagedList>
-      {removing && <RemoveMember tenantId={tenantId} selfMemberId={membership.memberId} member={removing} onClose={() => setRemoving(null)} />}
+      {removing && (
+        <RemoveMember tenantId={tenantId} selfMemberId={membership.memberId} member={removing} onClose={() => setRemoving(null)} />
+      )}
     </>
   );
 }
@@ -129,7 +139,13 @@ function RoleChange({ member, pending, onChange }: { member: Member; pending: bo
           </option>
         ))}
       </select>
-      <button type="button" className="button button-small" disabled={role === member.role || pending} aria-label={`Change the role of ${member.email}`} onClick={() => onChange(role)}>
+      <button
+        type="button"
+        className="button button-small"
+        disabled={role === member.role || pending}
+        aria-label={`Change the role of ${member.email}`}
+        onClick={() => onChange(role)}
+      >
         {pending ? 'Saving…' : 'Change role'}
       </button>
     </>
@@ -151,7 +167,9 @@ function InviteForm({ tenantId }: { tenantId: string }) {
       className="card form"
       noValidate
       aria-labelledby="invite-heading"
-      onSubmit={form.handleSubmit((values) => invite.mutate({ email: values.email.trim(), role: values.role }, { onSuccess: () => form.reset() }))}
+      onSubmit={form.handleSubmit((values) =>
+        invite.mutate({ email: values.email.trim(), role: values.role }, { onSuccess: () => form.reset() }),
+      )}
     >
       <h2 id="invite-heading">Invite a member</h2>
       <div className="field">
@@ -198,7 +216,17 @@ function InviteForm({ tenantId }: { tenantId: string }) {
   );
 }
 
-function RemoveMember({ tenantId, selfMemberId, member, onClose }: { tenantId: string; selfMemberId: string; member: Member; onClose: () => void }) {
+function RemoveMember({
+  tenantId,
+  selfMemberId,
+  member,
+  onClose,
+}: {
+  tenantId: string;
+  selfMemberId: string;
+  member: Member;
+  onClose: () => void;
+}) {
   const remove = useRemoveMember(tenantId, selfMemberId);
   return (
     <ConfirmDialog

@@ -54,7 +54,12 @@ export function OrganizationForm({ organization, submitLabel, pending, error, re
       <fieldset disabled={readOnly}>
         <div className="field">
           <label htmlFor="organization-name">Name</label>
-          <input id="organization-name" aria-invalid={Boolean(fieldError('name'))} aria-describedby="organization-name-error" {...form.register('name', { required: true })} />
+          <input
+            id="organization-name"
+            aria-invalid={Boolean(fieldError('name'))}
+            aria-describedby="organization-name-error"
+            {...form.register('name', { required: true })}
+          />
           <p id="organization-name-error" className="field-error">
             {form.formState.errors.name ? 'Give the organization a name.' : fieldError('name')}
           </p>
@@ -63,11 +68,14 @@ export function OrganizationForm({ organization, submitLabel, pending, error, re
         <fieldset className="field">
           <legend>Whitelist domains</legend>
           <p className="hint">
-            Origins your web applications may send users back to, such as <code>https://app.example.com</code>: https only (http for loopback
-            hosts), no path.
+            Origins your web applications may send users back to, such as <code>https://app.example.com</code>: https only (http for
+            loopback hosts), no path.
           </p>
           {domains.fields.map((domain, index) => {
-            const sent = sentIndex(form.getValues('domains').map((domain) => domain.origin), index);
+            const sent = sentIndex(
+              form.getValues('domains').map((domain) => domain.origin),
+              index,
+            );
             const message = sent === null ? undefined : fieldError(`whitelistDomains.${sent}`);
             return (
               <div key={domain.id} className="row">
@@ -79,7 +87,12 @@ export function OrganizationForm({ organization, submitLabel, pending, error, re
                   {...form.register(`domains.${index}.origin`)}
                 />
                 {!readOnly && (
-                  <button type="button" className="button button-small" onClick={() => domains.remove(index)} aria-label={`Remove whitelist domain ${index + 1}`}>
+                  <button
+                    type="button"
+                    className="button button-small"
+                    onClick={() => domains.remove(index)}
+                    aria-label={`Remove whitelist domain ${index + 1}`}
+                  >
                     Remove
                   </button>
                 )}
@@ -99,12 +112,21 @@ export function OrganizationForm({ organization, submitLabel, pending, error, re
 
         <div className="field checkbox">
           <input id="organization-autologin" type="checkbox" {...form.register('autologin')} />
-          <label htmlFor="organization-autologin">Autologin: one sign-in signs the user in to every web application of the organization</label>
+          <label htmlFor="organization-autologin">
+            Autologin: one sign-in signs the user in to every web application of the organization
+          </label>
         </div>
 
         <div className="field">
           <label htmlFor="organization-ttl">Login link lifetime (minutes)</label>
-          <input id="organization-ttl" type="number" min={1} max={1440} aria-describedby="organization-ttl-error" {...form.register('linkTtlMinutes', { valueAsNumber: true })} />
+          <input
+            id="organization-ttl"
+            type="number"
+            min={1}
+            max={1440}
+            aria-describedby="organization-ttl-error"
+            {...form.register('linkTtlMinutes', { valueAsNumber: true })}
+          />
           <p id="organization-ttl-error" className="field-error">
             {fieldError('linkTtlSeconds') && 'Between 1 minute and 24 hours.'}
           </p>

@@ -12,7 +12,8 @@ const organizationsKey = (tenantId: string) => ['tenant', tenantId, 'organizatio
 export function useOrganizations(tenantId: string) {
   return useInfiniteQuery({
     queryKey: organizationsKey(tenantId),
-    queryFn: ({ pageParam }) => unwrap(managementApi(tenantId).GET('/api/v2/organization', { params: { query: { limit: 50, cursor: pageParam } } })),
+    queryFn: ({ pageParam }) =>
+      unwrap(managementApi(tenantId).GET('/api/v2/organization', { params: { query: { limit: 50, cursor: pageParam } } })),
     ...KEYSET_PAGES,
   });
 }
@@ -38,7 +39,8 @@ export function useCreateOrganization(tenantId: string) {
 export function useUpdateOrganization(tenantId: string, organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: OrganizationInput) => unwrap(managementApi(tenantId).POST('/api/v2/organization/{id}', { params: { path: { id: organizationId } }, body })),
+    mutationFn: (body: OrganizationInput) =>
+      unwrap(managementApi(tenantId).POST('/api/v2/organization/{id}', { params: { path: { id: organizationId } }, body })),
     onSuccess: (organization) => {
       queryClient.setQueryData(organizationQuery(tenantId, organizationId).queryKey, organization);
       return queryClient.invalidateQueries({ queryKey: organizationsKey(tenantId), exact: true });
@@ -49,7 +51,10 @@ export function useUpdateOrganization(tenantId: string, organizationId: string) 
 export function useDeleteOrganization(tenantId: string, organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => withFreshSignIn(() => unwrap(managementApi(tenantId).DELETE('/api/v2/organization/{id}', { params: { path: { id: organizationId } } }))),
+    mutationFn: () =>
+      withFreshSignIn(() =>
+        unwrap(managementApi(tenantId).DELETE('/api/v2/organization/{id}', { params: { path: { id: organizationId } } })),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationsKey(tenantId) }),
   });
 }

@@ -11,7 +11,9 @@ describe('OrganizationsPage', () => {
   it('shows the API’s refusal of a whitelist entry under that entry, and sends only the filled entries', async () => {
     const page = open('admin', (call) =>
       call.method === 'POST'
-        ? problem(400, 'validation_failed', 'whitelistDomains.1 must use https', [{ field: 'whitelistDomains.1', messages: ['whitelistDomains.1 must use https (http is allowed only for loopback hosts)'] }])
+        ? problem(400, 'validation_failed', 'whitelistDomains.1 must use https', [
+            { field: 'whitelistDomains.1', messages: ['whitelistDomains.1 must use https (http is allowed only for loopback hosts)'] },
+          ])
         : { body: PAGE },
     );
     await screen.findByText('No organizations yet');
@@ -27,18 +29,41 @@ describe('OrganizationsPage', () => {
     const error = (await screen.findAllByText(/http is allowed only for loopback hosts/)).find((element) => element.id)!;
     expect(error.id).toBe('domain-2-error');
     expect(screen.getByRole('textbox', { name: 'Whitelist domain 3' })).toHaveAttribute('aria-invalid', 'true');
-    expect(page.calls.at(-1)!.body).toEqual({ name: 'Acme Books', whitelistDomains: ['https://books.example.com', 'http://shop.example.com'], autologin: false, linkTtlSeconds: 900 });
+    expect(page.calls.at(-1)!.body).toEqual({
+      name: 'Acme Books',
+      whitelistDomains: ['https://books.example.com', 'http://shop.example.com'],
+      autologin: false,
+      linkTtlSeconds: 900,
+    });
   });
 
   it('offers a viewer no way to create one', async () => {
-    open('viewer', () => ({ body: { data: [{ id: 'o1', name: 'Acme Books', tenantId: 't', whitelistDomains: [], autologin: false, linkTtlSeconds: 900, createdAt: '', updatedAt: '' }], nextCursor: null } }));
+    open('viewer', () => ({
+      body: {
+        data: [
+          {
+            id: 'o1',
+            name: 'Acme Books',
+            tenantId: 't',
+            whitelistDomains: [],
+            autologin: false,
+            linkTtlSeconds: 900,
+            createdAt: '',
+            updatedAt: '',
+          },
+        ],
+        nextCursor: null,
+      },
+    }));
     expect(await screen.findByRole('link', { name: 'Acme Books' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'New organization' })).not.toBeInTheDocument();
   });
 
   it('says what went wrong when the list cannot be read, and tries again on request', async () => {
     let failures = 1;
-    open('admin', () => (failures-- > 0 ? problem(503, 'service_unavailable', 'The database is unavailable; retry shortly') : { body: PAGE }));
+    open('admin', () =>
+      failures-- > 0 ? problem(503, 'service_unavailable', 'The database is unavailable; retry shortly') : { body: PAGE },
+    );
     expect(await screen.findByRole('alert')).toHaveTextContent('The database is unavailable; retry shortly');
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('No organizations yet')).toBeInTheDocument();

@@ -26,9 +26,7 @@ export function OrganizationsPage() {
       {creating && <NewOrganization tenantId={tenantId} onCancel={() => setCreating(false)} />}
       <PagedList
         query={organizations}
-        empty={
-          <EmptyState title="No organizations yet">{canEdit && <p>Create one to add applications and users.</p>}</EmptyState>
-        }
+        empty={<EmptyState title="No organizations yet">{canEdit && <p>Create one to add applications and users.</p>}</EmptyState>}
       >
         {(items) => (
           <table className="table">

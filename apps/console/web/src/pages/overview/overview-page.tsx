@@ -53,7 +53,14 @@ function WindowBar({ label, window }: { label: string; window: Window }) {
       <p>
         <strong>{label}</strong>: {window.used.toLocaleString()} of {window.limit.toLocaleString()}
       </p>
-      <div className="bar" role="meter" aria-label={`${label}: requests used`} aria-valuemin={0} aria-valuemax={window.limit} aria-valuenow={window.used}>
+      <div
+        className="bar"
+        role="meter"
+        aria-label={`${label}: requests used`}
+        aria-valuemin={0}
+        aria-valuemax={window.limit}
+        aria-valuenow={window.used}
+      >
         <span style={{ width: `${share * 100}%` }} />
       </div>
       <p className="muted">Resets in {window.resetSeconds} s</p>
@@ -70,7 +77,13 @@ function History({ tenantId }: { tenantId: string }) {
         <h2 id="history-heading">Requests, logins and mails</h2>
         <div role="group" aria-label="Period" className="actions">
           {(['24h', '30d'] as const).map((value) => (
-            <button key={value} type="button" className={value === range ? 'button button-small button-primary' : 'button button-small'} aria-pressed={value === range} onClick={() => setRange(value)}>
+            <button
+              key={value}
+              type="button"
+              className={value === range ? 'button button-small button-primary' : 'button button-small'}
+              aria-pressed={value === range}
+              onClick={() => setRange(value)}
+            >
               {value === '24h' ? 'Last 24 hours' : 'Last 30 days'}
             </button>
           ))}
@@ -80,8 +93,9 @@ function History({ tenantId }: { tenantId: string }) {
         {(data) => (
           <div className="card">
             <p>
-              {data.totals.apiRequests.toLocaleString()} API requests, {data.totals.memberRequests.toLocaleString()} console requests, {data.totals.logins.toLocaleString()} logins,{' '}
-              {data.totals.mailsSent.toLocaleString()} mails sent, {data.totals.mailsFailed.toLocaleString()} failed.
+              {data.totals.apiRequests.toLocaleString()} API requests, {data.totals.memberRequests.toLocaleString()} console requests,{' '}
+              {data.totals.logins.toLocaleString()} logins, {data.totals.mailsSent.toLocaleString()} mails sent,{' '}
+              {data.totals.mailsFailed.toLocaleString()} failed.
             </p>
             <Suspense fallback={<Loading label="Loading the chart…" />}>
               <UsageChart history={data} />
@@ -106,7 +120,8 @@ function RecentActivity({ tenantId }: { tenantId: string }) {
             <ul className="card activity">
               {page.data.map((event) => (
                 <li key={event.id}>
-                  <DateTime value={event.createdAt} /> — <strong>{event.actor.name ?? event.actor.type}</strong> {event.action.replace('.', ' ')}
+                  <DateTime value={event.createdAt} /> — <strong>{event.actor.name ?? event.actor.type}</strong>{' '}
+                  {event.action.replace('.', ' ')}
                 </li>
               ))}
             </ul>

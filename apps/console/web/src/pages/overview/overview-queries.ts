@@ -6,7 +6,11 @@ export type UsageHistory = components['schemas']['UsageHistoryResponse'];
 export type HistoryRange = UsageHistory['range'];
 
 export function useTenantUsage(tenantId: string) {
-  return useQuery({ queryKey: ['tenant', tenantId, 'usage'], queryFn: () => unwrap(managementApi(tenantId).GET('/api/v2/tenant/usage')), refetchInterval: 30_000 });
+  return useQuery({
+    queryKey: ['tenant', tenantId, 'usage'],
+    queryFn: () => unwrap(managementApi(tenantId).GET('/api/v2/tenant/usage')),
+    refetchInterval: 30_000,
+  });
 }
 
 /** Hourly points over 24 hours, daily over 30 days. */

@@ -12,11 +12,17 @@ const SERIES = [
 export default function UsageChart({ history }: { history: UsageHistory }) {
   const label = (start: string) => {
     const date = new Date(start);
-    return history.granularity === 'day' ? date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' }) : date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+    return history.granularity === 'day'
+      ? date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })
+      : date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   };
   const points = history.points.map((point) => ({ ...point, label: label(point.start) }));
   return (
-    <div className="chart" role="img" aria-label={`Requests, logins and mails per ${history.granularity} over ${history.range === '24h' ? 'the last 24 hours' : 'the last 30 days'}`}>
+    <div
+      className="chart"
+      role="img"
+      aria-label={`Requests, logins and mails per ${history.granularity} over ${history.range === '24h' ? 'the last 24 hours' : 'the last 30 days'}`}
+    >
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={points}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
@@ -25,7 +31,13 @@ export default function UsageChart({ history }: { history: UsageHistory }) {
           <Tooltip contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' }} />
           <Legend />
           {SERIES.map((series) => (
-            <Bar key={series.key} dataKey={series.key} name={series.name} fill={series.color} stackId={series.key === 'apiRequests' ? 'requests' : 'auth'} />
+            <Bar
+              key={series.key}
+              dataKey={series.key}
+              name={series.name}
+              fill={series.color}
+              stackId={series.key === 'apiRequests' ? 'requests' : 'auth'}
+            />
           ))}
         </BarChart>
       </ResponsiveContainer>

@@ -53,7 +53,9 @@ export function CheckInbox({ started, onRestart }: { started: SignInStarted; onR
 export function ApprovalNumber({ approvalNumber }: { approvalNumber: string }) {
   return (
     <div className="approval-number">
-      <p id="approval-number-label">Opening the link on another device, such as your phone? Choose “Sign in on the device where you asked” there and type this number:</p>
+      <p id="approval-number-label">
+        Opening the link on another device, such as your phone? Choose “Sign in on the device where you asked” there and type this number:
+      </p>
       <strong aria-describedby="approval-number-label" data-testid="approval-number">
         {approvalNumber}
       </strong>

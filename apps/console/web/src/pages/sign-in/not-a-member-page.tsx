@@ -16,10 +16,15 @@ export function NotAMemberPage() {
       <PageHeader title="You are not a member of any tenant" />
       <div className="card">
         <p>
-          You are signed in as <strong>{session.data.email}</strong>, but no tenant has invited this address. Ask an owner of your tenant to invite
-          you from its Members page, then sign in again.
+          You are signed in as <strong>{session.data.email}</strong>, but no tenant has invited this address. Ask an owner of your tenant to
+          invite you from its Members page, then sign in again.
         </p>
-        <button type="button" className="button" disabled={signOut.isPending} onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate('/sign-in') })}>
+        <button
+          type="button"
+          className="button"
+          disabled={signOut.isPending}
+          onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate('/sign-in') })}
+        >
           Sign out
         </button>
         <ProblemMessage error={signOut.error} />

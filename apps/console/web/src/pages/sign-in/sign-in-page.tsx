@@ -27,11 +27,17 @@ export function SignInPage() {
   if (signIn.isSuccess) return <CheckInbox started={signIn.data} onRestart={() => signIn.reset()} />;
 
   const callbackError = params.get('sign_in_error');
-  const fieldError = isProblem(signIn.error, 'validation_failed') ? signIn.error.messagesFor('email').join(' ') || signIn.error.message : null;
+  const fieldError = isProblem(signIn.error, 'validation_failed')
+    ? signIn.error.messagesFor('email').join(' ') || signIn.error.message
+    : null;
   return (
     <main id="main" className="narrow">
       <PageHeader title="Sign in to the console" description="We e-mail you a sign-in link. No password." />
-      {params.get('session') === 'ended' && <p className="notice" role="status">Your session ended. Sign in again to go back where you were.</p>}
+      {params.get('session') === 'ended' && (
+        <p className="notice" role="status">
+          Your session ended. Sign in again to go back where you were.
+        </p>
+      )}
       {callbackError && (
         <p className="problem" role="alert">
           {SIGN_IN_ERRORS[callbackError] ?? 'The sign-in did not work. Try again.'}

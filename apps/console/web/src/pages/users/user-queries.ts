@@ -39,7 +39,11 @@ export function useDeleteUser(tenantId: string, organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (userId: string) =>
-      unwrap(managementApi(tenantId).DELETE('/api/v2/organization/{organizationId}/user/{userId}', { params: { path: { organizationId, userId } } })),
+      unwrap(
+        managementApi(tenantId).DELETE('/api/v2/organization/{organizationId}/user/{userId}', {
+          params: { path: { organizationId, userId } },
+        }),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: usersKey(tenantId, organizationId) }),
   });
 }

@@ -31,7 +31,12 @@ function open(role: 'viewer' | 'admin', api: (call: ApiCall) => { status?: numbe
 
 describe('UsersPage', () => {
   it('lists the users with their details', async () => {
-    open('admin', () => ({ body: { data: [user({}), user({ id: 'u2', email: 'alan@example.com', name: null, blocked: true, emailVerified: false, lastLoginAt: null })], nextCursor: null } }));
+    open('admin', () => ({
+      body: {
+        data: [user({}), user({ id: 'u2', email: 'alan@example.com', name: null, blocked: true, emailVerified: false, lastLoginAt: null })],
+        nextCursor: null,
+      },
+    }));
     const rows = await screen.findAllByRole('row');
     expect(rows).toHaveLength(3);
     expect(within(rows[1]).getByText('grace@example.com')).toBeInTheDocument();

@@ -22,11 +22,7 @@ export function UsersPage() {
   return (
     <section aria-labelledby="users-heading">
       <h2 id="users-heading">Users</h2>
-      <SearchForm
-        key={email}
-        email={email}
-        onSearch={(value) => setSearchParams(value ? { email: value } : {}, { replace: true })}
-      />
+      <SearchForm key={email} email={email} onSearch={(value) => setSearchParams(value ? { email: value } : {}, { replace: true })} />
       <PagedList
         query={users}
         empty={
@@ -56,8 +52,12 @@ export function UsersPage() {
                   <tr key={user.id}>
                     <td>{user.email}</td>
                     <td>{user.name ?? <span className="muted">None</span>}</td>
-                    <td>{user.emailVerified ? <span className="badge badge-ok">Verified</span> : <span className="badge">Not verified</span>}</td>
-                    <td>{user.blocked ? <span className="badge badge-danger">Blocked</span> : <span className="badge badge-ok">Active</span>}</td>
+                    <td>
+                      {user.emailVerified ? <span className="badge badge-ok">Verified</span> : <span className="badge">Not verified</span>}
+                    </td>
+                    <td>
+                      {user.blocked ? <span className="badge badge-danger">Blocked</span> : <span className="badge badge-ok">Active</span>}
+                    </td>
                     <td>
                       <DateTime value={user.lastLoginAt} />
                     </td>
@@ -76,7 +76,12 @@ export function UsersPage() {
                           >
                             {user.blocked ? 'Unblock' : 'Block'}
                           </button>
-                          <button type="button" className="button button-small button-danger" aria-label={`Delete ${user.email}`} onClick={() => setDeleting(user)}>
+                          <button
+                            type="button"
+                            className="button button-small button-danger"
+                            aria-label={`Delete ${user.email}`}
+                            onClick={() => setDeleting(user)}
+                          >
                             Delete
                           </button>
                         </div>
@@ -122,7 +127,17 @@ function SearchForm({ email, onSearch }: { email: string; onSearch: (email: stri
   );
 }
 
-function DeleteUser({ tenantId, organizationId, user, onClose }: { tenantId: string; organizationId: string; user: User; onClose: () => void }) {
+function DeleteUser({
+  tenantId,
+  organizationId,
+  user,
+  onClose,
+}: {
+  tenantId: string;
+  organizationId: string;
+  user: User;
+  onClose: () => void;
+}) {
   const remove = useDeleteUser(tenantId, organizationId);
   return (
     <ConfirmDialog
