@@ -328,8 +328,12 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         OAuthError: {
-            /** @example invalid_request */
-            error: string;
+            /**
+             * @description RFC 6749 error code, or one of Sesame's own (see docs/errors.md).
+             * @example invalid_request
+             * @enum {string}
+             */
+            error: "access_denied" | "conflict" | "forbidden" | "invalid_client" | "invalid_grant" | "invalid_login_code" | "invalid_request" | "invalid_token" | "login_attempt_locked" | "login_code_disabled" | "login_link_expired" | "login_link_used" | "method_not_allowed" | "not_acceptable" | "not_found" | "plan_not_supported" | "rate_limited" | "request_timeout" | "server_error" | "temporarily_unavailable" | "unauthorized" | "unauthorized_client" | "unprocessable_entity" | "unsupported_grant_type";
             /** @example redirect_uri is not allowed for this application */
             error_description: string;
         };
