@@ -24,6 +24,18 @@ const key = (overrides: Partial<ApiKey> = {}): ApiKey => ({
   ...overrides,
 });
 
+/** The console's answer to the "confirm it's you" dialog's new sign-in. */
+const SIGN_IN_STARTED: ApiAnswer = {
+  body: {
+    email: 'ada@example.com',
+    loginAttemptId: 'a1',
+    sentence: 'Blue otters sing',
+    approvalNumber: '42',
+    allowedDate: '2026-11-27T10:00:00.000Z',
+    message: 'Check your inbox',
+  },
+};
+
 function openTenant(role: 'viewer' | 'admin' | 'owner', api: (call: ApiCall) => ApiAnswer) {
   return renderPage(<ApiKeysPage scope="tenant" />, { pattern: '/t/:tenantId/api-keys', path: '/t/:tenantId/api-keys', role, api });
 }
@@ -172,17 +184,7 @@ describe('ApiKeysPage', () => {
     const page = openTenant('admin', (call) => {
       if (call.method === 'DELETE')
         return signedInAgain ? { status: 204 } : problem(403, 'reauthentication_required', 'Sign in again to do this.');
-      if (call.path === '/api/sign_in')
-        return {
-          body: {
-            email: 'ada@example.com',
-            loginAttemptId: 'a1',
-            sentence: 'Blue otters sing',
-            approvalNumber: '42',
-            allowedDate: '2026-11-27T10:00:00.000Z',
-            message: 'Check your inbox',
-          },
-        };
+      if (call.path === '/api/sign_in') return SIGN_IN_STARTED;
       if (call.path === '/api/sign_in/status') return { body: { status: 'pending' } };
       if (call.path === '/api/sign_in/code') {
         signedInAgain = (call.body as { code: string }).code === '123456';
@@ -206,17 +208,7 @@ describe('ApiKeysPage', () => {
   it('keeps the refusal when the member cancels the confirmation', async () => {
     const page = openTenant('admin', (call) => {
       if (call.method === 'DELETE') return problem(403, 'reauthentication_required', 'Sign in again to do this.');
-      if (call.path === '/api/sign_in')
-        return {
-          body: {
-            email: 'ada@example.com',
-            loginAttemptId: 'a1',
-            sentence: 'Blue otters sing',
-            approvalNumber: '42',
-            allowedDate: '2026-11-27T10:00:00.000Z',
-            message: 'Check your inbox',
-          },
-        };
+      if (call.path === '/api/sign_in') return SIGN_IN_STARTED;
       if (call.path === '/api/sign_in/status') return { body: { status: 'pending' } };
       return { body: { data: [key()], nextCursor: null } };
     });
