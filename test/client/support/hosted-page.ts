@@ -1,4 +1,5 @@
 import { linkIn, SmtpSink } from '../../support/smtp-sink';
+import { hiddenFields } from '../../support/hosted-login';
 
 /**
  * Plays the user's part of the hosted login page over HTTP, as the browser of a phone would: opens
@@ -39,17 +40,4 @@ export async function pressContinue(link: string): Promise<string> {
   });
   if (answer.status !== 303) throw new Error(`Continue answered ${answer.status}`);
   return answer.headers.get('location')!;
-}
-
-function hiddenFields(page: string): Record<string, string> {
-  const unescape = (value: string) =>
-    value
-      .replace(/&quot;/g, '"')
-      .replace(/&#39;/g, "'")
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&');
-  return Object.fromEntries(
-    [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1], unescape(match[2])]),
-  );
 }
