@@ -45,8 +45,10 @@ const shared = {
 };
 
 module.exports = {
-  // Applies to every project (Jest ignores testTimeout inside a project).
-  testTimeout: 30000,
+  // Applies to every project (Jest ignores testTimeout inside a project). A guard against a test that
+  // hangs, not a speed check: on a loaded two-core machine a browser test takes several times longer
+  // than on a quiet one (a 30 s limit failed a browser test whose suite took 84 s beside a benchmark).
+  testTimeout: 120_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     {
