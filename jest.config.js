@@ -59,5 +59,7 @@ module.exports = {
       setupFiles: ['<rootDir>/test/support/setup-logging.ts'],
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
+    // The compose stack in containers (npm run test:containers): slow, needs root and podman, run on its own.
+    { ...shared, displayName: 'containers', testMatch: ['<rootDir>/test/containers/**/*.containers-spec.ts'] },
   ],
 };

@@ -1,0 +1,174 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { hiddenFields } from '../support/hosted-login';
+import { linkIn } from '../support/smtp-sink';
+import { mailsTo, nextMailTo } from './support/inbox';
+import { containerOf, healthy, podman, podmanSucceeds, stack } from './support/podman';
+
+/**
+ * The whole stack of docker/compose.yml in containers (podman, with the images of docker/compose.local.yml
+ * made from Debian's packages): built, started in the order of its depends_on, and used only through
+ * its published ports, the gateway on :3000 and the mail catcher on :8025, as the README describes.
+ * `npm run test:containers`; needs root, podman, runc, podman-compose and debootstrap.
+ */
+const GATEWAY = 'http://localhost:3000/api';
+const REDIRECT_URI = 'http://localhost:4000/callback';
+const PLATFORM_API_KEY = randomBytes(32).toString('hex');
+const APPS = ['management-api', 'auth-api', 'mail-worker', 'console'];
+
+let run = 0;
+const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${++run}@example.com`;
+
+async function call(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+  const { json, ...rest } = init;
+  return fetch(`${GATEWAY}${path}`, {
+    redirect: 'manual',
+    ...rest,
+    headers: { ...(json === undefined ? {} : { 'Content-Type': 'application/json' }), ...rest.headers },
+    body: json === undefined ? rest.body : JSON.stringify(json),
+  });
+}
+
+async function expectStatus(response: Response, status: number): Promise<Response> {
+  if (response.status !== status) throw new Error(`${response.url} answered ${response.status}, not ${status}: ${await response.text()}`);
+  return response;
+}
+
+interface App {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** A tenant (platform key), its organization and a web application, through the management API. */
+async function createApplication(): Promise<App> {
+  const platform = { Authorization: `Bearer ${PLATFORM_API_KEY}` };
+  const tenant = await (
+    await expectStatus(await call('/v2/tenant', { method: 'POST', headers: platform, json: { name: 'Acme', plan: 'pro' } }), 201)
+  ).json();
+  const key = { Authorization: `Bearer ${tenant.apiKey.key}` };
+  const organization = await (
+    await expectStatus(
+      await call('/v2/organization', { method: 'POST', headers: key, json: { name: 'Acme', whitelistDomains: ['http://localhost:4000'] } }),
+      201,
+    )
+  ).json();
+  const application = await (
+    await expectStatus(
+      await call(`/v2/organization/${organization.id}/application`, { method: 'POST', headers: key, json: { name: 'Web', type: 'web' } }),
+      201,
+    )
+  ).json();
+  return { clientId: application.clientId, clientSecret: application.clientSecret };
+}
+
+const basic = (app: App) => ({ Authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}` });
+
+function authenticateDirect(app: App, email: string, challenge: string): Promise<Response> {
+  return call('/v1/authenticate_direct', {
+    method: 'POST',
+    headers: basic(app),
+    json: { email, redirect_uri: REDIRECT_URI, state: 'xyz', code_challenge: challenge, code_challenge_method: 'S256' },
+  });
+}
+
+/** The mailed link's page, then Continue: the callback URL the browser is sent to. */
+async function continueFromLink(link: URL): Promise<URL> {
+  await expectStatus(await fetch(link, { redirect: 'manual' }), 200);
+  const continued = await fetch(new URL('login_link', link), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: link.searchParams.get('token')! }),
+  });
+  await expectStatus(continued, 303);
+  return new URL(continued.headers.get('location')!);
+}
+
+/** verify (code and PKCE verifier), then userinfo with the access token: the e-mail it answers. */
+async function verifyAndReadUser(app: App, callback: URL, verifier: string): Promise<string> {
+  const verified = await call('/v1/verify', {
+    method: 'POST',
+    headers: { ...basic(app), 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ code: callback.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier }),
+  });
+  const { access_token: accessToken } = await (await expectStatus(verified, 200)).json();
+  const user = await (await expectStatus(await call('/v1/userinfo', { headers: { Authorization: `Bearer ${accessToken}` } }), 200)).json();
+  return user.email;
+}
+
+function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+describe('the compose stack in containers (podman)', () => {
+  let app: App;
+
+  beforeAll(async () => {
+    stack('images');
+    stack('up', { SECRETS_KEY: randomBytes(32).toString('hex'), PLATFORM_API_KEY });
+    app = await createApplication();
+  }, 30 * 60_000);
+
+  afterAll(() => stack('down'), 120_000);
+
+  it("runs the README's login flow through the gateway: direct authentication, the mail, the link page, Continue, verify, userinfo", async () => {
+    const email = uniqueEmail('ada');
+    const { verifier, challenge } = pkce();
+    const started = await (await expectStatus(await authenticateDirect(app, email, challenge), 200)).json();
+    expect(started).toEqual(expect.objectContaining({ loginAttemptId: expect.any(String), sentence: expect.any(String) }));
+
+    const mail = await nextMailTo(email);
+    const link = new URL(linkIn(mail));
+    expect(link.origin + link.pathname).toBe(`${GATEWAY}/v1/login_link`);
+    const callback = await continueFromLink(link);
+    expect(callback.origin + callback.pathname).toBe(REDIRECT_URI);
+    expect(callback.searchParams.get('state')).toBe('xyz');
+
+    expect(await verifyAndReadUser(app, callback, verifier)).toBe(email);
+  });
+
+  it('serves the console through the gateway, and its sign-in reaches Sesame through the gateway from inside the stack', async () => {
+    const page = await expectStatus(await fetch('http://localhost:3000/console', { redirect: 'manual' }), 200);
+    expect(await page.text()).toContain('<title>Sesame console</title>');
+    const session = await expectStatus(await fetch('http://localhost:3000/console/api/session'), 200);
+    const { csrfToken } = await session.json();
+    const cookie = session.headers
+      .getSetCookie()
+      .map((value) => value.split(';')[0])
+      .join('; ');
+    const email = uniqueEmail('member');
+    const signIn = await fetch('http://localhost:3000/console/api/sign_in', {
+      method: 'POST',
+      headers: { Cookie: cookie, 'X-CSRF-Token': csrfToken, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email }),
+    });
+    await expectStatus(signIn, 200);
+    expect(linkIn(await nextMailTo(email))).toMatch(/^http:\/\/localhost:3000\/api\/v1\/login_link\?token=/);
+  });
+
+  it.each(APPS)('runs %s as a non-root user on a read-only root filesystem', (service) => {
+    const container = containerOf(service);
+    expect(podman('exec', container, 'id', '-u')).not.toBe('0');
+    expect(podman('inspect', '--format', '{{.HostConfig.ReadonlyRootfs}}', container)).toBe('true');
+    expect(podmanSucceeds('exec', container, 'touch', '/app/written')).toBe(false);
+  });
+
+  it('loses no mail and sends none twice when mail-worker and redis restart in the middle of logins', async () => {
+    podman('stop', '-t', '30', containerOf('mail-worker'));
+    const logins = Array.from({ length: 5 }, () => ({ email: uniqueEmail('restart'), ...pkce() }));
+    for (const login of logins) await expectStatus(await authenticateDirect(app, login.email, login.challenge), 200);
+
+    // Redis stops with the queued mail jobs in it (append-only file) and comes back with them.
+    podman('restart', '-t', '30', containerOf('redis'));
+    await healthy('redis');
+    podman('start', containerOf('mail-worker'));
+    await healthy('mail-worker');
+
+    for (const login of logins) await nextMailTo(login.email);
+    const [first] = logins;
+    const callback = await continueFromLink(new URL(linkIn(await nextMailTo(first.email))));
+    expect(await verifyAndReadUser(app, callback, first.verifier)).toBe(first.email);
+    // Every mail was sent while the test waited for the last one; none came twice.
+    for (const login of logins) expect([login.email, (await mailsTo(login.email)).length]).toEqual([login.email, 1]);
+  });
+});
