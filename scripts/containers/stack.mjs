@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
 
@@ -69,7 +70,7 @@ async function until(what, check) {
   const deadline = Date.now() + CONDITION_TIMEOUT_MS;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${CONDITION_TIMEOUT_MS / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await sleep(1000);
   }
 }
 

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { hiddenFields } from '../support/hosted-login';
 import { linkIn } from '../support/smtp-sink';
 import { mailsTo, nextMailTo } from './support/inbox';
 import { containerOf, healthy, podman, podmanSucceeds, stack } from './support/podman';
@@ -33,6 +32,11 @@ async function expectStatus(response: Response, status: number): Promise<Respons
   return response;
 }
 
+/** The JSON body of an answer that must have the given status. */
+async function answer<T>(response: Promise<Response>, status: number): Promise<T> {
+  return (await expectStatus(await response, status)).json() as Promise<T>;
+}
+
 interface App {
   clientId: string;
   clientSecret: string;
@@ -41,22 +45,19 @@ interface App {
 /** A tenant (platform key), its organization and a web application, through the management API. */
 async function createApplication(): Promise<App> {
   const platform = { Authorization: `Bearer ${PLATFORM_API_KEY}` };
-  const tenant = await (
-    await expectStatus(await call('/v2/tenant', { method: 'POST', headers: platform, json: { name: 'Acme', plan: 'pro' } }), 201)
-  ).json();
+  const tenant = await answer<{ apiKey: { key: string } }>(
+    call('/v2/tenant', { method: 'POST', headers: platform, json: { name: 'Acme', plan: 'pro' } }),
+    201,
+  );
   const key = { Authorization: `Bearer ${tenant.apiKey.key}` };
-  const organization = await (
-    await expectStatus(
-      await call('/v2/organization', { method: 'POST', headers: key, json: { name: 'Acme', whitelistDomains: ['http://localhost:4000'] } }),
-      201,
-    )
-  ).json();
-  const application = await (
-    await expectStatus(
-      await call(`/v2/organization/${organization.id}/application`, { method: 'POST', headers: key, json: { name: 'Web', type: 'web' } }),
-      201,
-    )
-  ).json();
+  const organization = await answer<{ id: string }>(
+    call('/v2/organization', { method: 'POST', headers: key, json: { name: 'Acme', whitelistDomains: ['http://localhost:4000'] } }),
+    201,
+  );
+  const application = await answer<App>(
+    call(`/v2/organization/${organization.id}/application`, { method: 'POST', headers: key, json: { name: 'Web', type: 'web' } }),
+    201,
+  );
   return { clientId: application.clientId, clientSecret: application.clientSecret };
 }
 
@@ -85,13 +86,13 @@ async function continueFromLink(link: URL): Promise<URL> {
 
 /** verify (code and PKCE verifier), then userinfo with the access token: the e-mail it answers. */
 async function verifyAndReadUser(app: App, callback: URL, verifier: string): Promise<string> {
-  const verified = await call('/v1/verify', {
+  const verified = call('/v1/verify', {
     method: 'POST',
     headers: { ...basic(app), 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ code: callback.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier }),
   });
-  const { access_token: accessToken } = await (await expectStatus(verified, 200)).json();
-  const user = await (await expectStatus(await call('/v1/userinfo', { headers: { Authorization: `Bearer ${accessToken}` } }), 200)).json();
+  const { access_token: accessToken } = await answer<{ access_token: string }>(verified, 200);
+  const user = await answer<{ email: string }>(call('/v1/userinfo', { headers: { Authorization: `Bearer ${accessToken}` } }), 200);
   return user.email;
 }
 
@@ -114,7 +115,7 @@ describe('the compose stack in containers (podman)', () => {
   it("runs the README's login flow through the gateway: direct authentication, the mail, the link page, Continue, verify, userinfo", async () => {
     const email = uniqueEmail('ada');
     const { verifier, challenge } = pkce();
-    const started = await (await expectStatus(await authenticateDirect(app, email, challenge), 200)).json();
+    const started = await answer<object>(authenticateDirect(app, email, challenge), 200);
     expect(started).toEqual(expect.objectContaining({ loginAttemptId: expect.any(String), sentence: expect.any(String) }));
 
     const mail = await nextMailTo(email);
@@ -131,7 +132,7 @@ describe('the compose stack in containers (podman)', () => {
     const page = await expectStatus(await fetch('http://localhost:3000/console', { redirect: 'manual' }), 200);
     expect(await page.text()).toContain('<title>Sesame console</title>');
     const session = await expectStatus(await fetch('http://localhost:3000/console/api/session'), 200);
-    const { csrfToken } = await session.json();
+    const { csrfToken } = (await session.json()) as { csrfToken: string };
     const cookie = session.headers
       .getSetCookie()
       .map((value) => value.split(';')[0])

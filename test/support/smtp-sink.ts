@@ -110,7 +110,7 @@ export class SmtpSink {
 }
 
 /** The login link in a mail's text part. */
-export function linkIn(mail: ReceivedMail): string {
+export function linkIn(mail: Pick<ReceivedMail, 'text'>): string {
   const match = /https?:\/\/\S+\/v1\/login_link\?token=[A-Za-z0-9_-]+/.exec(mail.text);
   if (!match) throw new Error(`No login link in mail: ${mail.text}`);
   return match[0];
