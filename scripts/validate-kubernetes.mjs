@@ -1,7 +1,7 @@
 // Checks Kubernetes manifests against the Kubernetes API schemas (kubernetes-models), without a cluster:
-//   node scripts/validate-kubernetes.mjs deploy/kubernetes/*.yaml
-// Prints one JSON line per object ({ file, kind, name, error }) and exits 1 when one is invalid or of a
-// kind it has no schema for. kustomization.yaml (not an API object) is skipped.
+//   node scripts/validate-kubernetes.mjs [--all] deploy/kubernetes/*.yaml
+// Prints a JSON line ({ file, kind, name, error }) per invalid object, or per object with --all, and
+// exits 1 when one is invalid or of a kind it has no schema for. kustomization.yaml is skipped.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadAll } from 'js-yaml';
@@ -25,12 +25,14 @@ function check(object) {
   }
 }
 
+const all = process.argv.includes('--all');
+const files = process.argv.slice(2).filter((argument) => argument !== '--all' && basename(argument) !== 'kustomization.yaml');
 let invalid = 0;
-for (const file of process.argv.slice(2).filter((path) => basename(path) !== 'kustomization.yaml')) {
+for (const file of files) {
   for (const object of loadAll(readFileSync(file, 'utf8')).filter(Boolean)) {
     const error = check(object);
     if (error) invalid++;
-    console.log(JSON.stringify({ file, kind: object.kind, name: object.metadata?.name, error }));
+    if (error || all) console.log(JSON.stringify({ file, kind: object.kind, name: object.metadata?.name, error }));
   }
 }
 process.exit(invalid ? 1 : 0);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { linkIn } from '../support/smtp-sink';
 import { mailsTo, nextMailTo } from './support/inbox';
+import { KubePlay } from './support/kube-play';
 import { containerOf, healthy, podman, podmanSucceeds, stack } from './support/podman';
 
 /**
@@ -12,6 +13,7 @@ import { containerOf, healthy, podman, podmanSucceeds, stack } from './support/p
 const GATEWAY = 'http://localhost:3000/api';
 const REDIRECT_URI = 'http://localhost:4000/callback';
 const PLATFORM_API_KEY = randomBytes(32).toString('hex');
+const SECRETS_KEY = randomBytes(32).toString('hex');
 const APPS = ['management-api', 'auth-api', 'mail-worker', 'console'];
 
 let run = 0;
@@ -96,6 +98,24 @@ async function verifyAndReadUser(app: App, callback: URL, verifier: string): Pro
   return user.email;
 }
 
+/** Waits until GET `url` answers 200 (a pod is ready once the gateway reaches it). */
+async function answering(url: string, timeoutMs = 180_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await fetch(url).catch(() => null))?.status !== 200) {
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+/** One login, from direct authentication to userinfo. */
+async function signIn(app: App, label: string): Promise<void> {
+  const email = uniqueEmail(label);
+  const { verifier, challenge } = pkce();
+  await expectStatus(await authenticateDirect(app, email, challenge), 200);
+  const callback = await continueFromLink(new URL(linkIn(await nextMailTo(email))));
+  expect(await verifyAndReadUser(app, callback, verifier)).toBe(email);
+}
+
 function pkce(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
@@ -106,7 +126,7 @@ describe('the compose stack in containers (podman)', () => {
 
   beforeAll(async () => {
     stack('images');
-    stack('up', { SECRETS_KEY: randomBytes(32).toString('hex'), PLATFORM_API_KEY });
+    stack('up', { SECRETS_KEY, PLATFORM_API_KEY });
     app = await createApplication();
   }, 30 * 60_000);
 
@@ -171,5 +191,38 @@ describe('the compose stack in containers (podman)', () => {
     expect(await verifyAndReadUser(app, callback, first.verifier)).toBe(first.email);
     // Every mail was sent while the test waited for the last one; none came twice.
     for (const login of logins) expect([login.email, (await mailsTo(login.email)).length]).toEqual([login.email, 1]);
+  });
+
+  describe('deploy/kubernetes, its Deployments started by podman kube play', () => {
+    let kube: KubePlay | undefined;
+
+    beforeAll(async () => {
+      for (const service of [...APPS, 'gateway']) podman('stop', '-t', '30', containerOf(service));
+      kube = new KubePlay({
+        DATABASE_URL: 'postgres://sesame:sesame@postgres:5432/sesame',
+        REDIS_URL: 'redis://redis:6379',
+        SMTP_URL: 'smtp://mailpit:1025',
+        SECRETS_KEY,
+        PLATFORM_API_KEY,
+      });
+      kube.start();
+      await answering(`${GATEWAY}/v1/.well-known/openid-configuration`);
+      await answering('http://localhost:3000/console');
+    }, 600_000);
+
+    afterAll(() => kube?.stop(), 120_000);
+
+    it('runs every app as a pod of its Deployment, non-root on a read-only root filesystem', () => {
+      for (const service of APPS) {
+        const container = `${service}-pod-0-${service}`;
+        expect([service, podman('exec', container, 'id', '-u')]).toEqual([service, '1000']);
+        expect([service, podmanSucceeds('exec', container, 'touch', '/app/written')]).toEqual([service, false]);
+      }
+    });
+
+    it('signs a user in through them as through the compose stack, with a new tenant and the first one', async () => {
+      await signIn(await createApplication(), 'kube');
+      await signIn(app, 'kube-again');
+    });
   });
 });

@@ -33,7 +33,7 @@ const compose = load(readFileSync(join(REPOSITORY_ROOT, 'docker/compose.yml'), '
 
 /** scripts/validate-kubernetes.mjs on the files: each object's schema error, null when valid. */
 function schemaErrors(files: string[]): { kind: string; name: string; error: string | null }[] {
-  const result = spawnSync('node', ['scripts/validate-kubernetes.mjs', ...files], { cwd: REPOSITORY_ROOT, encoding: 'utf8' });
+  const result = spawnSync('node', ['scripts/validate-kubernetes.mjs', '--all', ...files], { cwd: REPOSITORY_ROOT, encoding: 'utf8' });
   return result.stdout
     .trim()
     .split('\n')
