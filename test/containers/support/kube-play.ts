@@ -7,7 +7,12 @@ import { podman, REPOSITORY_ROOT } from './podman';
 const APPS = ['management-api', 'auth-api', 'mail-worker', 'console'];
 const GATEWAY = 'sesame-kube-gateway';
 
-type Manifest = { kind: string; metadata: { name: string }; data?: Record<string, string>; spec?: { replicas?: number } };
+type Manifest = {
+  kind: string;
+  metadata: { name: string };
+  data?: Record<string, string>;
+  spec?: { replicas?: number; template: { metadata: { annotations?: Record<string, string> } } };
+};
 const manifestsOf = (file: string) => loadAll(readFileSync(join(REPOSITORY_ROOT, 'deploy/kubernetes', file), 'utf8')) as Manifest[];
 
 /**
@@ -15,7 +20,8 @@ const manifestsOf = (file: string) => loadAll(readFileSync(join(REPOSITORY_ROOT,
  * stack's network (its Postgres, Redis and mail catcher), one replica each, behind the gateway's own
  * nginx configuration pointed at the pods. What changes is only what a deployment fills in: the
  * ConfigMap's addresses and the Secret's values (a podman secret: podman 4 reads a JSON object of
- * base64 values, not a Secret object).
+ * base64 values, not a Secret object), and podman's own annotation keeping the console's init
+ * container once it has run (podman 4.3 fails the pod trying to remove it while it still runs).
  */
 export class KubePlay {
   private readonly folder = mkdtempSync(join(tmpdir(), 'sesame-kube-'));
@@ -31,7 +37,10 @@ export class KubePlay {
       CONSOLE_SESAME_URL: 'http://gateway:3000/api',
     });
     const deployments = APPS.flatMap((app) => manifestsOf(`${app}.yaml`).filter((manifest) => manifest.kind === 'Deployment'));
-    for (const deployment of deployments) deployment.spec!.replicas = 1;
+    for (const deployment of deployments) {
+      deployment.spec!.replicas = 1;
+      deployment.spec!.template.metadata.annotations = { 'io.podman.annotations.init.container.type': 'always' };
+    }
     writeFileSync(this.playFile, [config, ...deployments].map((manifest) => dump(manifest)).join('---\n'));
 
     const secret = join(this.folder, 'secret.json');
