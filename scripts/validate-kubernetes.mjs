@@ -12,7 +12,14 @@ import * as networking from 'kubernetes-models/networking.k8s.io/v1';
 import * as policy from 'kubernetes-models/policy/v1';
 import * as core from 'kubernetes-models/v1';
 
-const modules = { v1: core, 'apps/v1': apps, 'autoscaling/v2': autoscaling, 'batch/v1': batch, 'networking.k8s.io/v1': networking, 'policy/v1': policy };
+const modules = {
+  v1: core,
+  'apps/v1': apps,
+  'autoscaling/v2': autoscaling,
+  'batch/v1': batch,
+  'networking.k8s.io/v1': networking,
+  'policy/v1': policy,
+};
 
 function check(object) {
   const Model = modules[object?.apiVersion]?.[object?.kind];
