@@ -2,8 +2,21 @@
 # Makes the base images of the local container stack from Debian's packages, for machines that cannot
 # pull images: Debian 13 (debootstrap), Node 20 for the apps, Postgres, Redis, nginx and a mail catcher.
 # docker/compose.local.yml points the stack at them; production keeps the official images.
-# An image already present is kept (REBUILD=1 makes them all again). Needs root, podman and debootstrap.
+# An image already present is kept (REBUILD=1 makes them all again). Needs root; installs podman, runc,
+# podman-compose and debootstrap from Debian's packages when they are missing.
 set -euo pipefail
+
+missing=()
+for tool in podman runc podman-compose debootstrap; do
+  command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/sbin/$tool" ] || missing+=("$tool")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "==> installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
 source "$(dirname "$0")/podman-env.sh"
 here=$REPO_ROOT/scripts/containers
 DEBIAN_SUITE=trixie
