@@ -37,7 +37,7 @@ function run(command, args, options = {}) {
 /** podman-compose, quiet unless it fails (it prints the whole merged file and every podman command). */
 const compose = (...args) =>
   run('podman-compose', ['-p', project, ...composeFiles.flatMap((file) => ['-f', file]), ...args], { capture: true });
-export const containerOf = (service) => `${project}_${service}_1`;
+const containerOf = (service) => `${project}_${service}_1`;
 
 /** The services of docker/compose.yml, each with what it waits for. */
 function services() {
@@ -77,7 +77,7 @@ async function until(what, check) {
 const healthy = (service) =>
   run('podman', ['healthcheck', 'run', containerOf(service)], { capture: true, allowFailure: true }).status === 0;
 
-export async function waitHealthy(service) {
+async function waitHealthy(service) {
   await until(`${service} healthy`, () => healthy(service));
 }
 
@@ -100,7 +100,7 @@ function ensureSecrets() {
   }
 }
 
-export async function up() {
+async function up() {
   ensureSecrets();
   const started = Date.now();
   const all = services();
@@ -119,27 +119,25 @@ export async function up() {
 const isJob = (name, all) =>
   all.some((service) => service.dependsOn.some((d) => d.dependency === name && d.condition === 'service_completed_successfully'));
 
-export function down() {
+function down() {
   // Compose refuses the file without SECRETS_KEY, even to stop it.
   env.SECRETS_KEY ||= 'not-used-to-stop';
   compose('down', '-v', '-t', '30');
   run('podman', ['network', 'rm', '--force', `${project}_default`], { capture: true, allowFailure: true });
 }
 
-export function images() {
+function images() {
   run('bash', [join(root, 'scripts/containers/base-images.sh')]);
   run('bash', [join(root, 'scripts/containers/app-images.sh')]);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const command = process.argv[2];
-  const commands = { up, down, images };
-  if (!commands[command]) {
-    console.error('usage: node scripts/containers/stack.mjs images|up|down');
-    process.exit(2);
-  }
-  Promise.resolve(commands[command]()).catch((error) => {
-    console.error(error.message);
-    process.exit(1);
-  });
+const commands = { up, down, images };
+const command = commands[process.argv[2]];
+if (!command) {
+  console.error('usage: node scripts/containers/stack.mjs images|up|down');
+  process.exit(2);
 }
+Promise.resolve(command()).catch((error) => {
+  console.error(error.message);
+  process.exit(1);
+});
