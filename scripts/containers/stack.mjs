@@ -131,10 +131,10 @@ function images() {
   run('bash', [join(root, 'scripts/containers/app-images.sh')]);
 }
 
-const commands = { up, down, images };
+const commands = { up, down, images, healthy: () => waitHealthy(process.argv[3]) };
 const command = commands[process.argv[2]];
 if (!command) {
-  console.error('usage: node scripts/containers/stack.mjs images|up|down');
+  console.error('usage: node scripts/containers/stack.mjs images|up|down|healthy <service>');
   process.exit(2);
 }
 Promise.resolve(command()).catch((error) => {

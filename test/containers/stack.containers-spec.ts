@@ -1,8 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { pressContinue } from '../client/support/hosted-page';
+import { basicAuth, pkcePair, uniqueEmail } from '../support/login';
 import { linkIn } from '../support/smtp-sink';
 import { mailsTo, nextMailTo } from './support/inbox';
 import { KubePlay, PLAYED_APPS } from './support/kube-play';
 import { containerOf, healthy, podman, podmanSucceeds, stack } from './support/podman';
+import { until } from './support/until';
 
 /**
  * The whole stack of docker/compose.yml in containers (podman, with the images of docker/compose.local.yml
@@ -15,9 +18,6 @@ const REDIRECT_URI = 'http://localhost:4000/callback';
 const PLATFORM_API_KEY = randomBytes(32).toString('hex');
 const SECRETS_KEY = randomBytes(32).toString('hex');
 const APPS = ['management-api', 'auth-api', 'mail-worker', 'console'];
-
-let run = 0;
-const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${++run}@example.com`;
 
 async function call(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
   const { json, ...rest } = init;
@@ -63,7 +63,7 @@ async function createApplication(): Promise<App> {
   return { clientId: application.clientId, clientSecret: application.clientSecret };
 }
 
-const basic = (app: App) => ({ Authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}` });
+const basic = (app: App) => ({ Authorization: basicAuth(app) });
 
 function authenticateDirect(app: App, email: string, challenge: string): Promise<Response> {
   return call('/v1/authenticate_direct', {
@@ -76,14 +76,7 @@ function authenticateDirect(app: App, email: string, challenge: string): Promise
 /** The mailed link's page, then Continue: the callback URL the browser is sent to. */
 async function continueFromLink(link: URL): Promise<URL> {
   await expectStatus(await fetch(link, { redirect: 'manual' }), 200);
-  const continued = await fetch(new URL('login_link', link), {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ token: link.searchParams.get('token')! }),
-  });
-  await expectStatus(continued, 303);
-  return new URL(continued.headers.get('location')!);
+  return new URL(await pressContinue(link.href));
 }
 
 /** verify (code and PKCE verifier), then userinfo with the access token: the e-mail it answers. */
@@ -99,26 +92,15 @@ async function verifyAndReadUser(app: App, callback: URL, verifier: string): Pro
 }
 
 /** Waits until GET `url` answers 200 (a pod is ready once the gateway reaches it). */
-async function answering(url: string, timeoutMs = 180_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await fetch(url).catch(() => null))?.status !== 200) {
-    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-}
+const answering = (url: string) => until(`${url} answering 200`, async () => (await fetch(url).catch(() => null))?.status === 200, 180_000);
 
 /** One login, from direct authentication to userinfo. */
 async function signIn(app: App, label: string): Promise<void> {
   const email = uniqueEmail(label);
-  const { verifier, challenge } = pkce();
+  const { verifier, challenge } = pkcePair();
   await expectStatus(await authenticateDirect(app, email, challenge), 200);
   const callback = await continueFromLink(new URL(linkIn(await nextMailTo(email))));
   expect(await verifyAndReadUser(app, callback, verifier)).toBe(email);
-}
-
-function pkce(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
 describe('the compose stack in containers (podman)', () => {
@@ -126,7 +108,7 @@ describe('the compose stack in containers (podman)', () => {
 
   beforeAll(async () => {
     stack('images');
-    stack('up', { SECRETS_KEY, PLATFORM_API_KEY });
+    stack('up', { env: { SECRETS_KEY, PLATFORM_API_KEY } });
     app = await createApplication();
   }, 30 * 60_000);
 
@@ -134,7 +116,7 @@ describe('the compose stack in containers (podman)', () => {
 
   it("runs the README's login flow through the gateway: direct authentication, the mail, the link page, Continue, verify, userinfo", async () => {
     const email = uniqueEmail('ada');
-    const { verifier, challenge } = pkce();
+    const { verifier, challenge } = pkcePair();
     const started = await answer<object>(authenticateDirect(app, email, challenge), 200);
     expect(started).toEqual(expect.objectContaining({ loginAttemptId: expect.any(String), sentence: expect.any(String) }));
 
@@ -176,7 +158,7 @@ describe('the compose stack in containers (podman)', () => {
 
   it('loses no mail and sends none twice when mail-worker and redis restart in the middle of logins', async () => {
     podman('stop', '-t', '30', containerOf('mail-worker'));
-    const logins = Array.from({ length: 5 }, () => ({ email: uniqueEmail('restart'), ...pkce() }));
+    const logins = Array.from({ length: 5 }, () => ({ email: uniqueEmail('restart'), ...pkcePair() }));
     for (const login of logins) await expectStatus(await authenticateDirect(app, login.email, login.challenge), 200);
 
     // Redis stops with the queued mail jobs in it (append-only file) and comes back with them.

@@ -6,10 +6,13 @@ export const REPOSITORY_ROOT = join(__dirname, '..', '..', '..');
 const env = { ...process.env, CONTAINERS_CONF: join(REPOSITORY_ROOT, '.data/containers/containers.conf') };
 
 /** Runs `node scripts/containers/stack.mjs <command>` (what the README's podman section runs), output shown. */
-export function stack(command: 'images' | 'up' | 'down', extraEnv: Record<string, string> = {}): void {
-  const result = spawnSync('node', ['scripts/containers/stack.mjs', command], {
+export function stack(
+  command: 'images' | 'up' | 'down' | 'healthy',
+  options: { args?: string[]; env?: Record<string, string> } = {},
+): void {
+  const result = spawnSync('node', ['scripts/containers/stack.mjs', command, ...(options.args ?? [])], {
     cwd: REPOSITORY_ROOT,
-    env: { ...env, ...extraEnv },
+    env: { ...env, ...options.env },
     stdio: 'inherit',
   });
   if (result.status !== 0) throw new Error(`stack.mjs ${command} exited ${result.status}`);
@@ -25,11 +28,5 @@ export const podmanSucceeds = (...args: string[]) => spawnSync('podman', args, {
 /** podman-compose's name for the one container of a service. */
 export const containerOf = (service: string) => `sesame_${service}_1`;
 
-/** Waits until the container's own HEALTHCHECK passes (podman runs none by itself without systemd). */
-export async function healthy(service: string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!podmanSucceeds('healthcheck', 'run', containerOf(service))) {
-    if (Date.now() > deadline) throw new Error(`${service} did not become healthy within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-}
+/** Waits until the service's own HEALTHCHECK passes (stack.mjs runs it: podman runs none without systemd). */
+export const healthy = (service: string) => stack('healthy', { args: [service] });
