@@ -315,11 +315,13 @@ describe('hosted login page /v1/authorize', () => {
           .send({ ...strangerFields, code: wrongCode })
           .expect(404);
       }
-      await request(stack.auth.url)
-        .get('/api/v1/authorize/status')
-        .query({ ...base(web, 'http://localhost:4000/callback'), login_attempt_id: fields.login_attempt_id })
-        .set('Cookie', `${stranger.cookie}; ${strangerAttempt}`)
-        .expect(404);
+      for (const path of ['/api/v1/authorize/status', '/api/v1/authorize/watch']) {
+        await request(stack.auth.url)
+          .get(path)
+          .query({ ...base(web, 'http://localhost:4000/callback'), login_attempt_id: fields.login_attempt_id })
+          .set('Cookie', `${stranger.cookie}; ${strangerAttempt}`)
+          .expect(404);
+      }
       const [counted] = await query<{ code_failures: number }>('SELECT code_failures FROM login_attempt WHERE id = $1', [
         fields.login_attempt_id,
       ]);

@@ -158,6 +158,8 @@ describe('approval from another device (direct authentication)', () => {
     const attempt = await start();
     const wrong = await approve(stack.auth.url, { token: attempt.token, number: wrongApprovalNumber(attempt.approvalNumber) }).expect(200);
     expect(wrong.text).toContain('That number did not match');
+    // The page's alert icon is drawn with coordinates (24, 12): they are not numbers a person reads.
+    expect(twoDigitNumbersIn(wrong.text)).toEqual([]);
     expect((await loginAttemptStatus(stack.auth.url, app, attempt.loginAttemptId).expect(200)).body.status).toBe('pending');
 
     const late = await approve(stack.auth.url, { token: attempt.token, number: attempt.approvalNumber }).expect(200);

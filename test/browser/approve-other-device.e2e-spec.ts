@@ -136,9 +136,14 @@ describe('hosted login approved from another device', () => {
       .expect(200);
   });
 
-  it('a wrong number approves nothing and ends approval; A still signs in with the e-mail’s code', async () => {
+  it('a wrong number approves nothing and ends approval; A keeps the half-typed code and signs in with it', async () => {
     const state = `wrong-${Date.now()}`;
     const { approvalNumber, mail, link } = await askOnDeviceA(state);
+    // A's page waits for an approval (a request held until the attempt changes), and the person
+    // starts typing the e-mail's code there.
+    const heldWait = await deviceA.page.waitForRequest(/\/authorize\/watch\?/);
+    const code = codeIn(mail);
+    await deviceA.page.fill('input[name=code]', code.slice(0, 3));
     await openApprovalOnDeviceB(link);
     await deviceB.page.fill('input[name=number]', wrongApprovalNumber(approvalNumber));
     await submit(deviceB.page);
@@ -150,10 +155,13 @@ describe('hosted login approved from another device', () => {
     expect(await deviceB.page.locator('input[name=number]').count()).toBe(0);
     expectApprovalNumberAbsent([mail.text, mail.html, ...seenOnB], approvalNumber);
 
-    // A is still waiting (not sent away), and the code of the e-mail works there.
+    // B's visit answered A's held wait (or its 20 s ran out): still pending, answered in the
+    // background, so A's page did not reload over the half-typed code; the code works there.
+    expect(await (await heldWait.response())?.json()).toEqual({ status: 'pending' });
     expect(await textOf(deviceA.page, '#approval-number')).toBe(approvalNumber);
+    expect(await deviceA.page.inputValue('input[name=code]')).toBe(code.slice(0, 3));
     const arrived = listener.nextRequest();
-    await deviceA.page.fill('input[name=code]', codeIn(mail));
+    await deviceA.page.fill('input[name=code]', code);
     await submit(deviceA.page);
     const callback = await arrived;
     expect(callback.searchParams.get('state')).toBe(state);

@@ -12,7 +12,7 @@ import { silentLogger } from './support/silent';
  * The example app (on @sesame/client's verifyCode and loginStatus) with two devices in Chromium:
  * device A asks on the app's form; the e-mail is read on device B. The code typed on A signs A in;
  * the link approved on B (the number A shows typed there) signs A in without a click; B never
- * sees that number. Screenshots: test-artifacts/client-express-app-other-device/.
+ * sees that number. A's page waits for the approval without ever reloading over a code being typed. Screenshots: test-artifacts/client-express-app-other-device/.
  */
 describe('example Express app: signing in from another device', () => {
   const smtp = new SmtpSink();
@@ -103,16 +103,25 @@ describe('example Express app: signing in from another device', () => {
     await signOut(deviceA.page);
   });
 
-  it('a wrong number typed on device B approves nothing; A keeps waiting and signs in with the code', async () => {
+  it('a wrong number typed on device B approves nothing; A keeps the half-typed code and signs in with it', async () => {
     const { email, approvalNumber, mail } = await askOnDeviceA();
+    // A's page waits for an approval (a request held until the attempt changes), and the person
+    // starts typing the e-mail's code there.
+    const heldWait = await deviceA.page.waitForRequest(/\/signin\/wait\?/);
+    const code = codeIn(mail);
+    await deviceA.page.fill('#code', code.slice(0, 3));
     await deviceB.page.goto(linkIn(mail));
     await Promise.all([deviceB.page.waitForNavigation({ waitUntil: 'load' }), deviceB.page.click('#approve')]);
     await deviceB.page.fill('input[name=number]', wrongApprovalNumber(approvalNumber));
     await submit(deviceB.page, 'button[type=submit]');
     expect(await text(deviceB.page, '#outcome')).toBe('That number did not match');
     expectApprovalNumberAbsent([mail.text, mail.html, ...seenOnB], approvalNumber);
+    // B's visit answered A's held wait (or its 20 s ran out): still pending, answered in the
+    // background, so the page did not reload over the half-typed code.
+    expect(await (await heldWait.response())?.json()).toEqual({ status: 'pending' });
     expect(await text(deviceA.page, '#approval-number')).toBe(approvalNumber);
-    await deviceA.page.fill('#code', codeIn(mail));
+    expect(await deviceA.page.inputValue('#code')).toBe(code.slice(0, 3));
+    await deviceA.page.fill('#code', code);
     await Promise.all([deviceA.page.waitForURL(`${example.origin}/`), deviceA.page.click('form[action="/signin/code"] button')]);
     expect(await text(deviceA.page, '#signed-in-as')).toBe(email);
     await signOut(deviceA.page);

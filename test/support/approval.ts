@@ -1,11 +1,15 @@
 /**
- * Every standalone two-digit number in a text or an HTML document (its style sheets left out): the
+ * Every standalone two-digit number in a text or an HTML document: the
  * approval number is two digits, so a page or e-mail that shows it has it as one of these. A
  * number that is part of a word, a token, a time (08:30), a date or a decimal does not count, nor
- * a link's lifetime ("expires in 10 minutes").
+ * a link's lifetime ("expires in 10 minutes"), nor what draws the page: style sheets, inline SVG
+ * icons (viewBox="0 0 24 24") and data: URLs (the favicon's %22).
  */
 export function twoDigitNumbersIn(text: string): string[] {
-  const counted = text.replace(/<style[\s\S]*?<\/style>/g, ' ').replace(/\d+ (minutes|Minuten|minutos)/g, ' ');
+  const counted = text
+    .replace(/<(style|svg)[\s>][\s\S]*?<\/\1>/g, ' ')
+    .replace(/data:[^"'\s]*/g, ' ')
+    .replace(/\d+ (minutes|Minuten|minutos)/g, ' ');
   return [...counted.matchAll(/(?<![\w.:-])\d{2}(?![\w.:-])/g)].map((match) => match[0]);
 }
 

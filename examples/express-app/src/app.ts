@@ -1,12 +1,15 @@
 import { createSesameClient, InvalidStateError, ProviderError, RateLimitedError, SesameError, SesameUser } from '@sesame/client';
 import express, { NextFunction, Request, Response } from 'express';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ExampleConfig } from './config';
-import { checkInboxPage, errorPage, homePage, profilePage, Session, signInPage } from './pages';
+import { checkInboxPage, errorPage, homePage, profilePage, Session, signInPage, WAIT_SCRIPT } from './pages';
 
 export type { ExampleConfig } from './config';
 
 type WithUser = Request & { user?: SesameUser | null };
+
+/** The one script the pages run (the "check your inbox" page's wait), allowed by the CSP by its hash. */
+const WAIT_SCRIPT_HASH = `sha256-${createHash('sha256').update(WAIT_SCRIPT).digest('base64')}`;
 
 /**
  * The example app: a sign-in form (direct authentication by e-mailed link), the callback, a page
@@ -32,7 +35,7 @@ export function createExampleApp(config: ExampleConfig): express.Express {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader(
       'Content-Security-Policy',
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      `default-src 'none'; script-src '${WAIT_SCRIPT_HASH}'; connect-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
     );
     res.setHeader('Referrer-Policy', 'same-origin');
     next();
@@ -103,13 +106,16 @@ export function createExampleApp(config: ExampleConfig): express.Express {
     }
   });
 
-  // Where the "check your inbox" page reloads itself: held (up to 20 s) until the sign-in changes,
-  // for instance when the link is approved on another device; then signed in, or the page again.
+  // What the "check your inbox" page waits on: held (up to 20 s) until the sign-in changes, for
+  // instance when the link is approved on another device; then signed in, or the page again. Its
+  // script asks for JSON (WAIT_SCRIPT); without scripts the page reloads into it.
   app.get('/signin/wait', async (req, res, next) => {
     const view = inboxViewOf(req.query);
     try {
       const status = await sesame.loginStatus(req, res, { loginAttemptId: view.loginAttemptId, waitSeconds: 20 });
-      if (status.status === 'completed' && status.returnTo) return res.redirect(303, status.returnTo);
+      const location = status.status === 'completed' ? status.returnTo : undefined;
+      if (req.accepts(['html', 'json']) === 'json') return res.json({ status: status.status, location });
+      if (location) return res.redirect(303, location);
       if (status.status === 'pending') return send(res, checkInboxPage(appName, view));
       send(
         res,

@@ -86,9 +86,31 @@ export interface InboxView {
 }
 
 /**
+ * How the "check your inbox" page goes on by itself: in the background it asks /signin/wait for
+ * JSON (held until the sign-in changes, for instance when the link is approved on another device),
+ * and once it is no longer pending it goes where the answer says (signed in) or to /signin/wait
+ * (the outcome). It never reloads while pending: a reload would wipe a code being typed or cancel
+ * the code form on its way. Without scripts a meta refresh reloads into /signin/wait. The CSP
+ * allows this script by its hash.
+ */
+export const WAIT_SCRIPT = `(function () {
+  var form = document.getElementById('code').form;
+  var leaving = false;
+  form.addEventListener('submit', function () { leaving = true; });
+  function watch() {
+    fetch(form.dataset.waitUrl, { headers: { accept: 'application/json' } })
+      .then(function (response) { return response.ok ? response.json() : { status: 'unknown' }; })
+      .then(function (answer) {
+        if (answer.status === 'pending') return watch();
+        if (!leaving) location.replace(answer.location || form.dataset.waitUrl);
+      }, function () { setTimeout(watch, 3000); });
+  }
+  watch();
+})();`;
+
+/**
  * After the form: the phrase (the e-mail shows it too), the approval number (only here), a field
- * for the e-mail's code, and a page that goes on by itself (a meta refresh into /signin/wait,
- * which holds until the link is approved on another device).
+ * for the e-mail's code, and a page that waits for an approval on another device (WAIT_SCRIPT).
  */
 export function checkInboxPage(appName: string, view: InboxView) {
   const fields = { attempt: view.loginAttemptId, email: view.email, sentence: view.sentence, number: view.approvalNumber };
@@ -97,14 +119,14 @@ export function checkInboxPage(appName: string, view: InboxView) {
     appName,
     'Check your inbox',
     null,
-    `<meta http-equiv="refresh" content="3;url=${escapeHtml(wait)}">
+    `<noscript><meta http-equiv="refresh" content="3;url=${escapeHtml(wait)}"></noscript>
 <h1>Check your inbox</h1>
 ${view.error ? `<div class="error" role="alert" id="code-error">${escapeHtml(view.error)}</div>` : ''}
 <p>We sent a sign-in link to <strong id="email-sent-to">${escapeHtml(view.email)}</strong>. The e-mail shows this phrase:</p>
 <div class="phrase" id="sentence">${escapeHtml(view.sentence)}</div>
 <p class="muted">Open the link here, or on another device (your phone, say): choose "Sign in on the device where you asked" there and type this number. This page then signs you in by itself.</p>
 <div class="number" id="approval-number">${escapeHtml(view.approvalNumber)}</div>
-<form method="post" action="/signin/code">
+<form method="post" action="/signin/code" data-wait-url="${escapeHtml(wait)}">
 ${Object.entries(fields)
   .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
   .join('\n')}
@@ -113,7 +135,8 @@ ${Object.entries(fields)
 <button type="submit">Sign in with the code</button>
 </form>
 ${view.allowedDate ? `<p class="muted">You can ask for another link after <time id="allowed-date" datetime="${view.allowedDate.toISOString()}">${escapeHtml(clock(view.allowedDate))}</time>.</p>` : ''}
-<p><a href="/">Use another address</a></p>`,
+<p><a href="/">Use another address</a></p>
+<script>${WAIT_SCRIPT}</script>`,
     view.status,
   );
 }

@@ -291,10 +291,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Where the "check your inbox" page reloads itself: held while the attempt is pending, it goes on to the callback once the link is approved on another device
+         * Where the "check your inbox" page goes on by itself: held while the attempt is pending, it goes on to the callback once the link is approved on another device
          * @description Query: the request’s parameters and `login_attempt_id`; only the browser that asked (its `sesame_attempt` cookie) gets an answer. Waits up to 20 seconds for a change (on any instance), then shows the page again.
          */
         get: operations["LoginPageController_status_v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/authorize/watch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the "check your inbox" page’s script waits on: the attempt’s status, held while it is pending
+         * @description Query: as for `status`; only the browser that asked (its `sesame_attempt` cookie) gets an answer. Waits up to 20 seconds for a change (on any instance). Collects nothing: once the status is no longer `pending`, the page goes to `status`, which signs in or shows the outcome.
+         */
+        get: operations["LoginPageController_watch_v1"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2146,6 +2166,87 @@ export interface operations {
                 content?: never;
             };
             /** @description Unknown client or redirect_uri, or other invalid parameters: an error page, no redirect. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Unknown attempt, another application’s, or another browser’s. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests (`rate_limited`): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    LoginPageController_watch_v1: {
+        parameters: {
+            query: {
+                login_attempt_id: unknown;
+            };
+            header?: {
+                /** @description The form’s CSRF cookie (`sesame_csrf`), set by GET; after the form, also the `sesame_attempt` cookie of the browser that asked. */
+                cookie?: string;
+                /** @description Used when ui_locales names no supported language. */
+                "accept-language"?: string;
+                /** @description Shown on the approval page of another device (browser and system of the request). */
+                "user-agent"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt’s status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "completed" | "expired" | "locked";
+                    };
+                };
+            };
+            /** @description Unknown client or redirect_uri, or other invalid parameters: an error page. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -151,21 +151,45 @@ export class LoginAttemptService {
     waitSeconds = 0,
     by: Requester = { applicationId },
   ): Promise<StatusWithCompletion> {
+    const read = () => this.readStatus(applicationId, loginAttemptId, by);
+    return this.heldWhilePending(loginAttemptId, waitSeconds, read, (status) => status.answer.status);
+  }
+
+  /**
+   * The status alone, waiting up to `waitSeconds` while it is pending: an approved attempt is not
+   * collected (the hosted page's script waits on this, then lets the page collect).
+   */
+  async watch(applicationId: string, loginAttemptId: string, waitSeconds: number, by: Requester): Promise<LoginAttemptStatus> {
+    const read = async () => effectiveStatus(await this.requestedAttempt(applicationId, loginAttemptId, by), this.clock.now());
+    return this.heldWhilePending(loginAttemptId, waitSeconds, read, (status) => status);
+  }
+
+  private async heldWhilePending<T>(
+    loginAttemptId: string,
+    waitSeconds: number,
+    read: () => Promise<T>,
+    statusOf: (read: T) => string,
+  ): Promise<T> {
     // Subscribed before the first read: a change between that read and the wait is not missed.
     const watch = waitSeconds > 0 ? await this.events.watch(loginAttemptId) : null;
     try {
-      const first = await this.readStatus(applicationId, loginAttemptId, by);
-      if (!watch || first.answer.status !== 'pending') return first;
+      const first = await read();
+      if (!watch || statusOf(first) !== 'pending') return first;
       await watch.next(waitSeconds * 1000);
-      return await this.readStatus(applicationId, loginAttemptId, by);
+      return await read();
     } finally {
       watch?.stop();
     }
   }
 
-  private async readStatus(applicationId: string, loginAttemptId: string, by: Requester): Promise<StatusWithCompletion> {
+  private async requestedAttempt(applicationId: string, loginAttemptId: string, by: Requester) {
     const attempt = await this.attempts.findForApplication(applicationId, loginAttemptId);
     if (!attempt || !requestedBy(attempt, by)) throw notFound('login attempt');
+    return attempt;
+  }
+
+  private async readStatus(applicationId: string, loginAttemptId: string, by: Requester): Promise<StatusWithCompletion> {
+    const attempt = await this.requestedAttempt(applicationId, loginAttemptId, by);
     const throttled = await this.throttles.allowedDate(attempt.organizationId, attempt.email);
     const now = this.clock.now();
     const allowedDate = throttled && throttled > now ? throttled : now;

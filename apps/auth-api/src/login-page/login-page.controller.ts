@@ -14,6 +14,7 @@ import {
 } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiPublic, RequestId, SesameMetrics } from '@sesame/common';
+import { LOGIN_ATTEMPT_STATUSES } from '@sesame/entities';
 import { ClientIp, EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { ErrorPages } from '../pages/error-pages.decorator';
 import { PageInterceptor } from '../pages/page.interceptor';
@@ -150,7 +151,7 @@ export class LoginPageController {
   @Get('status')
   @ApiOperation({
     summary:
-      'Where the "check your inbox" page reloads itself: held while the attempt is pending, it goes on to the callback once the link is approved on another device',
+      'Where the "check your inbox" page goes on by itself: held while the attempt is pending, it goes on to the callback once the link is approved on another device',
     description:
       'Query: the request’s parameters and `login_attempt_id`; only the browser that asked (its `sesame_attempt` cookie) gets an answer. ' +
       'Waits up to 20 seconds for a change (on any instance), then shows the page again.',
@@ -173,6 +174,29 @@ export class LoginPageController {
     @Headers('accept-language') acceptLanguage?: string,
   ) {
     return this.loginPage.status(query, { cookieHeader: cookie, acceptLanguage, requestId });
+  }
+
+  @Get('watch')
+  @ApiOperation({
+    summary: 'What the "check your inbox" page’s script waits on: the attempt’s status, held while it is pending',
+    description:
+      'Query: as for `status`; only the browser that asked (its `sesame_attempt` cookie) gets an answer. Waits up to 20 seconds for a change ' +
+      '(on any instance). Collects nothing: once the status is no longer `pending`, the page goes to `status`, which signs in or shows the outcome.',
+  })
+  @ApiQuery({ name: 'login_attempt_id', required: true })
+  @OPTIONAL_HEADERS
+  @ApiOkResponse({
+    description: 'The attempt’s status.',
+    schema: {
+      type: 'object',
+      required: ['status'],
+      properties: { status: { type: 'string', enum: [...LOGIN_ATTEMPT_STATUSES] } },
+    },
+  })
+  @ApiResponse({ status: 400, description: 'Unknown client or redirect_uri, or other invalid parameters: an error page.' })
+  @ApiResponse({ status: 404, description: 'Unknown attempt, another application’s, or another browser’s.' })
+  watch(@Query() query: Record<string, unknown>, @Headers('cookie') cookie?: string, @Headers('accept-language') acceptLanguage?: string) {
+    return this.loginPage.watch(query, { cookieHeader: cookie, acceptLanguage, requestId: null });
   }
 
   @Post('code')

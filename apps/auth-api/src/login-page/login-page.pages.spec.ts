@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { ClientContext } from '@sesame/entities';
 import { clockTime } from '../pages/html';
-import { checkInbox, signInForm } from './login-page.pages';
+import { checkInbox, signInForm, WAIT_SCRIPT } from './login-page.pages';
 
 const context: ClientContext = {
   application: { id: 'a', name: 'Notes <beta>', type: 'desktop', clientId: 'c', callbackUrls: [] },
@@ -50,7 +51,8 @@ describe('hosted login pages', () => {
       minutes: 10,
       allowedDate: new Date('2030-01-01T10:11:12Z'),
       codeForm,
-      refreshUrl: '/api/v1/authorize/status?x=1',
+      statusUrl: '/api/v1/authorize/status?x=1',
+      watchUrl: '/api/v1/authorize/watch?x=1',
     });
     expect(page.html).toContain(sentence);
     expect(page.html).toContain('<div class="phrase" id="sentence">Brave otter sings softly</div>');
@@ -69,10 +71,13 @@ describe('hosted login pages', () => {
       minutes: 10,
       allowedDate: new Date(),
       codeForm,
-      refreshUrl: '/api/v1/authorize/status?x=1&y=2',
+      statusUrl: '/api/v1/authorize/status?x=1&y=2',
+      watchUrl: '/api/v1/authorize/watch?x=1&y=2',
       error: 'Ce code n’est pas le bon.',
     });
-    expect(page.html).toContain('<form method="post" action="/api/v1/authorize/code" novalidate>');
+    expect(page.html).toContain(
+      '<form method="post" action="/api/v1/authorize/code" novalidate data-status-url="/api/v1/authorize/status?x=1&amp;y=2" data-watch-url="/api/v1/authorize/watch?x=1&amp;y=2">',
+    );
     expect(page.html).toContain('<input type="hidden" name="state" value="&quot;&gt;&lt;x&gt;">');
     expect(page.html).toContain('<input type="hidden" name="login_attempt_id" value="7f0c9a4e-0000-4000-8000-000000000001">');
     expect(page.html).toContain('<input type="hidden" name="csrf" value="csrf-value">');
@@ -80,7 +85,27 @@ describe('hosted login pages', () => {
     expect(page.html).toContain('Ou saisissez le code à 6 chiffres');
     expect(page.html).toContain('<p class="error" id="code-error" role="alert">Ce code n’est pas le bon.</p>');
     expect(page.contentSecurityPolicy).toContain("form-action 'self' https://app.example.com;");
-    expect(page.html).toContain('<meta http-equiv="refresh" content="3;url=/api/v1/authorize/status?x=1&amp;y=2">');
+    expect(page.html).toContain('<noscript><meta http-equiv="refresh" content="3;url=/api/v1/authorize/status?x=1&amp;y=2"></noscript>');
+  });
+
+  it('check your inbox runs its wait script and nothing else: the CSP allows that script by its hash, and fetches from this origin', () => {
+    const page = checkInbox({
+      context,
+      locale: 'en',
+      email: 'a@b.c',
+      sentence: 'S',
+      approvalNumber: '42',
+      minutes: 10,
+      allowedDate: new Date(),
+      codeForm,
+      statusUrl: '/s',
+      watchUrl: '/w',
+    });
+    const scripts = [...page.html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]);
+    expect(scripts).toEqual([WAIT_SCRIPT]);
+    const hash = createHash('sha256').update(WAIT_SCRIPT).digest('base64');
+    expect(page.contentSecurityPolicy).toContain(`script-src 'sha256-${hash}'; connect-src 'self';`);
+    expect(page.contentSecurityPolicy).toMatch(/^default-src 'none';/);
   });
 
   it('clockTime is the UTC wall-clock time', () => {

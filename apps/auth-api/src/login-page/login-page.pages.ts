@@ -51,10 +51,31 @@ export interface SentView {
   allowedDate: Date;
   /** The code form: the request's parameters, the CSRF value and the attempt it signs in. */
   codeForm: CodeFormView;
-  /** Where the page goes on by itself (a held GET answering when the link is approved on another device). */
-  refreshUrl: string;
+  /** Where the page goes on by itself: collects an approval made on another device, or shows the outcome. */
+  statusUrl: string;
+  /** What the page's script waits on (a held GET answering the attempt's status when it changes). */
+  watchUrl: string;
   error?: string;
 }
+
+/**
+ * How the "check your inbox" page goes on by itself: in the background it waits on the attempt's
+ * status (held requests), and once it is no longer pending it goes to the status URL, which signs
+ * in or shows the outcome. It never reloads while pending: a reload would wipe a code being typed
+ * or cancel the code form on its way. Without scripts a meta refresh reloads into the status URL.
+ */
+export const WAIT_SCRIPT = `(function () {
+  var form = document.getElementById('code').form;
+  var leaving = false;
+  form.addEventListener('submit', function () { leaving = true; });
+  function goOn() { if (!leaving) location.replace(form.dataset.statusUrl); }
+  function watch() {
+    fetch(form.dataset.watchUrl, { headers: { accept: 'application/json' } })
+      .then(function (response) { return response.ok ? response.json() : { status: 'unknown' }; })
+      .then(function (answer) { if (answer.status === 'pending') watch(); else goOn(); }, function () { setTimeout(watch, 3000); });
+  }
+  watch();
+})();`;
 
 /**
  * After the form: where the link went, the phrase the e-mail and its page show, the approval number
@@ -64,13 +85,12 @@ export function checkInbox(view: SentView): RenderedPage {
   const strings = PAGE_STRINGS[view.locale];
   const [beforeEmail, afterEmail = ''] = strings.sentBody.split('{email}');
   const form = view.codeForm;
-  // No script runs on Sesame's pages (CSP): the page reloads itself into a request that waits for the approval.
-  const body = html`<meta http-equiv="refresh" content="3;url=${view.refreshUrl}">
+  const body = html`<noscript><meta http-equiv="refresh" content="3;url=${view.statusUrl}"></noscript>
 <h1>${strings.sentHeading}</h1>
 <p>${beforeEmail}<strong>${view.email}</strong>${afterEmail}</p>
 <div class="phrase" id="sentence">${view.sentence}</div>
 <div class="approval"><p>${strings.approvalNumber}</p><strong id="approval-number">${view.approvalNumber}</strong></div>
-<form method="post" action="${form.action}" novalidate>
+<form method="post" action="${form.action}" novalidate data-status-url="${view.statusUrl}" data-watch-url="${view.watchUrl}">
 ${Object.entries(form.hidden).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
 <input type="hidden" name="csrf" value="${form.csrf}">
 <input type="hidden" name="login_attempt_id" value="${form.loginAttemptId}">
@@ -85,7 +105,7 @@ ${view.error ? html`<p class="error" id="code-error" role="alert">${view.error}<
 <p class="fine">${fill(strings.sentAgain, { time: clockTime(view.allowedDate) })}</p>`;
   // The code form ends on the application's redirect_uri.
   return renderPage(
-    { title: strings.sentHeading, brand: view.context.organization.name, icon: 'mail', body },
+    { title: strings.sentHeading, brand: view.context.organization.name, icon: 'mail', body, script: WAIT_SCRIPT },
     [form.redirectUri],
     view.locale,
   );

@@ -12,7 +12,7 @@ import {
   withQuery,
 } from '@sesame/common';
 import { isUUID } from 'class-validator';
-import { ApplicationRepository, ClientContext } from '@sesame/entities';
+import { ApplicationRepository, ClientContext, LoginAttemptStatus } from '@sesame/entities';
 import { LoginAttemptService } from '../direct-auth/login-attempt.service';
 import { ATTEMPT_COOKIE } from '../direct-auth/login-approval.service';
 import { LoginCodeService } from '../direct-auth/login-code.service';
@@ -59,6 +59,7 @@ export class LoginPageService {
   private readonly cookieAttributes: string;
   private readonly codeAction: string;
   private readonly statusPath: string;
+  private readonly watchPath: string;
   private readonly attemptCookieAttributes: string;
 
   constructor(
@@ -72,6 +73,7 @@ export class LoginPageService {
     const secure = config.http.publicBaseUrl.startsWith('https:') ? '; Secure' : '';
     this.codeAction = `/${config.http.apiPrefix}/v1/authorize/code`;
     this.statusPath = `/${config.http.apiPrefix}/v1/authorize/status`;
+    this.watchPath = `/${config.http.apiPrefix}/v1/authorize/watch`;
     // Lax and on all of /v1: the link page (a top-level navigation from the mailbox) reads it too.
     this.attemptCookieAttributes = `Path=/${config.http.apiPrefix}/v1; HttpOnly; SameSite=Lax; Max-Age=86400${secure}`;
     this.cookieAttributes = `Path=/${config.http.apiPrefix}/v1/authorize; HttpOnly; SameSite=Strict; Max-Age=3600${secure}`;
@@ -156,7 +158,7 @@ export class LoginPageService {
     const { context, request } = await this.check(form);
     const locale = this.locale(request, browser);
     const cookie = this.requireCsrf(form, browser);
-    const loginAttemptId = typeof form.login_attempt_id === 'string' && isUUID(form.login_attempt_id) ? form.login_attempt_id : null;
+    const loginAttemptId = attemptIdOf(form);
     if (!loginAttemptId)
       throw problem('invalid_request', 'This form is incomplete. Go back to the application and start signing in again.');
     const browserCookie = this.requireAttemptCookie(browser);
@@ -186,7 +188,21 @@ export class LoginPageService {
   }
 
   /**
-   * GET /v1/authorize/status: where the "check your inbox" page reloads itself. Held while the
+   * GET /v1/authorize/watch: what the "check your inbox" page's script waits on (without reloading
+   * the page over a code being typed). Held like status; answers the attempt's status and collects
+   * nothing: once it is no longer pending, the page goes to status, which does.
+   */
+  async watch(params: Record<string, unknown>, browser: BrowserContext): Promise<{ status: LoginAttemptStatus }> {
+    const { context } = await this.check(params);
+    const loginAttemptId = attemptIdOf(params);
+    const browserCookie = this.requireAttemptCookie(browser);
+    if (!loginAttemptId) throw unknownHere();
+    const by = { browserHash: sha256(browserCookie) };
+    return { status: await this.attempts.watch(context.application.id, loginAttemptId, PAGE_WAIT_SECONDS, by) };
+  }
+
+  /**
+   * GET /v1/authorize/status: where the "check your inbox" page goes on by itself. Held while the
    * attempt is pending (up to PAGE_WAIT_SECONDS, answering at once on a change on any instance);
    * approved on another device, it goes on to the callback with code and state; still pending,
    * it shows the page again; used, expired or locked, it goes back to the application with the error.
@@ -195,7 +211,7 @@ export class LoginPageService {
   async status(params: Record<string, unknown>, browser: BrowserContext): Promise<RenderedPage> {
     const { context, request } = await this.check(params);
     const locale = this.locale(request, browser);
-    const loginAttemptId = typeof params.login_attempt_id === 'string' && isUUID(params.login_attempt_id) ? params.login_attempt_id : null;
+    const loginAttemptId = attemptIdOf(params);
     const browserCookie = this.requireAttemptCookie(browser);
     const csrfCookie = readCookie(browser.cookieHeader, CSRF_COOKIE);
     if (!loginAttemptId || !csrfCookie) throw unknownHere();
@@ -234,13 +250,14 @@ export class LoginPageService {
         loginAttemptId,
         redirectUri: request.redirectUri,
       },
-      refreshUrl: this.refreshUrl(request, loginAttemptId),
+      ...this.waitUrls(request, loginAttemptId),
       error,
     });
   }
 
-  private refreshUrl(request: AuthorizeRequest, loginAttemptId: string): string {
-    return `${this.statusPath}?${new URLSearchParams({ ...hiddenParameters(request), login_attempt_id: loginAttemptId }).toString()}`;
+  private waitUrls(request: AuthorizeRequest, loginAttemptId: string): { statusUrl: string; watchUrl: string } {
+    const query = new URLSearchParams({ ...hiddenParameters(request), login_attempt_id: loginAttemptId }).toString();
+    return { statusUrl: `${this.statusPath}?${query}`, watchUrl: `${this.watchPath}?${query}` };
   }
 
   /** The `sesame_attempt` cookie of the browser that asked; without it the attempt is not known here. */
@@ -277,6 +294,10 @@ const CODE_RETRY_MESSAGES: Record<string, 'wrongCode' | 'badCode' | 'codesDisabl
   invalid_request: 'badCode',
   login_code_disabled: 'codesDisabled',
 };
+
+function attemptIdOf(params: Record<string, unknown>): string | null {
+  return typeof params.login_attempt_id === 'string' && isUUID(params.login_attempt_id) ? params.login_attempt_id : null;
+}
 
 function unknownHere(): ProblemException {
   return problem('not_found', 'This sign-in is not known in this browser. Go back to the application and start again.');

@@ -43,8 +43,8 @@ footer{font-size:12px;color:var(--muted)}
 @media (max-width:480px){body{justify-content:flex-start;padding-top:32px}main{padding:28px 20px}}
 `;
 
-/** The CSP allows exactly this stylesheet: no scripts, no other resources. */
-const STYLE_HASH = `sha256-${createHash('sha256').update(STYLE).digest('base64')}`;
+/** The CSP allows exactly this stylesheet, and no other resources than a page's own script. */
+const STYLE_HASH = sha256Source(STYLE);
 
 export interface PageContent {
   title: string;
@@ -53,6 +53,8 @@ export interface PageContent {
   /** A badge above the heading. */
   icon?: PageIcon;
   body: SafeHtml;
+  /** The page's one inline script, if any: the CSP allows exactly it (by its hash), and fetches from this origin. */
+  script?: string;
 }
 
 export type PageIcon = 'mail' | 'alert';
@@ -97,15 +99,21 @@ ${content.icon ? html`<div class="icon${content.icon === 'alert' ? ' alert' : ''
 ${content.body}
 </main>
 <footer>Secured by Sesame</footer>
+${content.script ? html`<script>${new SafeHtml(content.script)}</script>` : ''}
 </body>
 </html>`;
-  return { html: page.value, contentSecurityPolicy: contentSecurityPolicy(formTargets) };
+  return { html: page.value, contentSecurityPolicy: contentSecurityPolicy(formTargets, content.script) };
 }
 
-function contentSecurityPolicy(formTargets: string[]): string {
+function contentSecurityPolicy(formTargets: string[], script?: string): string {
   const sources = formTargets.map(formActionSource).filter((source): source is string => source !== null);
   const targets = ["'self'", ...new Set(sources)].join(' ');
-  return `default-src 'none'; style-src '${STYLE_HASH}'; img-src 'self' data:; form-action ${targets}; frame-ancestors 'none'; base-uri 'none'`;
+  const scripts = script ? `script-src '${sha256Source(script)}'; connect-src 'self'; ` : '';
+  return `default-src 'none'; ${scripts}style-src '${STYLE_HASH}'; img-src 'self' data:; form-action ${targets}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+function sha256Source(text: string): string {
+  return `sha256-${createHash('sha256').update(text).digest('base64')}`;
 }
 
 /** Private-use URI schemes are reverse domain names (RFC 8252 §7.1). */
