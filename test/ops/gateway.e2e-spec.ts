@@ -8,6 +8,7 @@ import { SmtpSink } from '../support/smtp-sink';
 import { TEST_PLATFORM_API_KEY } from '../support/test-env';
 import { AppName, AppProcess, startAppProcess, startAppProcesses } from './support/app-process';
 import { RunningNginx, startNginx } from './support/nginx';
+import { LINE_WAIT_MS } from './support/lines';
 
 /**
  * docker/nginx.conf in front of the real apps: rendered with loopback upstreams, checked with
@@ -131,14 +132,22 @@ describe('the nginx gateway (docker/nginx.conf) in front of the apps', () => {
     const generated = await request(gateway).get('/api/v1/.well-known/jwks.json').expect(200);
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
     const id = generated.headers['x-request-id'];
-    await apps['auth-api'].waitForLog((line) => line.requestId === id && line.msg === 'request completed', 5000, 'the request log line');
-    const access = await nginx.output.waitFor((line) => line.includes(`"request_id":"${id}"`), 5000, 'the access log line');
+    await apps['auth-api'].waitForLog(
+      (line) => line.requestId === id && line.msg === 'request completed',
+      LINE_WAIT_MS,
+      'the request log line',
+    );
+    const access = await nginx.output.waitFor((line) => line.includes(`"request_id":"${id}"`), LINE_WAIT_MS, 'the access log line');
     expect(JSON.parse(access)).toEqual(expect.objectContaining({ method: 'GET', path: '/api/v1/.well-known/jwks.json', status: 200 }));
   });
 
   it('the access log leaves out query strings (login links carry their token there)', async () => {
     await request(gateway).get('/api/v1/login_link?token=gateway-secret-token-value').set('X-Request-Id', 'gateway-query-test');
-    const access = await nginx.output.waitFor((line) => line.includes('"request_id":"gateway-query-test"'), 5000, 'the access log line');
+    const access = await nginx.output.waitFor(
+      (line) => line.includes('"request_id":"gateway-query-test"'),
+      LINE_WAIT_MS,
+      'the access log line',
+    );
     expect(access).not.toContain('gateway-secret-token-value');
   });
 

@@ -1,12 +1,13 @@
 import { appEnv, DockerCommandProcess } from './support/app-process';
 import { startCommand } from './support/dockerfile';
+import { LINE_WAIT_MS } from './support/lines';
 
 /** Starts management-api as its container does, with these logging variables, until it listens; returns its output. */
 async function startupLines(env: Record<string, string>, listening: RegExp): Promise<string[]> {
   const { env: processEnv } = await appEnv('management-api', env);
   const app = new DockerCommandProcess(startCommand('management-api'), processEnv);
   try {
-    await app.output.waitFor((line) => listening.test(line), 30_000, 'the listening line');
+    await app.output.waitFor((line) => listening.test(line), LINE_WAIT_MS, 'the listening line');
     return [...app.output.lines];
   } finally {
     app.kill('SIGTERM');

@@ -11,6 +11,7 @@ import { FILE_REDIS_PREFIX } from '../support/config';
 import { basicAuth } from '../support/login';
 import { SmtpSink } from '../support/smtp-sink';
 import { AppProcess, startAppProcess, startPublicAuthProcess } from './support/app-process';
+import { LINE_WAIT_MS } from './support/lines';
 
 const REDIRECT_URI = 'http://localhost:4000/callback';
 
@@ -100,7 +101,7 @@ describe('mail worker faults', () => {
       workers[0].kill('SIGKILL');
       expect(await workers[0].exited).toEqual({ code: null, signal: 'SIGKILL' });
       await smtp.next(email);
-      await workers[1].waitForLog((line) => String(line.msg).startsWith('Sent login link e-mail'), 10_000, 'the send to be recorded');
+      await workers[1].waitForLog((line) => String(line.msg).startsWith('Sent login link e-mail'), LINE_WAIT_MS, 'the send to be recorded');
       const [attempt] = await query<{ mail_sent_at: Date | null }>('SELECT mail_sent_at FROM login_attempt WHERE email = $1', [email]);
       expect(attempt.mail_sent_at).toBeInstanceOf(Date);
       expect(smtp.pending(email)).toEqual([]);
@@ -145,7 +146,7 @@ describe('mail worker faults', () => {
         .send({ email, redirect_uri: REDIRECT_URI, state: 's' })
         .expect(200);
       const failed = `Login link e-mail for attempt ${started.body.loginAttemptId} failed (${FAILED_TRIES}, will retry)`;
-      await worker.waitForLog((line) => String(line.msg).startsWith(failed), 30_000, `try ${FAILED_TRIES} to fail`);
+      await worker.waitForLog((line) => String(line.msg).startsWith(failed), LINE_WAIT_MS, `try ${FAILED_TRIES} to fail`);
       await smtp.start(smtpPort);
       await smtp.next(email);
     }, 45_000);

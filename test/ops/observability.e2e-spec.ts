@@ -6,6 +6,7 @@ import { linkIn, SmtpSink } from '../support/smtp-sink';
 import { TEST_PLATFORM_API_KEY, TEST_SECRETS_KEY } from '../support/test-env';
 import { AppName, AppProcess, LogLine, startAppProcesses } from './support/app-process';
 import { moved, Samples, scrape } from './support/metrics';
+import { LINE_WAIT_MS } from './support/lines';
 
 const REDIRECT_URI = 'http://localhost:4000/callback';
 
@@ -195,7 +196,7 @@ describe('logs and metrics of a full login', () => {
       .set('Authorization', basicAuth(app))
       .send({ email: failing, redirect_uri: REDIRECT_URI, state: 's' })
       .expect(200);
-    await apps['mail-worker'].waitForLog((line) => String(line.msg).includes('giving up'), 10_000, 'the give-up line');
+    await apps['mail-worker'].waitForLog((line) => String(line.msg).includes('giving up'), LINE_WAIT_MS, 'the give-up line');
   });
 
   it('a tenant over its endpoint limit gets 429', async () => {
@@ -210,7 +211,7 @@ describe('logs and metrics of a full login', () => {
     const after = {} as Record<AppName, Samples>;
     beforeAll(async () => {
       // Each job's counter moves before its line is logged: wait for the four mails sent.
-      await apps['mail-worker'].output.waitForCount((line) => line.includes(': sent (try '), 4, 10_000, 'sent jobs');
+      await apps['mail-worker'].output.waitForCount((line) => line.includes(': sent (try '), 4, LINE_WAIT_MS, 'sent jobs');
       for (const name of Object.keys(apps) as AppName[]) after[name] = await scrape(apps[name].url);
     });
     const delta = (name: AppName, series: string) => moved(before[name], after[name], series);

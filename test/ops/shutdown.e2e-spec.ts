@@ -9,6 +9,7 @@ import { AppProcess, startAppProcess } from './support/app-process';
 import { HoldingSmtp } from '../support/holding-smtp';
 import { basicAuth } from '../support/login';
 import { scrape, value } from './support/metrics';
+import { LINE_WAIT_MS } from './support/lines';
 
 /** A request whose body is sent in two parts, so that it is in flight for as long as the test wants. */
 function splitRequest(url: string, path: string, headers: Record<string, string>, body: string) {
@@ -79,7 +80,11 @@ describe('graceful shutdown (SIGTERM)', () => {
 
       await held; // The worker has sent the message and waits for the server's answer.
       worker.kill('SIGTERM');
-      await worker.waitForLog((line) => line.msg === 'Stopping: no new mail jobs; finishing the current one', 10_000, 'the stopping line');
+      await worker.waitForLog(
+        (line) => line.msg === 'Stopping: no new mail jobs; finishing the current one',
+        LINE_WAIT_MS,
+        'the stopping line',
+      );
       expect(worker.running).toBe(true);
       smtp.release();
 
@@ -113,9 +118,13 @@ describe('graceful shutdown (SIGTERM)', () => {
     async function inFlight(app: AppProcess, path: string, headers: Record<string, string>, body: object) {
       const requestId = `ops-inflight-${randomBytes(4).toString('hex')}`;
       const call = splitRequest(app.url, path, { ...headers, 'X-Request-Id': requestId }, JSON.stringify(body));
-      await app.waitForLog((line) => line.requestId === requestId && line.msg === 'request received', 10_000, 'the request to arrive');
+      await app.waitForLog(
+        (line) => line.requestId === requestId && line.msg === 'request received',
+        LINE_WAIT_MS,
+        'the request to arrive',
+      );
       app.kill('SIGTERM');
-      await app.waitForLog((line) => String(line.msg).startsWith('Shutting down'), 10_000, 'the shutdown line');
+      await app.waitForLog((line) => String(line.msg).startsWith('Shutting down'), LINE_WAIT_MS, 'the shutdown line');
       call.finish();
       const result = { response: await call.response, exit: await app.exited };
       // The request's own log line carries the id on either platform.

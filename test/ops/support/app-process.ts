@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { freePort, onFreePort } from '../../support/apps';
 import { FILE_REDIS_PREFIX } from '../../support/config';
 import { healthCheckCommand, REPOSITORY_ROOT, startCommand } from './dockerfile';
-import { LineCollector } from './lines';
+import { LINE_WAIT_MS, LineCollector, START_UP_WAIT_MS } from './lines';
 
 /** The apps every test of the login flow runs. */
 export type AppName = 'management-api' | 'auth-api' | 'mail-worker';
@@ -79,7 +79,7 @@ export class AppProcess extends DockerCommandProcess {
   }
 
   /** Resolves with the first log line (seen or still to come) that matches. */
-  async waitForLog(match: (line: LogLine) => boolean, timeoutMs = 20_000, what = 'a log line'): Promise<LogLine> {
+  async waitForLog(match: (line: LogLine) => boolean, timeoutMs = LINE_WAIT_MS, what = 'a log line'): Promise<LogLine> {
     const parse = (line: string): LogLine | null => {
       try {
         return JSON.parse(line) as LogLine;
@@ -104,7 +104,7 @@ export class AppProcess extends DockerCommandProcess {
       throw new Error(`${this.name} exited (${JSON.stringify(exit)}) before starting:\n${this.output.lines.slice(-20).join('\n')}`);
     });
     await Promise.race([
-      this.waitForLog((line) => line.context === 'Main' && String(line.msg).startsWith('Listening on '), 30_000, 'start-up'),
+      this.waitForLog((line) => line.context === 'Main' && String(line.msg).startsWith('Listening on '), START_UP_WAIT_MS, 'start-up'),
       failed,
     ]);
     return this;

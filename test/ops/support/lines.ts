@@ -1,5 +1,14 @@
 import { Readable } from 'node:stream';
 
+/**
+ * How long a test waits for a line before failing: a guard against a line that never comes, not a
+ * speed check (on a loaded two-core machine a process answers many times slower than on a quiet one).
+ */
+export const LINE_WAIT_MS = 60_000;
+
+/** The same guard for an app's start-up (Node loading Nest, connecting to Postgres and Redis). */
+export const START_UP_WAIT_MS = 90_000;
+
 /** Collects a process's output line by line and lets a test wait for a line (event-driven, no polling). */
 export class LineCollector {
   readonly lines: string[] = [];
@@ -22,7 +31,7 @@ export class LineCollector {
   }
 
   /** Resolves with the first line (already seen or still to come) that matches. */
-  waitFor(match: (line: string) => boolean, timeoutMs = 20_000, what = 'a matching line'): Promise<string> {
+  waitFor(match: (line: string) => boolean, timeoutMs = LINE_WAIT_MS, what = 'a matching line'): Promise<string> {
     const seen = this.lines.find(match);
     if (seen !== undefined) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
@@ -39,7 +48,7 @@ export class LineCollector {
   }
 
   /** Resolves once `count` lines in all (seen or still to come) match. */
-  async waitForCount(match: (line: string) => boolean, count: number, timeoutMs = 20_000, what = 'matching lines'): Promise<void> {
+  async waitForCount(match: (line: string) => boolean, count: number, timeoutMs = LINE_WAIT_MS, what = 'matching lines'): Promise<void> {
     let seen = this.lines.filter(match).length;
     if (seen >= count) return;
     const waiting = { match: (line: string) => match(line) && ++seen >= count, resolve: (_line: string) => undefined as void };

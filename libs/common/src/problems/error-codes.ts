@@ -117,7 +117,7 @@ export const ERROR_CODES = {
     also: [
       {
         apis: ['page'],
-        doc: "the hosted page's code form (`POST /v1/authorize/code`) or status page (`GET /v1/authorize/status`) from another browser than the one that started the attempt (no `sesame_attempt` cookie of it): nothing counted",
+        doc: "the hosted page's code form (`POST /v1/authorize/code`) or its status requests (`GET /v1/authorize/status`, `GET /v1/authorize/watch`) from another browser than the one that started the attempt (no `sesame_attempt` cookie of it): nothing counted",
       },
       { apis: ['console'], doc: 'a console file or API route that does not exist' },
     ],
