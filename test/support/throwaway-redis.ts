@@ -13,6 +13,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+interface ServerOptions {
+  appendOnly?: boolean;
+  replicaOf?: ThrowawayRedis;
+  sentinelConfig?: string;
+}
+
 /**
  * A redis-server of a test's own, which the test may stop or kill and start again on the same
  * port to see how the apps behave while Redis is down and after it is back. Without persistence
@@ -25,11 +31,17 @@ export class ThrowawayRedis {
   private constructor(
     readonly port: number,
     private readonly dataDir: string | null,
+    private readonly options: ServerOptions,
   ) {}
 
-  static async start(options: { appendOnly?: boolean } = {}): Promise<ThrowawayRedis> {
-    const dataDir = options.appendOnly ? mkdtempSync(join(tmpdir(), 'sesame-redis-')) : null;
-    const redis = new ThrowawayRedis(await freePort(), dataDir);
+  /**
+   * A replica of another server (`replicaOf`), or a sentinel given its configuration file
+   * (`sentinelConfig`, which it rewrites as it learns).
+   */
+  static async start(options: ServerOptions = {}): Promise<ThrowawayRedis> {
+    // A replica writes the primary's snapshot to its directory: one of its own, not the working directory.
+    const dataDir = options.appendOnly || options.replicaOf ? mkdtempSync(join(tmpdir(), 'sesame-redis-')) : null;
+    const redis = new ThrowawayRedis(await freePort(), dataDir, options);
     await redis.restart();
     return redis;
   }
@@ -45,16 +57,20 @@ export class ThrowawayRedis {
   /** Starts the server (again) on its port and resolves when it accepts connections. */
   async restart(): Promise<void> {
     if (this.child) throw new Error('redis-server is already running');
-    const persistence = this.dataDir ? ['--appendonly', 'yes', '--dir', this.dataDir] : ['--appendonly', 'no'];
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { appendOnly, replicaOf, sentinelConfig } = this.options;
+    const persistence = [...(this.dataDir ? ['--dir', this.dataDir] : []), '--appendonly', appendOnly ? 'yes' : 'no'];
+    const role = sentinelConfig ? [sentinelConfig, '--sentinel'] : [];
+    const replica = replicaOf ? ['--replicaof', '127.0.0.1', String(replicaOf.port)] : [];
+    const args = [...role, '--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence, ...replica];
+    const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // A sentinel logs no "Ready": it is ready once it monitors its primary.
+    const ready = sentinelConfig ? '+monitor master' : 'Ready to accept connections';
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       let output = '';
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
-        if (output.includes('Ready to accept connections')) {
+        if (output.includes(ready)) {
           child.stdout!.off('data', onData);
           child.stdout!.resume();
           resolve();

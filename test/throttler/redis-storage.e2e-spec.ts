@@ -9,7 +9,7 @@ describe('RedisThrottlerStorage (the Lua script against real Redis)', () => {
   const clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
   const clients: Redis[] = [];
   const storage = () => {
-    const client = new Redis(config.redis.url, redisOptions(config));
+    const client = new Redis(redisOptions(config));
     clients.push(client);
     return new RedisThrottlerStorage(client, config, clock);
   };

@@ -19,6 +19,7 @@ export * from './http/openapi';
 export * from './http/openapi-answers';
 export * from './http/openapi-security';
 export * from './redis/redis.module';
+export * from './redis/redis-connection';
 export * from './health/redis.health';
 export * from './urls/loopback';
 export * from './urls/login-link';

@@ -19,6 +19,11 @@ export class MailProducer {
     @Optional() private readonly metrics?: SesameMetrics,
   ) {}
 
+  /** MAIL_ENQUEUE_TIMEOUT_MS, and the failover wait on top while Redis fails over to a new primary. */
+  private get enqueueTimeoutMs(): number {
+    return this.config.mail.enqueueTimeoutMs + this.config.redis.failoverWaitMs;
+  }
+
   /**
    * Queues the login e-mail of an attempt. The job id is the attempt id, so queueing the same
    * attempt again while its job exists is a no-op. Throws QueueUnavailableError when Redis does
@@ -38,7 +43,7 @@ export class MailProducer {
 
   private async add(name: string, job: LoginLinkJob | MemberInvitationJob, jobId: string): Promise<void> {
     try {
-      await withTimeout(this.queue.add(name, job, { jobId }), this.config.mail.enqueueTimeoutMs);
+      await withTimeout(this.queue.add(name, job, { jobId }), this.enqueueTimeoutMs);
     } catch {
       throw new QueueUnavailableError();
     }
@@ -50,7 +55,7 @@ export class MailProducer {
    * A job still waiting, retrying, or kept as failed is left alone. True when it was queued.
    */
   async requeueIfLost(loginAttemptId: string, requestId: string | null): Promise<boolean> {
-    if (await withTimeout(this.queue.getJob(loginAttemptId), this.config.mail.enqueueTimeoutMs)) return false;
+    if (await withTimeout(this.queue.getJob(loginAttemptId), this.enqueueTimeoutMs)) return false;
     await this.enqueueLoginLink(loginAttemptId, requestId);
     return true;
   }

@@ -113,7 +113,8 @@ export class LoginAttemptEvents implements OnApplicationShutdown {
     if (this.subscriber.status !== 'ready') {
       const subscriber = this.subscriber;
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('Redis subscriber not ready')), this.config.redis.commandTimeoutMs);
+        const wait = this.config.redis.commandTimeoutMs + this.config.redis.failoverWaitMs;
+        const timer = setTimeout(() => reject(new Error('Redis subscriber not ready')), wait);
         subscriber.once('ready', () => {
           clearTimeout(timer);
           resolve();

@@ -43,7 +43,13 @@ describe('parseEnvironment', () => {
         credentialsFile: null,
       });
       expect(config.database).toEqual({ url: REQUIRED.DATABASE_URL, poolSize: 10, statementTimeoutMs: 10_000 });
-      expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'sesame', commandTimeoutMs: 1000 });
+      expect(config.redis).toEqual({
+        url: 'redis://127.0.0.1:6379',
+        sentinel: null,
+        prefix: 'sesame',
+        commandTimeoutMs: 1000,
+        failoverWaitMs: 0,
+      });
       expect(config.secrets).toEqual({ key: Buffer.from(HEX_KEY, 'hex'), platformApiKey: null });
       expect(config.apiKeys).toEqual({ cacheSeconds: 5 });
       expect(config.members).toEqual({ reauthSeconds: 600, sessionIdleSeconds: 43200, sessionMaxSeconds: 604800 });
@@ -210,6 +216,10 @@ describe('parseEnvironment', () => {
       ['DATABASE_URL', 'mysql://root@localhost/sesame', 'must use postgres or postgresql'],
       ['DATABASE_URL', 'not a url', 'must be a valid URL'],
       ['REDIS_URL', 'http://127.0.0.1:6379', 'must use redis or rediss'],
+      ['REDIS_SENTINELS', '10.0.0.1', 'must be a comma-separated list of host:port'],
+      ['REDIS_SENTINELS', '10.0.0.1:26379,,10.0.0.2:26379', 'must be a comma-separated list of host:port'],
+      ['REDIS_SENTINELS', '10.0.0.1:99999', 'must be a comma-separated list of host:port'],
+      ['REDIS_FAILOVER_WAIT_MS', '60000', 'must be an integer from 0 to 30000'],
       ['SMTP_URL', 'mailto:ops@example.com', 'must use smtp or smtps'],
       ['PUBLIC_BASE_URL', 'javascript:alert(1)', 'must use http or https'],
       ['PUBLIC_BASE_URL', '/api', 'must be a valid URL'],
@@ -223,6 +233,40 @@ describe('parseEnvironment', () => {
       ['TRUST_PROXY', '10.0.0.0/8; rm -rf /', 'must be false, true, a hop count, or a comma-separated list of addresses/subnets'],
     ])('%s=%j', (name, value, message) => {
       expect(problemsOf({ ...REQUIRED, [name]: value })).toEqual([`${name}: ${message}`]);
+    });
+
+    it('REDIS_SENTINELS: the primary the sentinels name, with its credentials, and a failover wait of 5 s unless set', () => {
+      const config = parseEnvironment({
+        ...REQUIRED,
+        REDIS_SENTINELS: 'sentinel-a:26379, 10.0.0.2:26380,[::1]:26381',
+        REDIS_SENTINEL_NAME: 'sesame-main',
+        REDIS_PASSWORD: 'primary secret',
+        REDIS_SENTINEL_PASSWORD: 'sentinel secret',
+        REDIS_TLS: 'on',
+      });
+      expect(config.redis.sentinel).toEqual({
+        nodes: [
+          { host: 'sentinel-a', port: 26379 },
+          { host: '10.0.0.2', port: 26380 },
+          { host: '::1', port: 26381 },
+        ],
+        name: 'sesame-main',
+        username: null,
+        password: 'primary secret',
+        sentinelPassword: 'sentinel secret',
+        tls: true,
+      });
+      expect(config.redis.failoverWaitMs).toBe(5000);
+      expect(parseEnvironment({ ...REQUIRED, REDIS_SENTINELS: 'a:1', REDIS_FAILOVER_WAIT_MS: '0' }).redis).toMatchObject({
+        sentinel: { name: 'mymaster', tls: false },
+        failoverWaitMs: 0,
+      });
+    });
+
+    it('REDIS_SENTINELS and REDIS_URL are alternatives', () => {
+      expect(problemsOf({ ...REQUIRED, REDIS_SENTINELS: 'a:26379', REDIS_URL: 'redis://b:6379' })).toEqual([
+        'REDIS_SENTINELS: and REDIS_URL are alternatives: set one',
+      ]);
     });
 
     it('reports all bad variables of one environment together', () => {

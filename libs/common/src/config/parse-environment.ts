@@ -1,4 +1,13 @@
-import { DEFAULT_ENDPOINT_LIMITS, DEFAULT_PLAN_LIMITS, PLANS, Plan, SesameConfig, WINDOWS, WindowLimits } from './sesame-config';
+import {
+  DEFAULT_ENDPOINT_LIMITS,
+  DEFAULT_PLAN_LIMITS,
+  PLANS,
+  Plan,
+  SentinelConfig,
+  SesameConfig,
+  WINDOWS,
+  WindowLimits,
+} from './sesame-config';
 
 export class ConfigurationError extends Error {
   constructor(readonly problems: string[]) {
@@ -17,6 +26,7 @@ export function parseEnvironment(env: Env): SesameConfig {
   const problems: string[] = [];
   const read = new EnvReader(env, problems);
   const publicBaseUrl = read.url('PUBLIC_BASE_URL', 'http://localhost:3000/api').replace(/\/+$/, '');
+  const sentinel = read.redisSentinel();
   const config: SesameConfig = {
     env: read.oneOf('NODE_ENV', ['development', 'production', 'test'] as const, 'development'),
     http: {
@@ -46,8 +56,10 @@ export function parseEnvironment(env: Env): SesameConfig {
     },
     redis: {
       url: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+      sentinel,
       prefix: read.pattern('REDIS_PREFIX', /^[A-Za-z0-9:_{}.-]{1,64}$/, 'sesame', 'letters, digits and :_{}.- (at most 64)'),
       commandTimeoutMs: read.integer('REDIS_COMMAND_TIMEOUT_MS', 1000, 50, 60_000),
+      failoverWaitMs: read.integer('REDIS_FAILOVER_WAIT_MS', sentinel ? 5000 : 0, 0, 30_000),
     },
     secrets: {
       key: read.secretKey('SECRETS_KEY'),
@@ -198,6 +210,34 @@ class EnvReader {
     const value = this.raw(name);
     if (value === undefined) return null;
     return value.length >= minLength ? value : this.fail(name, `must be at least ${minLength} characters`, null);
+  }
+
+  /**
+   * Redis behind Sentinel: REDIS_SENTINELS (host:port, comma-separated) with REDIS_SENTINEL_NAME,
+   * and the primary's REDIS_USERNAME/REDIS_PASSWORD, the sentinels' REDIS_SENTINEL_PASSWORD and
+   * REDIS_TLS. Null without REDIS_SENTINELS (then REDIS_URL names the one Redis).
+   */
+  redisSentinel(): SentinelConfig | null {
+    const list = this.raw('REDIS_SENTINELS');
+    if (list === undefined) return null;
+    if (this.raw('REDIS_URL') !== undefined) return this.fail('REDIS_SENTINELS', 'and REDIS_URL are alternatives: set one', null);
+    const nodes = list.split(',').map((entry) => /^\s*(\[[0-9a-fA-F:]+\]|[^\s:]+):(\d{1,5})\s*$/.exec(entry));
+    if (nodes.some((node) => node === null || Number(node[2]) > 65535)) {
+      return this.fail('REDIS_SENTINELS', 'must be a comma-separated list of host:port', null);
+    }
+    return {
+      nodes: nodes.map((node) => ({ host: node![1].replace(/^\[|\]$/g, ''), port: Number(node![2]) })),
+      name: this.pattern(
+        'REDIS_SENTINEL_NAME',
+        /^[A-Za-z0-9._-]{1,64}$/,
+        'mymaster',
+        'the monitored primary’s name (letters, digits and ._-)',
+      ),
+      username: this.optionalString('REDIS_USERNAME'),
+      password: this.optionalString('REDIS_PASSWORD'),
+      sentinelPassword: this.optionalString('REDIS_SENTINEL_PASSWORD'),
+      tls: this.oneOf('REDIS_TLS', ['off', 'on'] as const, 'off') === 'on',
+    };
   }
 
   trustProxy(name: string): boolean | number | string[] {

@@ -45,7 +45,15 @@ export interface SesameConfig {
     credentialsFile: string | null;
   };
   database: { url: string; poolSize: number; statementTimeoutMs: number };
-  redis: { url: string; prefix: string; commandTimeoutMs: number };
+  redis: {
+    /** The one Redis, unless `sentinel` is set. */
+    url: string;
+    sentinel: SentinelConfig | null;
+    prefix: string;
+    commandTimeoutMs: number;
+    /** How long a command waits for Redis to come back (a Sentinel failover) before it fails; 0: it fails at once. */
+    failoverWaitMs: number;
+  };
   secrets: { key: Buffer; platformApiKey: string | null };
   /** The Bull dashboard of management-api: off unless an operator turns it on. */
   queueDashboard: boolean;
@@ -115,3 +123,14 @@ export const DEFAULT_PLAN_LIMITS: Record<Plan, WindowLimits> = {
 };
 
 export const DEFAULT_ENDPOINT_LIMITS: Record<Plan, number> = { free: 30, basic: 60, pro: 120, enterprise: 600 };
+
+/** Redis replicas watched by Sentinel: the apps ask the sentinels where the primary is, again after a failover. */
+export interface SentinelConfig {
+  nodes: { host: string; port: number }[];
+  /** The primary's name in the sentinels' configuration (`sentinel monitor <name> …`). */
+  name: string;
+  username: string | null;
+  password: string | null;
+  sentinelPassword: string | null;
+  tls: boolean;
+}
