@@ -98,10 +98,12 @@ export const WAIT_SCRIPT = `(function () {
   var leaving = false;
   form.addEventListener('submit', function () { leaving = true; });
   function watch() {
+    var asked = Date.now();
     fetch(form.dataset.waitUrl, { headers: { accept: 'application/json' } })
       .then(function (response) { return response.ok ? response.json() : { status: 'unknown' }; })
       .then(function (answer) {
-        if (answer.status === 'pending') return watch();
+        // A wait that answered at once is asked again after a pause, not in a tight loop.
+        if (answer.status === 'pending') return setTimeout(watch, Date.now() - asked < 1000 ? 3000 : 0);
         if (!leaving) location.replace(answer.location || form.dataset.waitUrl);
       }, function () { setTimeout(watch, 3000); });
   }

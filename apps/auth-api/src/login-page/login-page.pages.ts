@@ -70,9 +70,12 @@ export const WAIT_SCRIPT = `(function () {
   form.addEventListener('submit', function () { leaving = true; });
   function goOn() { if (!leaving) location.replace(form.dataset.statusUrl); }
   function watch() {
+    var asked = Date.now();
+    // A wait that answered at once (Redis away) is asked again after a pause, not in a tight loop.
+    function again() { setTimeout(watch, Date.now() - asked < 1000 ? 3000 : 0); }
     fetch(form.dataset.watchUrl, { headers: { accept: 'application/json' } })
       .then(function (response) { return response.ok ? response.json() : { status: 'unknown' }; })
-      .then(function (answer) { if (answer.status === 'pending') watch(); else goOn(); }, function () { setTimeout(watch, 3000); });
+      .then(function (answer) { if (answer.status === 'pending') again(); else goOn(); }, function () { setTimeout(watch, 3000); });
   }
   watch();
 })();`;
