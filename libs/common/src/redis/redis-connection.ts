@@ -43,11 +43,12 @@ function followDemotion(error: Error): 2 | false {
 }
 
 /**
- * Bull's connections (client, subscriber, blocking): where Redis is, and the apps' reconnection;
- * Bull keeps its own queueing of commands while reconnecting.
+ * Bull's connections (client, subscriber, blocking): where Redis is; Bull keeps its own reconnection
+ * and command queueing (its close sequence reconnects the blocking connection itself, which a
+ * retry strategy of ours raced: "Redis is already connecting/connected").
  */
 export function bullRedisOptions(config: SesameConfig): RedisOptions {
-  return { ...redisConnection(config), retryStrategy: reconnectDelay, reconnectOnError: followDemotion };
+  return redisConnection(config);
 }
 
 /**
