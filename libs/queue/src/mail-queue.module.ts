@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { bullRedisOptions, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { redisConnection, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { CAPPED_BACKOFF, cappedBackoff } from './mail-backoff';
 import { MAIL_QUEUE } from './mail-queue';
 import { MailProducer } from './mail-producer';
@@ -26,7 +26,7 @@ const STALLED_CHECK_MS = 5000;
       name: MAIL_QUEUE,
       inject: [SESAME_CONFIG],
       useFactory: (config: SesameConfig) => ({
-        redis: bullRedisOptions(config),
+        redis: redisConnection(config),
         prefix: bullPrefix(config),
         settings: {
           lockDuration: LOCK_MS,

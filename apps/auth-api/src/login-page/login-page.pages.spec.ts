@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ClientContext } from '@sesame/entities';
 import { clockTime } from '../pages/html';
-import { checkInbox, signInForm, WAIT_SCRIPT } from './login-page.pages';
+import { checkInbox, SentView, signInForm, WAIT_SCRIPT } from './login-page.pages';
 
 const context: ClientContext = {
   application: { id: 'a', name: 'Notes <beta>', type: 'desktop', clientId: 'c', callbackUrls: [] },
@@ -16,6 +16,23 @@ const codeForm = {
   loginAttemptId: '7f0c9a4e-0000-4000-8000-000000000001',
   redirectUri: 'https://app.example.com/cb',
 };
+
+/** A "check your inbox" page's view, with `changes`. */
+function sentView(changes: Partial<SentView> = {}): SentView {
+  return {
+    context,
+    locale: 'en',
+    email: 'a@b.c',
+    sentence: 'S',
+    approvalNumber: '42',
+    minutes: 10,
+    allowedDate: new Date(),
+    codeForm,
+    statusUrl: '/s',
+    watchUrl: '/w',
+    ...changes,
+  };
+}
 
 describe('hosted login pages', () => {
   it('the form escapes names and values, and marks an error for assistive technology', () => {
@@ -42,18 +59,14 @@ describe('hosted login pages', () => {
     ['fr', 'lien de connexion à <strong>ada&amp;bob@example.com</strong>. Ouvrez-le'],
     ['es', 'Hemos enviado un enlace a <strong>ada&amp;bob@example.com</strong>. Ábrelo'],
   ] as const)('check your inbox (%s) names the address, escaped, and shows the sentence', (locale, sentence) => {
-    const page = checkInbox({
-      context,
-      locale,
-      email: 'ada&bob@example.com',
-      sentence: 'Brave otter sings softly',
-      approvalNumber: '42',
-      minutes: 10,
-      allowedDate: new Date('2030-01-01T10:11:12Z'),
-      codeForm,
-      statusUrl: '/api/v1/authorize/status?x=1',
-      watchUrl: '/api/v1/authorize/watch?x=1',
-    });
+    const page = checkInbox(
+      sentView({
+        locale,
+        email: 'ada&bob@example.com',
+        sentence: 'Brave otter sings softly',
+        allowedDate: new Date('2030-01-01T10:11:12Z'),
+      }),
+    );
     expect(page.html).toContain(sentence);
     expect(page.html).toContain('<div class="phrase" id="sentence">Brave otter sings softly</div>');
     expect(page.html).toContain('<strong id="approval-number">42</strong>');
@@ -62,19 +75,14 @@ describe('hosted login pages', () => {
   });
 
   it('check your inbox has a code field posting the attempt, the CSRF value and the request, and may end on the redirect_uri', () => {
-    const page = checkInbox({
-      context,
-      locale: 'fr',
-      email: 'a@b.c',
-      sentence: 'S',
-      approvalNumber: '42',
-      minutes: 10,
-      allowedDate: new Date(),
-      codeForm,
-      statusUrl: '/api/v1/authorize/status?x=1&y=2',
-      watchUrl: '/api/v1/authorize/watch?x=1&y=2',
-      error: 'Ce code n’est pas le bon.',
-    });
+    const page = checkInbox(
+      sentView({
+        locale: 'fr',
+        statusUrl: '/api/v1/authorize/status?x=1&y=2',
+        watchUrl: '/api/v1/authorize/watch?x=1&y=2',
+        error: 'Ce code n’est pas le bon.',
+      }),
+    );
     expect(page.html).toContain(
       '<form method="post" action="/api/v1/authorize/code" novalidate data-status-url="/api/v1/authorize/status?x=1&amp;y=2" data-watch-url="/api/v1/authorize/watch?x=1&amp;y=2">',
     );
@@ -89,18 +97,7 @@ describe('hosted login pages', () => {
   });
 
   it('check your inbox runs its wait script and nothing else: the CSP allows that script by its hash, and fetches from this origin', () => {
-    const page = checkInbox({
-      context,
-      locale: 'en',
-      email: 'a@b.c',
-      sentence: 'S',
-      approvalNumber: '42',
-      minutes: 10,
-      allowedDate: new Date(),
-      codeForm,
-      statusUrl: '/s',
-      watchUrl: '/w',
-    });
+    const page = checkInbox(sentView());
     const scripts = [...page.html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]);
     expect(scripts).toEqual([WAIT_SCRIPT]);
     const hash = createHash('sha256').update(WAIT_SCRIPT).digest('base64');

@@ -4,8 +4,9 @@ import { SesameConfig } from '../config/sesame-config';
 /**
  * Where Redis is, as ioredis options: the one place every connection of the apps is built from
  * (their shared client and its duplicates for subscriptions, and Bull's client, subscriber and
- * blocking connections). Either the one Redis of REDIS_URL (`rediss:` for TLS), or the primary the
- * sentinels name, asked again after a failover.
+ * blocking connections). Either the one Redis of REDIS_URL (`rediss:` for TLS), or the primary
+ * the sentinels name, asked again after a failover. Bull keeps its own reconnection: a faster
+ * retry strategy of ours raced the reconnect Bull's close does itself.
  */
 export function redisConnection(config: SesameConfig): RedisOptions {
   const { sentinel } = config.redis;
@@ -32,25 +33,6 @@ export function redisConnection(config: SesameConfig): RedisOptions {
   };
 }
 
-/** Reconnects soon after Redis is back (or a new primary is named), and never waits more than 2 s between tries. */
-function reconnectDelay(attempt: number): number {
-  return Math.min(attempt * 100, 2000);
-}
-
-/** A demoted primary answers writes with READONLY: reconnect (to the new primary) and resend. */
-function followDemotion(error: Error): 2 | false {
-  return error.message.startsWith('READONLY') ? 2 : false;
-}
-
-/**
- * Bull's connections (client, subscriber, blocking): where Redis is; Bull keeps its own reconnection
- * and command queueing (its close sequence reconnects the blocking connection itself, which a
- * retry strategy of ours raced: "Redis is already connecting/connected").
- */
-export function bullRedisOptions(config: SesameConfig): RedisOptions {
-  return redisConnection(config);
-}
-
 /**
  * The apps' own clients (throttler, caches, usage counters, health, long-poll subscriptions):
  * a command fails within REDIS_COMMAND_TIMEOUT_MS, and the client reconnects in the background
@@ -67,8 +49,10 @@ export function redisOptions(config: SesameConfig): RedisOptions {
     connectTimeout: commandTimeoutMs * 2,
     enableOfflineQueue: waits,
     maxRetriesPerRequest: waits ? null : 0,
-    retryStrategy: reconnectDelay,
-    reconnectOnError: waits ? followDemotion : () => false,
+    // Reconnects soon after Redis is back (or a new primary is named), at most 2 s between tries.
+    retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000),
+    // A demoted primary answers writes with READONLY: reconnect (to the new primary) and resend.
+    reconnectOnError: (error: Error) => (waits && error.message.startsWith('READONLY') ? 2 : false),
     // Commands issued in the same tick by concurrent requests go out in one write.
     enableAutoPipelining: true,
     lazyConnect: false,
