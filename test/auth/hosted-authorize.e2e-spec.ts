@@ -5,7 +5,7 @@ import { hiddenFields, hostedLogin, openAuthorize, sentenceIn, submitEmail } fro
 import { decodeJwt } from 'jose';
 import { basicAuth, followLink, pkcePair, uniqueEmail } from '../support/login';
 import { codeIn, linkIn, SmtpSink } from '../support/smtp-sink';
-import { query } from '../support/direct-auth';
+import { query, tokenIn } from '../support/direct-auth';
 import { verify } from '../support/tokens';
 
 /**
@@ -282,6 +282,29 @@ describe('hosted login page /v1/authorize', () => {
         redirect_uri: query.redirect_uri,
         code_verifier: pair.verifier,
       }).expect(200);
+    });
+
+    it('the page’s watch answers the status and collects nothing: an approval is collected once, by status, in the browser that asked', async () => {
+      const form = await openAuthorize(stack.auth.url, base(web, 'http://localhost:4000/callback'));
+      const email = uniqueEmail('watch');
+      const sent = await submitEmail(stack.auth.url, form, email).expect(200);
+      const approvalNumber = /<strong id="approval-number">(\d\d)<\/strong>/.exec(sent.text)![1];
+      const cookie = `${form.cookie}; ${String(sent.headers['set-cookie']?.[0] ?? '').split(';')[0]}`;
+      const attempt = { ...base(web, 'http://localhost:4000/callback'), login_attempt_id: hiddenFields(sent.text).login_attempt_id };
+      const follow = (path: 'watch' | 'status') =>
+        request(stack.auth.url).get(`/api/v1/authorize/${path}`).query(attempt).set('Cookie', cookie);
+
+      const token = tokenIn(await smtp.next(email));
+      await request(stack.auth.url).post('/api/v1/login_link/approve').type('form').send({ token, number: approvalNumber }).expect(200);
+      // Watching twice collects nothing: the approval is still there for status.
+      for (const _ of [1, 2]) expect((await follow('watch').expect(200)).body).toEqual({ status: 'approved' });
+      const collected = await follow('status').expect(303);
+      const callback = new URL(collected.headers.location);
+      expect(callback.searchParams.get('state')).toBe(attempt.state);
+      expect(callback.searchParams.get('code')).toBeTruthy();
+      expect((await follow('watch').expect(200)).body).toEqual({ status: 'completed' });
+      // The attempt id and the other cookies without this browser's attempt cookie follow nothing.
+      await request(stack.auth.url).get('/api/v1/authorize/watch').query(attempt).set('Cookie', form.cookie).expect(404);
     });
 
     it('shows the approval number on "check your inbox"; only the browser that asked may type a code or follow the attempt', async () => {
