@@ -103,6 +103,8 @@ class Launcher {
       ...(mailCatcher && { SMTP_URL: mailCatcherSmtpUrl(mailCatcher) }),
       // The apps sit behind the gateway, which connects from loopback and sets X-Forwarded-*.
       TRUST_PROXY: 'loopback',
+      // One instance of each app on one machine: Ctrl-C stops them at once, there is nothing to drain to.
+      SHUTDOWN_DRAIN_SECONDS: '0',
       ...consoleDefaults(settings),
     });
     // The public URL depends on API_PREFIX, which only the parsed configuration normalises.

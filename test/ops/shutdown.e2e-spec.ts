@@ -174,4 +174,54 @@ describe('graceful shutdown (SIGTERM)', () => {
       expect(await worker.stop()).toEqual({ code: 0, signal: null });
     }, 40_000);
   });
+  describe.each(['express', 'fastify'])('auth-api behind a gateway on %s: SIGTERM with SHUTDOWN_DRAIN_SECONDS', (platform) => {
+    it('keeps answering during the drain, each answer closing its connection, reports itself unready, ends held waits at once, then exits 0', async () => {
+      const management = await startAppProcess('management-api', { HTTP_PLATFORM: platform });
+      const client = await createApplication(
+        management.url,
+        await createOrganization(management.url, await createTenant(management.url, 'pro')),
+      );
+      await management.stop();
+      const auth = await startAppProcess('auth-api', { HTTP_PLATFORM: platform, SHUTDOWN_DRAIN_SECONDS: '3', LOG_LEVEL: 'debug' });
+      const headers = { Authorization: basicAuth(client), 'Content-Type': 'application/json' };
+      const login = () =>
+        fetch(`${auth.url}/api/v1/authenticate_direct`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            email: `ops-drain-${randomBytes(4).toString('hex')}@example.com`,
+            redirect_uri: 'http://localhost:4000/callback',
+            state: 's',
+          }),
+        });
+      const wait = (loginAttemptId: string, requestId = randomBytes(4).toString('hex')) =>
+        fetch(`${auth.url}/api/v1/login_attempt/${loginAttemptId}?wait=25`, { headers: { ...headers, 'X-Request-Id': requestId } });
+      const heldId = `ops-held-${randomBytes(4).toString('hex')}`;
+      const held = wait(((await (await login()).json()) as { loginAttemptId: string }).loginAttemptId, heldId);
+      await auth.waitForLog((line) => line.requestId === heldId && line.msg === 'request received', LINE_WAIT_MS, 'the wait to arrive');
+
+      auth.kill('SIGTERM');
+      await auth.waitForLog((line) => String(line.msg).startsWith('SIGTERM: answering for 3000 ms more'), LINE_WAIT_MS, 'the drain');
+      // The wait held before the signal is answered now, not at its 25 s.
+      const heldAnswer = await held;
+      expect(heldAnswer.status).toBe(200);
+      expect(await heldAnswer.json()).toMatchObject({ status: 'pending' });
+      expect(auth.running).toBe(true);
+
+      const health = await fetch(`${auth.url}/api/health`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toMatchObject({ error: { shutdown: { status: 'down', message: 'shutting down' } } });
+
+      const during = await login();
+      expect(during.status).toBe(200);
+      expect(during.headers.get('connection')).toBe('close');
+      const { loginAttemptId } = (await during.json()) as { loginAttemptId: string };
+      const newWait = await wait(loginAttemptId);
+      expect(await newWait.json()).toMatchObject({ status: 'pending' });
+      // Not held: answered while the app still drains.
+      expect(auth.running).toBe(true);
+
+      expect(await auth.exited).toEqual({ code: 0, signal: null });
+    }, 60_000);
+  });
 });

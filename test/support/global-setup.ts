@@ -44,5 +44,7 @@ export default async function globalSetup(): Promise<void> {
     // job runs only where a test turns it on (test/ops/maintenance.e2e-spec.ts, on a database of its own).
     MAINTENANCE_INTERVAL_SECONDS: '0',
     CLIENT_CACHE_SECONDS: '0',
+    // Apps started as processes stop at once on SIGTERM; test/ops/shutdown.e2e-spec.ts sets a drain where it tests one.
+    SHUTDOWN_DRAIN_SECONDS: '0',
   });
 }

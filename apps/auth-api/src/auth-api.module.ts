@@ -3,10 +3,12 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import {
   ClockModule,
+  ShutdownModule,
   HttpMetricsGuard,
   LoggingModule,
   MetricsModule,
   RedisHealthIndicator,
+  ShutdownHealthIndicator,
   RedisModule,
   SesameConfig,
   SesameConfigModule,
@@ -30,6 +32,7 @@ export class AuthApiModule {
         LoggingModule.forRoot(config, { app: 'auth-api' }),
         MetricsModule.forRoot({ app: 'auth-api', endpointDecorators: [SkipGlobalLimit()] }),
         ClockModule,
+        ShutdownModule,
         DatabaseModule,
         RedisModule,
         TerminusModule,
@@ -41,6 +44,7 @@ export class AuthApiModule {
       controllers: [HealthController],
       providers: [
         RedisHealthIndicator,
+        ShutdownHealthIndicator,
         // First, so that requests a later guard refuses are still labelled with their route.
         { provide: APP_GUARD, useExisting: HttpMetricsGuard },
         { provide: APP_GUARD, useExisting: GlobalIpThrottlerGuard },

@@ -3,11 +3,13 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import {
   ClockModule,
+  ShutdownModule,
   HttpMetricsGuard,
   LoggingModule,
   MetricsModule,
   ProblemFilter,
   RedisHealthIndicator,
+  ShutdownHealthIndicator,
   RedisModule,
   SesameConfig,
   SesameConfigModule,
@@ -41,6 +43,7 @@ export class ConsoleModule {
         LoggingModule.forRoot(config, { app: 'console' }),
         MetricsModule.forRoot({ app: 'console', endpointDecorators: [SkipGlobalLimit()] }),
         ClockModule,
+        ShutdownModule,
         RedisModule,
         TerminusModule,
         ThrottlingModule,
@@ -55,6 +58,7 @@ export class ConsoleModule {
         TryItService,
         CsrfTokens,
         RedisHealthIndicator,
+        ShutdownHealthIndicator,
         // Route labelling for the metrics, the per-IP global limit, then CSRF on every change.
         { provide: APP_GUARD, useExisting: HttpMetricsGuard },
         { provide: APP_GUARD, useExisting: GlobalIpThrottlerGuard },

@@ -4,6 +4,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import {
   ClockModule,
+  ShutdownModule,
   HttpMetricsGuard,
   LoggingModule,
   MetricsModule,
@@ -34,6 +35,7 @@ export class MailWorkerModule {
         LoggingModule.forRoot(config, { app: 'mail-worker' }),
         MetricsModule.forRoot({ app: 'mail-worker' }),
         ClockModule,
+        ShutdownModule,
         DatabaseModule,
         RedisModule,
         TerminusModule,

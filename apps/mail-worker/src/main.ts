@@ -10,7 +10,8 @@ import { MailWorkerModule } from './mail-worker.module';
  */
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
-  const app = await createHttpApp(MailWorkerModule.forRoot(config), config, { bufferLogs: true });
+  // No gateway sends the worker requests: on SIGTERM it stops taking jobs at once, without a drain.
+  const app = await createHttpApp(MailWorkerModule.forRoot(config), config, { bufferLogs: true }, { drainMs: 0 });
   useAppLogger(app);
   await app.listen(config.http.ports.mailWorker, config.http.host);
   new Logger('Main').log(`Listening on http://${config.http.host}:${config.http.ports.mailWorker}`);

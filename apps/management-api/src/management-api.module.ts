@@ -3,12 +3,14 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import {
   ClockModule,
+  ShutdownModule,
   HttpMetricsGuard,
   JsonBodyGuard,
   LoggingModule,
   MetricsModule,
   ProblemFilter,
   RedisHealthIndicator,
+  ShutdownHealthIndicator,
   RedisModule,
   SesameConfig,
   SesameConfigModule,
@@ -41,6 +43,7 @@ export class ManagementApiModule {
         LoggingModule.forRoot(config, { app: 'management-api' }),
         MetricsModule.forRoot({ app: 'management-api', endpointDecorators: [Public(), SkipGlobalLimit()] }),
         ClockModule,
+        ShutdownModule,
         DatabaseModule,
         RedisModule,
         TerminusModule,
@@ -62,6 +65,7 @@ export class ManagementApiModule {
       controllers: [HealthController],
       providers: [
         RedisHealthIndicator,
+        ShutdownHealthIndicator,
         // In this order: route labelling for the metrics, the per-IP global limit before any key lookup, a body the API cannot read, then the key or member token,
         // then the tenant's plan limits (keys) or the member's own limit, then the route's access rule.
         { provide: APP_GUARD, useExisting: HttpMetricsGuard },

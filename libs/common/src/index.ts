@@ -21,6 +21,8 @@ export * from './http/openapi-security';
 export * from './redis/redis.module';
 export * from './redis/redis-connection';
 export * from './health/redis.health';
+export * from './health/shutdown.health';
+export * from './shutdown/shutdown-drain';
 export * from './urls/loopback';
 export * from './urls/login-link';
 export * from './urls/normalized';

@@ -5,7 +5,10 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { LineCollector } from './lines';
 
-export const NGINX_CONF = resolve(__dirname, '../../../docker/nginx.conf');
+/** docker/nginx.conf, from this file in the repository (tests) or in dist/ (the drills). */
+export const NGINX_CONF = [resolve(__dirname, '../../../docker/nginx.conf'), resolve(__dirname, '../../../../docker/nginx.conf')].find(
+  (path) => existsSync(path),
+)!;
 
 /** Debian's nginx (`apt-get install nginx`; .ci/run installs it), or NGINX_BIN. */
 export function nginxBinary(): string {
@@ -17,11 +20,18 @@ export function nginxBinary(): string {
   return found;
 }
 
+/** Each app's address, or addresses when several instances run. */
 export interface Upstreams {
-  auth: string;
-  management: string;
-  console: string;
+  auth: string | string[];
+  management: string | string[];
+  console: string | string[];
 }
+
+const servers = (addresses: string | string[]) =>
+  [addresses]
+    .flat()
+    .map((address) => `server ${address};`)
+    .join(' ');
 
 /**
  * docker/nginx.conf with the compose hosts replaced by loopback addresses, listening on a test port,
@@ -30,9 +40,9 @@ export interface Upstreams {
  */
 export function renderNginxConfig(template: string, upstreams: Upstreams, port: number, dir: string): string {
   const replacements: [string | RegExp, string][] = [
-    ['server auth-api:3002;', `server ${upstreams.auth};`],
-    ['server management-api:3001;', `server ${upstreams.management};`],
-    ['server console:3004;', `server ${upstreams.console};`],
+    ['server auth-api:3002;', servers(upstreams.auth)],
+    ['server management-api:3001;', servers(upstreams.management)],
+    ['server console:3004;', servers(upstreams.console)],
     ['listen 3000;', `listen 127.0.0.1:${port};`],
     ['pid /tmp/nginx.pid;', `pid ${join(dir, 'nginx.pid')};`],
     [

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { REDIS, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { REDIS, SESAME_CONFIG, SesameConfig, ShutdownDrain } from '@sesame/common';
 import type Redis from 'ioredis';
 
 /** A subscription to one attempt's changes, taken before its status is read so no change falls in between. */
@@ -16,7 +16,9 @@ const NOOP_WATCH: AttemptWatch = { next: () => Promise.resolve(), stop: () => un
  * an attempt publishes on its channel; a held `?wait=` request listens on it. Waiting holds no
  * Postgres connection (the status is read before and after, each a short query). One subscriber
  * connection per instance, with a channel per attempt being waited on. Without Redis, a wait
- * answers at once (the caller polls again), and publishing is skipped.
+ * answers at once (the caller polls again), and publishing is skipped. From the shutdown signal
+ * on, held waits answer at once and new ones are not held, so that their clients ask again of an
+ * instance that stays.
  */
 @Injectable()
 export class LoginAttemptEvents implements OnApplicationShutdown {
@@ -27,7 +29,10 @@ export class LoginAttemptEvents implements OnApplicationShutdown {
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
-  ) {}
+    private readonly drain: ShutdownDrain,
+  ) {
+    drain.onStart(() => this.wakeAll());
+  }
 
   async changed(loginAttemptId: string): Promise<void> {
     await this.redis
@@ -36,6 +41,7 @@ export class LoginAttemptEvents implements OnApplicationShutdown {
   }
 
   async watch(loginAttemptId: string): Promise<AttemptWatch> {
+    if (this.drain.draining) return NOOP_WATCH;
     const channel = this.channel(loginAttemptId);
     let wake: () => void = () => undefined;
     let changed = false;
@@ -68,8 +74,12 @@ export class LoginAttemptEvents implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    for (const listeners of this.listeners.values()) for (const listener of listeners) listener();
+    this.wakeAll();
     await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
+  }
+
+  private wakeAll(): void {
+    for (const listeners of this.listeners.values()) for (const listener of listeners) listener();
   }
 
   private channel(loginAttemptId: string): string {

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { RedisHealthIndicator } from '@sesame/common';
+import { RedisHealthIndicator, ShutdownHealthIndicator } from '@sesame/common';
 import { Public } from '@sesame/guards';
 
 @ApiTags('Health')
@@ -11,13 +11,18 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
+    private readonly shutdown: ShutdownHealthIndicator,
   ) {}
 
   @Get()
   @Public()
   @HealthCheck()
-  @ApiOperation({ summary: 'Reports Postgres and Redis; 503 when either is down' })
+  @ApiOperation({ summary: 'Reports Postgres and Redis; 503 when either is down or the instance is shutting down' })
   check() {
-    return this.health.check([() => this.database.pingCheck('postgres', { timeout: 1000 }), () => this.redis.check()]);
+    return this.health.check([
+      () => this.database.pingCheck('postgres', { timeout: 1000 }),
+      () => this.redis.check(),
+      () => this.shutdown.check(),
+    ]);
   }
 }

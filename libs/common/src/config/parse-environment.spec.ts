@@ -35,6 +35,7 @@ describe('parseEnvironment', () => {
         trustProxy: false,
         bodyLimitBytes: 100 * 1024,
         hstsMaxAgeSeconds: 365 * 24 * 3600,
+        shutdownDrainSeconds: 5,
         ports: { management: 3001, auth: 3002, mailWorker: 3003, console: 3004 },
       });
       expect(config.console).toEqual({

@@ -37,6 +37,7 @@ export function parseEnvironment(env: Env): SesameConfig {
       trustProxy: read.trustProxy('TRUST_PROXY'),
       bodyLimitBytes: read.integer('HTTP_BODY_LIMIT_BYTES', 100 * 1024, 1024, 10 * 1024 * 1024),
       hstsMaxAgeSeconds: read.integer('HSTS_MAX_AGE_SECONDS', 365 * 24 * 3600, 0, 2 * 365 * 24 * 3600),
+      shutdownDrainSeconds: read.integer('SHUTDOWN_DRAIN_SECONDS', 5, 0, 300),
       ports: {
         management: read.port('MANAGEMENT_PORT', 3001),
         auth: read.port('AUTH_PORT', 3002),

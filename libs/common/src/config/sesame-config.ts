@@ -34,6 +34,8 @@ export interface SesameConfig {
     bodyLimitBytes: number;
     /** Strict-Transport-Security max-age sent on every answer when PUBLIC_BASE_URL is https; 0 sends none. */
     hstsMaxAgeSeconds: number;
+    /** How long an app behind the gateway keeps answering after SIGTERM before it closes (see ShutdownDrain). */
+    shutdownDrainSeconds: number;
     ports: { management: number; auth: number; mailWorker: number; console: number };
   };
   console: {

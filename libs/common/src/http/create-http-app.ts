@@ -1,11 +1,14 @@
-import { DynamicModule, INestApplication, NestApplicationOptions, Type, VersioningType } from '@nestjs/common';
+import { DynamicModule, INestApplication, Logger, NestApplicationOptions, Type, VersioningType } from '@nestjs/common';
 import { AbstractHttpAdapter, NestFactory } from '@nestjs/core';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SesameConfig } from '../config/sesame-config';
 import { requestIdOf } from '../logging/request-id';
+import { ShutdownDrain } from '../shutdown/shutdown-drain';
 import { createValidationPipe } from './validation';
 
 type EntryModule = Type<unknown> | DynamicModule;
@@ -13,16 +16,57 @@ type EntryModule = Type<unknown> | DynamicModule;
 /**
  * Creates a Nest HTTP app on the platform the configuration selects (Express by default,
  * Fastify with HTTP_PLATFORM=fastify). Controllers, guards and filters use only Nest's
- * abstractions, so both platforms behave the same.
+ * abstractions, so both platforms behave the same. On SIGTERM or SIGINT the app drains for
+ * `drainMs` (SHUTDOWN_DRAIN_SECONDS unless told otherwise: see ShutdownDrain), closes everything
+ * and exits 0.
  */
 export async function createHttpApp(
   module: EntryModule,
   config: SesameConfig,
   options: NestApplicationOptions = {},
+  shutdown: { drainMs: number } = { drainMs: config.http.shutdownDrainSeconds * 1000 },
 ): Promise<INestApplication> {
   const app = await NestFactory.create(module, createHttpAdapter(config), { ...options, ...platformOptions(config) });
   configureHttpApp(app, config);
+  closeOnShutdownSignals(app, shutdown.drainMs);
   return app;
+}
+
+/** See closeOnShutdownSignals. */
+const LAST_CONNECTIONS_GRACE_MS = 1000;
+
+function closeOnShutdownSignals(app: INestApplication, drainMs: number): void {
+  const drain = app.get(ShutdownDrain);
+  const server = app.getHttpServer() as Server;
+  // On Node's own request event, so that every answer has it, whatever answers it.
+  server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+    if (drain.draining) response.setHeader('Connection', 'close');
+  });
+  const shutDown = async (signal: NodeJS.Signals): Promise<void> => {
+    drain.start();
+    if (drainMs > 0) {
+      new Logger('Shutdown').log(`${signal}: answering for ${drainMs} ms more, then closing`);
+      await sleep(drainMs);
+      // Stop taking connections, then give the ones just accepted time to deliver their request:
+      // closing the server ends every connection without a request in progress, and a connection
+      // whose request is still on its way looks like one (the gateway would get a reset).
+      net.Server.prototype.close.call(server);
+      await sleep(LAST_CONNECTIONS_GRACE_MS);
+    }
+    await app.close();
+  };
+  // A second signal during the drain is not caught: it stops the process at once.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () =>
+      shutDown(signal).then(
+        () => process.exit(0),
+        (error: Error) => {
+          new Logger('Shutdown').error(`Shutdown failed: ${error.message}`);
+          process.exit(1);
+        },
+      ),
+    );
+  }
 }
 
 export function createHttpAdapter(config: SesameConfig): AbstractHttpAdapter {
@@ -73,8 +117,6 @@ export function configureHttpApp(app: INestApplication, config: SesameConfig): v
   app.setGlobalPrefix(config.http.apiPrefix);
   app.enableVersioning({ type: VersioningType.URI });
   app.useGlobalPipes(createValidationPipe());
-  // On SIGTERM/SIGINT: close everything, then exit 0 (Nest would otherwise re-raise the signal).
-  app.enableShutdownHooks([], { useProcessExit: true });
 }
 
 /**
