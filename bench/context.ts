@@ -137,9 +137,9 @@ export class BenchContext {
   async startSesame(
     app: SesameApp,
     platform: 'express' | 'fastify',
-    options: { pin?: boolean; env?: NodeJS.ProcessEnv; nodeArgs?: string[]; redisPrefix?: string; readyPath?: string } = {},
+    options: { pin?: boolean; env?: NodeJS.ProcessEnv; nodeArgs?: string[]; redisPrefix?: string; readyPath?: string; port?: number } = {},
   ): Promise<RunningServer> {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const env = this.sesameEnv(platform, options.redisPrefix ?? this.nextRedisPrefix(), {
       [PORT_VARIABLE[app]]: String(port),
       ...this.sesameEnvExtra,

@@ -26,7 +26,7 @@ export async function idleConnections(stack: DrillStack): Promise<DrillResult> {
       if (status.startsWith('5')) result.unexpected5xx += 1;
     }
     const managementAccepted = result.accepted;
-    await tally(stack, load, result, apps.management.url, false);
+    await tally(stack, load, result, apps.management.url, () => false);
     result.accepted += managementAccepted;
   } finally {
     for (const socket of sockets) socket.destroy();

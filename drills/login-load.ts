@@ -20,7 +20,16 @@ export interface Outcome {
   /** HTTP status, or "timeout" / "error" when no answer came. */
   status: string;
   sentAt: number;
+  answeredAt: number;
+  /** The attempt's id, when accepted. */
+  loginAttemptId?: string;
+  /** A 503's Retry-After header. */
+  retryAfter?: string | null;
 }
+
+/** How a load's client treats a 503: as the answer, or as the client library does (asks again after Retry-After, twice at most). */
+export type On503 = 'answer' | 'retry';
+const RETRIES_AFTER_503 = 2;
 
 export class LoginLoad {
   readonly outcomes: Outcome[] = [];
@@ -30,12 +39,19 @@ export class LoginLoad {
     private readonly stack: DrillStack,
     private readonly drill: string,
     private readonly authUrl: () => string,
+    private readonly on503: On503 = 'answer',
   ) {}
 
   /** Sends `rate` requests a second for `seconds`, at fixed times; resolves when every one has its answer. */
   async run(seconds: number, rate = 20): Promise<void> {
+    let i = 0;
+    await this.runUntil(() => i++ >= seconds * rate, rate);
+  }
+
+  /** Sends `rate` requests a second, at fixed times, until `done()` says so; resolves when every one has its answer. */
+  async runUntil(done: () => boolean, rate = 20): Promise<void> {
     const started = Date.now();
-    for (let i = 0; i < seconds * rate; i++) {
+    for (let i = 0; !done(); i++) {
       const wait = started + (i * 1000) / rate - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       this.pending.push(this.sendOne());
@@ -50,13 +66,29 @@ export class LoginLoad {
   private async sendOne(): Promise<void> {
     const email = this.stack.address(this.drill);
     const sentAt = Date.now();
-    const status = await login(this.stack, this.authUrl(), email);
-    this.outcomes.push({ email, status, sentAt });
+    let answer = await startLogin(this.stack, this.authUrl(), email);
+    for (let retry = 0; this.on503 === 'retry' && answer.status === '503' && retry < RETRIES_AFTER_503; retry++) {
+      await new Promise((resolve) => setTimeout(resolve, answer.retryAfterSeconds * 1000));
+      answer = await startLogin(this.stack, this.authUrl(), email);
+    }
+    this.outcomes.push({ email, sentAt, answeredAt: Date.now(), ...answer });
   }
 }
 
 /** One login request; its status as text. */
 export async function login(stack: DrillStack, authUrl: string, email: string): Promise<string> {
+  return (await startLogin(stack, authUrl, email)).status;
+}
+
+interface LoginAnswer {
+  status: string;
+  retryAfter: string | null;
+  /** From Retry-After (1 when it has none). */
+  retryAfterSeconds: number;
+  loginAttemptId?: string;
+}
+
+async function startLogin(stack: DrillStack, authUrl: string, email: string): Promise<LoginAnswer> {
   const seed = stack.ctx.seed;
   try {
     const response = await fetch(`${authUrl}/api/v1/authenticate_direct`, {
@@ -65,10 +97,20 @@ export async function login(stack: DrillStack, authUrl: string, email: string): 
       body: JSON.stringify({ email, redirect_uri: REDIRECT_URI, state: 'drill' }),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
-    await response.arrayBuffer();
-    return String(response.status);
+    const body = (await response.json().catch(() => ({}))) as { loginAttemptId?: string };
+    const retryAfter = response.headers.get('retry-after');
+    return {
+      status: String(response.status),
+      retryAfter,
+      retryAfterSeconds: Number(retryAfter ?? 1) || 1,
+      loginAttemptId: body.loginAttemptId,
+    };
   } catch (error) {
-    return error instanceof Error && error.name === 'TimeoutError' ? 'timeout' : 'error';
+    return {
+      status: error instanceof Error && error.name === 'TimeoutError' ? 'timeout' : 'error',
+      retryAfter: null,
+      retryAfterSeconds: 1,
+    };
   }
 }
 
@@ -116,21 +158,23 @@ export async function queueDrained(managementUrl: string, timeoutMs = 30_000): P
 
 /**
  * Fills a result from the load: statuses, and for the accepted requests the e-mails — each waited
- * for, then (once the queue is empty) any second copy counted. `dependencyDown` says whether a 503
- * was an expected refusal (a dependency of auth-api was down) or a defect.
+ * for, then (once the queue is empty) any second copy counted. `expected` says which 5xx answers
+ * the fault explains (a 503 while a dependency of auth-api was down); any other is a defect.
  */
 export async function tally(
   stack: DrillStack,
   load: LoginLoad,
   result: DrillResult,
   managementUrl: string,
-  dependencyDown: boolean,
+  expected: (outcome: Outcome) => boolean,
 ): Promise<void> {
   for (const outcome of load.outcomes) {
     if (outcome.status === '200') continue;
     result.refused[outcome.status] = (result.refused[outcome.status] ?? 0) + 1;
-    if (outcome.status.startsWith('5') && !(dependencyDown && outcome.status === '503')) result.unexpected5xx += 1;
+    if (outcome.status.startsWith('5') && !expected(outcome)) result.unexpected5xx += 1;
   }
+  const without = load.outcomes.filter((outcome) => outcome.status === '503' && !outcome.retryAfter).length;
+  if (without) result.problems.push(`${without} answers 503 without Retry-After`);
   const unanswered = load.outcomes.filter((outcome) => outcome.status === 'timeout' || outcome.status === 'error').length;
   if (unanswered) result.problems.push(`${unanswered} requests without an answer`);
   const accepted = load.accepted();

@@ -8,7 +8,9 @@ import { Logger } from '@nestjs/common';
 import { log, logAs } from '../bench/settings';
 import { hostileInput } from './hostile-input';
 import { idleConnections } from './idle-connections';
+import { instanceKill, redisFailover, rollingRestart } from './cluster-drills';
 import { planLimit } from './plan-limit';
+import { postgresRestart } from './postgres-restart';
 import { postgresTerminate } from './postgres-terminate';
 import { redisDataLoss, redisKill, redisRestart } from './redis-faults';
 import { DrillResult, emptyResult, failures } from './result';
@@ -46,6 +48,10 @@ const DRILLS: Record<string, Drill> = {
     describe: "every app's Postgres connection terminated under load",
     run: loaded('postgres-terminate', postgresTerminate),
   },
+  'postgres-restart': {
+    describe: 'a Postgres of its own restarted (fast shutdown) for 3 s under load',
+    run: postgresRestart,
+  },
   'plan-limit': {
     describe: 'two management-api instances, one tenant: twice its plan limit at once, exactly the limit served',
     run: planLimit,
@@ -55,6 +61,15 @@ const DRILLS: Record<string, Drill> = {
     run: hostileInput,
   },
   'idle-connections': { describe: '1000 idle and half-sent connections per app while logins go on', run: idleConnections },
+  'rolling-restart': {
+    describe: 'three auth-api, three management-api, two workers behind nginx: each stopped (SIGTERM) and started in turn under load',
+    run: rollingRestart,
+  },
+  'instance-kill': { describe: 'one of three auth-api instances killed with -9 under load, status waits held', run: instanceKill },
+  'redis-failover': {
+    describe: 'Redis through three sentinels: the primary killed under load at three instances, the replica promoted',
+    run: redisFailover,
+  },
 };
 
 function usage(): string {

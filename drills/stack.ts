@@ -38,11 +38,13 @@ export class DrillStack {
     readonly smtpUrl: string,
   ) {}
 
-  static async start(): Promise<DrillStack> {
+  /** `adminDatabaseUrl`: a Postgres other than the machine's (BENCH_DATABASE_ADMIN_URL's) for the throwaway database. */
+  static async start(options: { adminDatabaseUrl?: string } = {}): Promise<DrillStack> {
     const redis = await ThrowawayRedis.start({ appendOnly: true });
     const smtp = new SmtpSink();
     await smtp.start();
-    const ctx = new BenchContext({ ...benchSettings(), redisUrl: redis.url, serverCpu: null, loadCpu: null, logLevel: 'warn' });
+    const settings = { ...benchSettings(), redisUrl: redis.url, serverCpu: null, loadCpu: null, logLevel: 'warn' };
+    const ctx = new BenchContext({ ...settings, adminDatabaseUrl: options.adminDatabaseUrl ?? settings.adminDatabaseUrl });
     ctx.sesameEnvExtra = DRILL_ENV;
     await ctx.setUp();
     log(`drills: Redis on ${redis.url} (append-only), SMTP sink on ${smtp.url}`);
@@ -62,8 +64,14 @@ export class DrillStack {
     prefix: string,
     env: NodeJS.ProcessEnv = {},
     platform: 'express' | 'fastify' = 'express',
+    port?: number,
   ): Promise<RunningServer> {
-    const server = await this.ctx.startSesame(app, platform, { pin: false, redisPrefix: prefix, env: { SMTP_URL: this.smtpUrl, ...env } });
+    const server = await this.ctx.startSesame(app, platform, {
+      pin: false,
+      redisPrefix: prefix,
+      port,
+      env: { SMTP_URL: this.smtpUrl, ...env },
+    });
     this.running.add(server);
     return {
       ...server,

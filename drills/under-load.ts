@@ -37,7 +37,7 @@ export async function underLoad(stack: DrillStack, name: string, fault: Fault): 
     result.recoveryMs = await probeRecovery(stack, apps.auth.url, back);
     if (result.recoveryMs === null) result.problems.push('no login worked end to end again within 60 s');
     await running;
-    await tally(stack, load, result, apps.management.url, fault.dependencyDown);
+    await tally(stack, load, result, apps.management.url, (outcome) => fault.dependencyDown && outcome.status === '503');
   } finally {
     await fault.cleanup?.();
     await stopAll(apps);
