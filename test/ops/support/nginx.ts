@@ -27,10 +27,11 @@ export interface Upstreams {
   console: string | string[];
 }
 
-const servers = (addresses: string | string[]) =>
+/** One `server` line per address, each with the template's parameters (max_fails, fail_timeout). */
+const servers = (addresses: string | string[]) => (_line: string, parameters: string) =>
   [addresses]
     .flat()
-    .map((address) => `server ${address};`)
+    .map((address) => `server ${address}${parameters};`)
     .join(' ');
 
 /**
@@ -39,10 +40,10 @@ const servers = (addresses: string | string[]) =>
  * writable here). Only these lines change; every location block is used as it is.
  */
 export function renderNginxConfig(template: string, upstreams: Upstreams, port: number, dir: string): string {
-  const replacements: [string | RegExp, string][] = [
-    ['server auth-api:3002;', servers(upstreams.auth)],
-    ['server management-api:3001;', servers(upstreams.management)],
-    ['server console:3004;', servers(upstreams.console)],
+  const replacements: [string | RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
+    [/server auth-api:3002([^;]*);/, servers(upstreams.auth)],
+    [/server management-api:3001([^;]*);/, servers(upstreams.management)],
+    [/server console:3004([^;]*);/, servers(upstreams.console)],
     ['listen 3000;', `listen 127.0.0.1:${port};`],
     ['pid /tmp/nginx.pid;', `pid ${join(dir, 'nginx.pid')};`],
     [
@@ -58,7 +59,7 @@ export function renderNginxConfig(template: string, upstreams: Upstreams, port: 
     const count =
       typeof pattern === 'string' ? rendered.split(pattern).length - 1 : (rendered.match(new RegExp(pattern, 'gm')) ?? []).length;
     if (count !== 1) throw new Error(`docker/nginx.conf: expected exactly one ${String(pattern)}, found ${count}`);
-    rendered = rendered.replace(pattern, replacement);
+    rendered = typeof replacement === 'string' ? rendered.replace(pattern, replacement) : rendered.replace(pattern, replacement);
   }
   return rendered;
 }
