@@ -5,6 +5,7 @@
  * processes, drives them from another process, runs for a bounded time and stops everything it
  * started. See docs/benchmarks.md.
  */
+import { runInstancesBench } from './instances';
 import { runProfile } from './profile';
 import { runScaleBench } from './scale';
 import { ALL_SCENARIOS, runSuite, SuiteScenario } from './suite';
@@ -39,6 +40,10 @@ const SCENARIOS: Record<string, { describe: string; run: () => Promise<void> }> 
     describe:
       'the hot paths near-empty and at 1 M rows in one run (Express, Fastify; uncached userinfo vs the peer), the maintenance job under load, plans and sizes',
     run: runScaleBench,
+  },
+  instances: {
+    describe: 'POST /v1/authenticate_direct through nginx in front of one, two and three auth-api instances, side by side',
+    run: runInstancesBench,
   },
   throttler: {
     describe: 'latency added by the rate limiter on a real management endpoint, limiter on vs off',

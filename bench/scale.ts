@@ -240,7 +240,7 @@ function managementTarget(ctx: BenchContext, platform: Platform, list: string): 
 }
 
 /** authenticate_direct with Basic credentials, each request for an address of its own (the mail jobs just queue up: no worker runs). */
-function loginTarget(ctx: BenchContext, platform: Platform): Target {
+export function loginTarget(ctx: BenchContext, platform: Platform): Target {
   const s = ctx.settings;
   const headers = { authorization: basicAuthorization(ctx.seed.clientId, ctx.seed.clientSecret), 'content-type': 'application/json' };
   const perPhase = [s.warmupSeconds, ...s.connections.map(() => s.durationSeconds)]
