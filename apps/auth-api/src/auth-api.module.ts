@@ -3,15 +3,15 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import {
   ClockModule,
-  ShutdownModule,
   HttpMetricsGuard,
   LoggingModule,
   MetricsModule,
   RedisHealthIndicator,
-  ShutdownHealthIndicator,
   RedisModule,
   SesameConfig,
   SesameConfigModule,
+  ShutdownHealthIndicator,
+  ShutdownModule,
 } from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
 import { GlobalIpThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesame/throttler';

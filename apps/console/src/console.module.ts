@@ -3,16 +3,16 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import {
   ClockModule,
-  ShutdownModule,
   HttpMetricsGuard,
   LoggingModule,
   MetricsModule,
   ProblemFilter,
   RedisHealthIndicator,
-  ShutdownHealthIndicator,
   RedisModule,
   SesameConfig,
   SesameConfigModule,
+  ShutdownHealthIndicator,
+  ShutdownModule,
 } from '@sesame/common';
 import { GlobalIpThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesame/throttler';
 import { CONSOLE_CREDENTIALS, ConsoleCredentials } from './console-credentials';

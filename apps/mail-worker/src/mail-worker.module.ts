@@ -4,16 +4,16 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import {
   ClockModule,
-  ShutdownModule,
   HttpMetricsGuard,
   LoggingModule,
   MetricsModule,
   ProblemFilter,
-  SesameMetrics,
   RedisHealthIndicator,
   RedisModule,
   SesameConfig,
   SesameConfigModule,
+  SesameMetrics,
+  ShutdownModule,
 } from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
 import { MAIL_QUEUE, MailQueueModule } from '@sesame/queue';

@@ -3,17 +3,17 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import {
   ClockModule,
-  ShutdownModule,
   HttpMetricsGuard,
   JsonBodyGuard,
   LoggingModule,
   MetricsModule,
   ProblemFilter,
   RedisHealthIndicator,
-  ShutdownHealthIndicator,
   RedisModule,
   SesameConfig,
   SesameConfigModule,
+  ShutdownHealthIndicator,
+  ShutdownModule,
 } from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
 import { ApiKeyAuthModule, ApiKeyGuard, Public } from '@sesame/guards';
