@@ -1,11 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { startStack, Stack } from '../support/apps';
+import { FILE_REDIS_PREFIX } from '../support/config';
 import { authenticateDirect, tokenIn } from '../support/direct-auth';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { basicAuth, uniqueEmail } from '../support/login';
+import { until } from '../containers/support/until';
 import { RedisSentinelSet } from '../support/redis-sentinel';
-import { SmtpSink } from '../support/smtp-sink';
+import { codeIn, SmtpSink } from '../support/smtp-sink';
 import { userInfo, verify, WEB_REDIRECT_URI } from '../support/tokens';
 
 /**
@@ -49,10 +51,24 @@ describe('Redis behind Sentinel', () => {
   }
 
   async function startLogin(state: string): Promise<string> {
+    return (await startDirectLogin(state)).email;
+  }
+
+  async function startDirectLogin(state: string): Promise<{ email: string; loginAttemptId: string }> {
     const email = uniqueEmail(state);
     const started = await send(() => authenticateDirect(stack.auth.url, app, { email, redirect_uri: WEB_REDIRECT_URI, state }));
     expect(started.status).toBe(200);
-    return email;
+    return { email, loginAttemptId: started.body.loginAttemptId };
+  }
+
+  /** GET /v1/login_attempt/{id}?wait=25, held by auth-api until the attempt changes (or 25 s pass); `answered` says whether it has been. */
+  function heldWait(loginAttemptId: string) {
+    const wait = { answered: false, response: Promise.resolve<request.Response | null>(null) };
+    wait.response = request(stack.auth.url)
+      .get(`/api/v1/login_attempt/${loginAttemptId}?wait=25`)
+      .set('Authorization', basicAuth(app))
+      .then((response) => ((wait.answered = true), response));
+    return wait;
   }
 
   beforeAll(async () => {
@@ -74,15 +90,40 @@ describe('Redis behind Sentinel', () => {
     await finishLogin(await startLogin('first'), 'first');
   });
 
-  it('a login started before the primary dies completes after the failover, and the next one too', async () => {
+  it('a login started before the primary dies completes after the failover, and the next one too; a status wait held across it answers as soon as its login is used', async () => {
     const email = await startLogin('before');
-    // Its mail job is on the replica too (replication is asynchronous: what the primary took in its
+    // Two status waits held across the failover: the second's login is used after it, the first's never.
+    const [untouched, used] = [await startDirectLogin('untouched'), await startDirectLogin('held')];
+    const untouchedWait = heldWait(untouched.loginAttemptId);
+    const usedWait = heldWait(used.loginAttemptId);
+    const channel = (id: string) => `${FILE_REDIS_PREFIX}:login_attempt:${id}`;
+    await until('both waits subscribed on the primary', async () => (await redis.subscribers(channel(used.loginAttemptId))) === 1, 10_000);
+    await until(
+      'both waits subscribed on the primary',
+      async () => (await redis.subscribers(channel(untouched.loginAttemptId))) === 1,
+      10_000,
+    );
+    // Their mail jobs are on the replica too (replication is asynchronous: what the primary took in its
     // last moments can be lost in a failover; see docs/operations.md).
     await redis.replicated();
 
     expect(await redis.killPrimary()).toBe(redis.replica.port);
 
+    const code = codeIn(await smtp.next(used.email));
+    const entered = await send(() =>
+      request(stack.auth.url)
+        .post('/api/v1/login_code')
+        .set('Authorization', basicAuth(app))
+        .send({ loginAttemptId: used.loginAttemptId, code }),
+    );
+    expect(entered.status).toBe(200);
+    // The change reached the wait through the new primary: the subscription moved there with the
+    // connection. Without it the wait would answer only at its 25 s, after the untouched one's.
+    expect((await usedWait.response)!.body.status).toBe('completed');
+    expect(untouchedWait.answered).toBe(false);
+
     await finishLogin(email, 'before');
     await finishLogin(await startLogin('after'), 'after');
+    expect((await untouchedWait.response)!.body.status).toBe('pending');
   });
 });

@@ -63,6 +63,17 @@ export class RedisSentinelSet {
     }
   }
 
+  /** How many clients of the primary are subscribed to `channel`. */
+  async subscribers(channel: string): Promise<number> {
+    const client = new Redis(this.primary.port, '127.0.0.1');
+    try {
+      const [, count] = (await client.call('PUBSUB', 'NUMSUB', channel)) as [string, number];
+      return Number(count);
+    } finally {
+      client.disconnect();
+    }
+  }
+
   /** Kills the primary (SIGKILL) and resolves with the new primary's port once the sentinels have promoted one. */
   async killPrimary(): Promise<number> {
     const subscriber = new Redis(this.sentinels[0].port, '127.0.0.1');
