@@ -9,7 +9,7 @@ export interface Spawned {
 }
 
 /** How much of a process's output is kept for error messages (servers may log on every request). */
-const KEPT_OUTPUT = 64 * 1024;
+const KEPT_OUTPUT = 1024 * 1024;
 
 /** Starts a process, keeping the end of its output for error messages; stop() ends it by its pid. */
 export function start(command: string, args: string[], env: NodeJS.ProcessEnv): Spawned {

