@@ -85,6 +85,7 @@ function isJsonSyntaxError(error: unknown): boolean {
 /** SQLSTATE classes 08 (connection exception) and 57P (operator intervention: terminated, shutting down). */
 const LOST_CONNECTION_STATES = /^(08|57P0)/;
 const LOST_CONNECTION_MESSAGES = /^(Connection terminated|Client has encountered a connection error)|ECONNRESET|ECONNREFUSED/;
+const RELEASED_QUERY_RUNNER = new Set(['QueryRunnerProviderAlreadyReleasedError', 'QueryRunnerAlreadyReleasedError']);
 
 /**
  * A Postgres connection that went away mid-request (terminated, restarted, cut): transient, so the
@@ -93,8 +94,9 @@ const LOST_CONNECTION_MESSAGES = /^(Connection terminated|Client has encountered
 export function isLostDatabaseConnection(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   // A connection cut while its transaction sat between two statements: TypeORM releases the
-  // transaction's query runner on the connection's error, and the next statement meets this.
-  if ((error as { name?: unknown }).name === 'QueryRunnerProviderAlreadyReleasedError') return true;
+  // transaction's query runner on the connection's error, and the next statement meets one of
+  // these (an entity manager call the first, a raw query the second).
+  if (RELEASED_QUERY_RUNNER.has(String((error as { name?: unknown }).name))) return true;
   const driverError = (error as { driverError?: unknown }).driverError ?? error;
   const { code, message } = driverError as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && LOST_CONNECTION_STATES.test(code)) return true;
