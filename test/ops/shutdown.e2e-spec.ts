@@ -174,6 +174,7 @@ describe('graceful shutdown (SIGTERM)', () => {
       expect(await worker.stop()).toEqual({ code: 0, signal: null });
     }, 40_000);
   });
+
   describe.each(['express', 'fastify'])('auth-api behind a gateway on %s: SIGTERM with SHUTDOWN_DRAIN_SECONDS', (platform) => {
     it('keeps answering during the drain, each answer closing its connection, reports itself unready, ends held waits at once, then exits 0', async () => {
       const management = await startAppProcess('management-api', { HTTP_PLATFORM: platform });
