@@ -22,7 +22,7 @@ describe('management API over HTTP', () => {
       ['without a key', undefined],
       ['with an unknown key', `Bearer ${unknownApiKey()}`],
       ['with a malformed header', 'Bearer'],
-    ])('GET /api/health reports Postgres and Redis up, %s', async (_, authorization) => {
+    ])('GET /api/health reports Postgres and Redis up and the instance not shutting down, %s', async (_, authorization) => {
       const test = request(api.url).get('/api/health');
       if (authorization) test.set('Authorization', authorization);
       const response = await test;
@@ -30,9 +30,9 @@ describe('management API over HTTP', () => {
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.body).toEqual({
         status: 'ok',
-        info: { postgres: expect.objectContaining({ status: 'up' }), redis: { status: 'up' } },
+        info: { postgres: expect.objectContaining({ status: 'up' }), redis: { status: 'up' }, shutdown: { status: 'up' } },
         error: {},
-        details: { postgres: expect.objectContaining({ status: 'up' }), redis: { status: 'up' } },
+        details: { postgres: expect.objectContaining({ status: 'up' }), redis: { status: 'up' }, shutdown: { status: 'up' } },
       });
     });
   });

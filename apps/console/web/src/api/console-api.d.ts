@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reports Redis (the console's rate limits); 503 when it is down */
+        /** Reports Redis (the console's rate limits); 503 when it is down or the instance is shutting down */
         get: operations["HealthController_check"];
         put?: never;
         post?: never;

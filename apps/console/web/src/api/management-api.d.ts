@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reports Postgres and Redis; 503 when either is down */
+        /** Reports Postgres and Redis; 503 when either is down or the instance is shutting down */
         get: operations["HealthController_check"];
         put?: never;
         post?: never;
