@@ -56,8 +56,9 @@ export class LoginAttemptEvents implements OnApplicationShutdown {
       return NOOP_WATCH;
     }
     return {
+      // Also when the drain started while the subscription was being made (before the listener was there to wake).
       next: (timeoutMs) =>
-        changed
+        changed || this.drain.draining
           ? Promise.resolve()
           : new Promise<void>((resolve) => {
               const timer = setTimeout(resolve, timeoutMs);
