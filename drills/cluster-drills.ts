@@ -51,7 +51,7 @@ export async function instanceKill(stack: DrillStack): Promise<DrillResult> {
 
 /**
  * Redis's primary killed under load; the sentinels promote the replica. A login refused meanwhile
- * (503) is asked again after its Retry-After, as the client libraries do; none may stay refused.
+ * (503) is asked again after its Retry-After, as a client honouring it would; none may stay refused.
  * Afterwards a plan limit is exact again.
  */
 export async function redisFailover(stack: DrillStack): Promise<DrillResult> {

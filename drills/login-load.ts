@@ -27,7 +27,7 @@ export interface Outcome {
   retryAfter?: string | null;
 }
 
-/** How a load's client treats a 503: as the answer, or as the client library does (asks again after Retry-After, twice at most). */
+/** How a load's client treats a 503: as the answer, or as a client that honours Retry-After would (asks again after it, twice at most; the client libraries retry only 429). */
 export type On503 = 'answer' | 'retry';
 const RETRIES_AFTER_503 = 2;
 
