@@ -3,6 +3,7 @@
  * became of them: answered, accepted, delivered once, twice or never, how late; and the recovery
  * probe that tells when a login works end to end again.
  */
+import { DEFAULT_RETRY, FetchFunction, RateLimitedError, RetryOptions, SesameError, SesameHttp } from '@sesame/client-core';
 import { basicAuthorization, REDIRECT_URI } from '../bench/fixture';
 import { ReceivedMail } from '../test/support/smtp-sink';
 import { DrillResult } from './result';
@@ -27,9 +28,9 @@ export interface Outcome {
   retryAfter?: string | null;
 }
 
-/** How a load's client treats a 503: as the answer, or as a client that honours Retry-After would (asks again after it, twice at most; the client libraries retry only 429). */
-export type On503 = 'answer' | 'retry';
-const RETRIES_AFTER_503 = 2;
+/** How a load's client retries: not at all (every refusal counts), or as the client libraries do by default (a 503 with Retry-After is asked again after it). */
+export type Retries = 'off' | 'as-the-client-libraries';
+const RETRY_OPTIONS: Record<Retries, RetryOptions> = { off: { ...DEFAULT_RETRY, retries: 0 }, 'as-the-client-libraries': DEFAULT_RETRY };
 
 export class LoginLoad {
   readonly outcomes: Outcome[] = [];
@@ -39,7 +40,7 @@ export class LoginLoad {
     private readonly stack: DrillStack,
     private readonly drill: string,
     private readonly authUrl: () => string,
-    private readonly on503: On503 = 'answer',
+    private readonly retries: Retries = 'off',
   ) {}
 
   /** Sends `rate` requests a second for `seconds`, at fixed times; resolves when every one has its answer. */
@@ -66,11 +67,7 @@ export class LoginLoad {
   private async sendOne(): Promise<void> {
     const email = this.stack.address(this.drill);
     const sentAt = Date.now();
-    let answer = await startLogin(this.stack, this.authUrl(), email);
-    for (let retry = 0; this.on503 === 'retry' && answer.status === '503' && retry < RETRIES_AFTER_503; retry++) {
-      await new Promise((resolve) => setTimeout(resolve, answer.retryAfterSeconds * 1000));
-      answer = await startLogin(this.stack, this.authUrl(), email);
-    }
+    const answer = await startLogin(this.stack, this.authUrl(), email, RETRY_OPTIONS[this.retries]);
     this.outcomes.push({ email, sentAt, answeredAt: Date.now(), ...answer });
   }
 }
@@ -80,37 +77,30 @@ export async function login(stack: DrillStack, authUrl: string, email: string): 
   return (await startLogin(stack, authUrl, email)).status;
 }
 
+/** Node's fetch as the client libraries take it. */
+export const nodeFetch: FetchFunction = (url, init) => fetch(url, init as RequestInit);
+
 interface LoginAnswer {
   status: string;
   retryAfter: string | null;
-  /** From Retry-After (1 when it has none). */
-  retryAfterSeconds: number;
   loginAttemptId?: string;
 }
 
-async function startLogin(stack: DrillStack, authUrl: string, email: string): Promise<LoginAnswer> {
+/** A login through the client libraries' HTTP layer: the answer after its retries, if any. */
+async function startLogin(stack: DrillStack, authUrl: string, email: string, retry = RETRY_OPTIONS.off): Promise<LoginAnswer> {
   const seed = stack.ctx.seed;
+  const http = new SesameHttp({ baseUrl: `${authUrl}/api`, fetch: nodeFetch, retry, timeoutMs: REQUEST_TIMEOUT_MS });
   try {
-    const response = await fetch(`${authUrl}/api/v1/authenticate_direct`, {
+    const answer = await http.sendRaw('/v1/authenticate_direct', {
       method: 'POST',
       headers: { authorization: basicAuthorization(seed.clientId, seed.clientSecret), 'content-type': 'application/json' },
       body: JSON.stringify({ email, redirect_uri: REDIRECT_URI, state: 'drill' }),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
-    const body = (await response.json().catch(() => ({}))) as { loginAttemptId?: string };
-    const retryAfter = response.headers.get('retry-after');
-    return {
-      status: String(response.status),
-      retryAfter,
-      retryAfterSeconds: Number(retryAfter ?? 1) || 1,
-      loginAttemptId: body.loginAttemptId,
-    };
+    const body = answer.body as { loginAttemptId?: string } | null;
+    return { status: String(answer.status), retryAfter: answer.headers.get('retry-after'), loginAttemptId: body?.loginAttemptId };
   } catch (error) {
-    return {
-      status: error instanceof Error && error.name === 'TimeoutError' ? 'timeout' : 'error',
-      retryAfter: null,
-      retryAfterSeconds: 1,
-    };
+    if (error instanceof RateLimitedError) return { status: '429', retryAfter: error.retryAfter === null ? null : String(error.retryAfter) };
+    return { status: error instanceof SesameError && error.code === 'timeout' ? 'timeout' : 'error', retryAfter: null };
   }
 }
 

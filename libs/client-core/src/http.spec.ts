@@ -78,14 +78,97 @@ describe('SesameHttp retries', () => {
   });
 });
 
+describe('SesameHttp retries what Sesame did nothing with', () => {
+  const unavailable = (retryAfter?: string): Answer => ({
+    status: 503,
+    body: { error: 'temporarily_unavailable' },
+    headers: retryAfter ? { 'retry-after': retryAfter } : {},
+  });
+  const refused = Object.assign(new TypeError('fetch failed'), { cause: new Error('ECONNREFUSED') });
+
+  /** A fetch that fails with `error` for its first `failures` calls, then answers 200. */
+  function failingFetch(failures: number, error: unknown) {
+    const calls: FetchInit[] = [];
+    const fetch = async (_url: string, init: FetchInit) => {
+      calls.push(init);
+      if (calls.length <= failures) throw error;
+      return { status: 200, headers: { get: () => null }, text: async () => '{"status":"pending"}' };
+    };
+    return Object.assign(fetch, { calls });
+  }
+
+  it("sends a POST answered 503 with Retry-After again after it (Sesame's promise that nothing was done)", async () => {
+    const fetch = scriptedFetch(unavailable('5'), { status: 200, body: { loginAttemptId: 'a' } });
+    const { http: client, waits } = http(fetch);
+    await expect(client.postJson('/v1/authenticate_direct', {})).resolves.toMatchObject({ status: 200 });
+    expect(waits).toEqual([5000]);
+    expect(fetch.calls).toHaveLength(2);
+  });
+
+  it('reports the 503 once the retries are used up, or when Retry-After exceeds maxDelayMs', async () => {
+    const used = http(scriptedFetch(unavailable('1')));
+    await expect(used.http.postJson('/v1/verify', {})).rejects.toEqual(new ProviderError('temporarily_unavailable', null, 503));
+    expect(used.waits).toEqual([1000, 1000, 1500]);
+    const long = http(scriptedFetch(unavailable('60')));
+    await expect(long.http.postJson('/v1/verify', {})).rejects.toMatchObject({ status: 503 });
+    expect(long.waits).toEqual([]);
+  });
+
+  it("does not send a POST again after a 503 without Retry-After or a gateway's 502 or 504: it may have been acted on", async () => {
+    for (const answer of [unavailable(), { status: 502 }, { status: 504 }]) {
+      const fetch = scriptedFetch(answer, { status: 200 });
+      const { http: client, waits } = http(fetch);
+      await expect(client.postJson('/v1/login_code', {})).rejects.toMatchObject({ status: answer.status });
+      expect(fetch.calls).toHaveLength(1);
+      expect(waits).toEqual([]);
+    }
+  });
+
+  it("sends a GET answered 502, 503 or 504 by a gateway again", async () => {
+    const fetch = scriptedFetch({ status: 502 }, unavailable(), { status: 504 }, { status: 200, body: { status: 'pending' } });
+    const { http: client, waits } = http(fetch);
+    await expect(client.get('/v1/login_attempt/a?wait=25')).resolves.toMatchObject({ body: { status: 'pending' } });
+    expect(waits).toEqual([375, 750, 1500]);
+  });
+
+  it('sends a GET that got no answer (refused, reset) again: a status wait held by an instance that died goes on', async () => {
+    const fetch = failingFetch(2, refused);
+    const { http: client, waits } = http(fetch);
+    await expect(client.get('/v1/login_attempt/a?wait=25')).resolves.toMatchObject({ body: { status: 'pending' } });
+    expect(waits).toEqual([375, 750]);
+    expect(fetch.calls).toHaveLength(3);
+  });
+
+  it('reports a GET that never got an answer once the retries are used up', async () => {
+    const { http: client, waits } = http(failingFetch(Infinity, refused));
+    await expect(client.get('/v1/userinfo')).rejects.toMatchObject({ code: 'unreachable', cause: refused });
+    expect(waits).toHaveLength(3);
+  });
+
+  it('does not send a POST that got no answer again: it may have reached Sesame', async () => {
+    const fetch = failingFetch(1, refused);
+    const { http: client, waits } = http(fetch);
+    await expect(client.postForm('/v1/verify', {})).rejects.toMatchObject({ code: 'unreachable' });
+    expect(fetch.calls).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('does not retry at all with retries 0', async () => {
+    const fetch = failingFetch(1, refused);
+    const { http: client } = http(fetch, { retry: { ...DEFAULT_RETRY, retries: 0 } });
+    await expect(client.get('/v1/userinfo')).rejects.toMatchObject({ code: 'unreachable' });
+    expect(fetch.calls).toHaveLength(1);
+  });
+});
+
 describe('SesameHttp errors', () => {
   it('maps RFC 6749 and problem details answers to ProviderError', async () => {
     const oauth = http(scriptedFetch({ status: 400, body: { error: 'invalid_grant', error_description: 'Used code' } })).http;
     await expect(oauth.get('/v1/x')).rejects.toEqual(new ProviderError('invalid_grant', 'Used code', 400));
     const problem = http(scriptedFetch({ status: 422, body: { code: 'invalid_email', detail: 'Not an address' } })).http;
     await expect(problem.get('/v1/x')).rejects.toMatchObject({ error: 'invalid_email', errorDescription: 'Not an address', status: 422 });
-    const bare = http(scriptedFetch({ status: 503 })).http;
-    await expect(bare.get('/v1/x')).rejects.toMatchObject({ name: 'ProviderError', code: 'http_503', errorDescription: null, status: 503 });
+    const bare = http(scriptedFetch({ status: 500 })).http;
+    await expect(bare.get('/v1/x')).rejects.toMatchObject({ name: 'ProviderError', code: 'http_500', errorDescription: null, status: 500 });
   });
 
   it('resolves with error answers from sendRaw', async () => {

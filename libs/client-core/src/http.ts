@@ -29,9 +29,13 @@ export interface HttpAnswer {
 type SendInit = { method: string; headers: Record<string, string>; body?: string };
 
 /**
- * Sends requests to Sesame's auth API: JSON or form bodies, each try bounded by a timeout, 429s
- * retried with exponential backoff and jitter (waiting at least Retry-After), other errors turned
- * into typed errors.
+ * Sends requests to Sesame's auth API: JSON or form bodies, each try bounded by a timeout, other
+ * errors turned into typed errors, and sent again with exponential backoff and jitter (never sooner
+ * than Retry-After) when Sesame did nothing with them:
+ * - 429 (a limit refused it before any work);
+ * - 503 with Retry-After (Sesame's own "a dependency is away, nothing was done, ask again");
+ * - a GET (which changes nothing) that never got an answer or got 502, 503 or 504 from a gateway,
+ *   such as a status wait held by an instance that died.
  */
 export class SesameHttp {
   private readonly sleep: (ms: number) => Promise<void>;
@@ -62,7 +66,7 @@ export class SesameHttp {
     return this.send(path, { method: 'GET', headers });
   }
 
-  /** Sends, retrying 429s; resolves with any non-429 answer below 400 and throws for the rest. */
+  /** Sends, retrying what Sesame did nothing with; resolves with an answer below 400 and throws for the rest. */
   async send(path: string, init: SendInit): Promise<HttpAnswer> {
     const answer = await this.sendRaw(path, init);
     if (answer.status >= 400) throw providerError(answer);
@@ -72,20 +76,38 @@ export class SesameHttp {
   /** Like send(), but resolves with error answers (other than 429) too. */
   async sendRaw(path: string, init: SendInit): Promise<HttpAnswer> {
     const url = `${this.options.baseUrl}${path}`;
-    const { retry } = this.options;
     for (let attempt = 0; ; attempt++) {
-      const answer = await this.fetchOnce(url, init);
-      if (answer.status !== 429) return answer;
-
+      let answer: HttpAnswer;
+      try {
+        answer = await this.fetchOnce(url, init);
+      } catch (error) {
+        const wait = isUnanswered(error) && init.method === 'GET' ? this.retryDelay(attempt, null) : null;
+        if (wait === null) throw error;
+        await this.sleep(wait);
+        continue;
+      }
       const retryAfter = retryAfterSeconds(answer.headers.get('retry-after'));
-      const allowedDate = allowedDateOf(answer.body);
-      // Direct authentication before the address's allowedDate: the user must wait, retrying now cannot help.
-      if (allowedDate) throw new RateLimitedError(allowedDate, retryAfter);
-      if (attempt >= retry.retries) throw new RateLimitedError(null, retryAfter);
-      const wait = backoffDelay(attempt, retry, retryAfter, this.random);
-      if (wait > retry.maxDelayMs) throw new RateLimitedError(null, retryAfter);
+      if (answer.status === 429) {
+        const allowedDate = allowedDateOf(answer.body);
+        // Direct authentication before the address's allowedDate: the user must wait, retrying now cannot help.
+        if (allowedDate) throw new RateLimitedError(allowedDate, retryAfter);
+        const wait = this.retryDelay(attempt, retryAfter);
+        if (wait === null) throw new RateLimitedError(null, retryAfter);
+        await this.sleep(wait);
+        continue;
+      }
+      const wait = isUnavailable(answer, init.method, retryAfter) ? this.retryDelay(attempt, retryAfter) : null;
+      if (wait === null) return answer;
       await this.sleep(wait);
     }
+  }
+
+  /** The wait before retry number `attempt + 1`, or null when the retries are used up or it would exceed maxDelayMs. */
+  private retryDelay(attempt: number, retryAfter: number | null): number | null {
+    const { retry } = this.options;
+    if (attempt >= retry.retries) return null;
+    const wait = backoffDelay(attempt, retry, retryAfter, this.random);
+    return wait > retry.maxDelayMs ? null : wait;
   }
 
   private async fetchOnce(url: string, init: SendInit): Promise<HttpAnswer> {
@@ -115,6 +137,17 @@ export class SesameHttp {
       timer?.cancel();
     }
   }
+}
+
+/** A fetch that failed before any answer came: refused, reset, cut (not a timeout: Sesame may still be working on it). */
+function isUnanswered(error: unknown): boolean {
+  return error instanceof SesameError && error.code === 'unreachable';
+}
+
+/** Sesame's 503 with Retry-After promises nothing was done; a gateway's 502, 503 or 504 may follow work, so only a GET is sent again. */
+function isUnavailable(answer: HttpAnswer, method: string, retryAfter: number | null): boolean {
+  if (answer.status === 503 && retryAfter !== null) return true;
+  return method === 'GET' && [502, 503, 504].includes(answer.status);
 }
 
 function allowedDateOf(body: unknown): Date | null {

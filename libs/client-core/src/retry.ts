@@ -1,10 +1,10 @@
-/** How the client retries requests that Sesame answered with 429. */
+/** How the client retries what Sesame did nothing with: 429s, 503s with Retry-After, and GETs that got no answer or a gateway's 502, 503 or 504. */
 export interface RetryOptions {
   /** Retries after the first try (default 3). 0 turns retrying off. */
   retries: number;
   /** Delay before the first retry, doubled for each further one (default 500 ms). */
   baseDelayMs: number;
-  /** A longer wait (from the backoff or Retry-After) is not waited for: the RateLimitedError is thrown instead (default 10 s). */
+  /** A longer wait (from the backoff or Retry-After) is not waited for: the error is reported instead (default 10 s). */
   maxDelayMs: number;
   /** Spread each delay randomly over [delay/2, delay] so that many clients do not retry in step (default true). Never below Retry-After. */
   jitter: boolean;

@@ -55,7 +55,7 @@ export interface SesameNativeClientOptions {
   fetch?: FetchFunction;
   /** Random bytes and SHA-256 (default: globalThis.crypto). */
   crypto?: Partial<CryptoProvider>;
-  /** Retries of requests answered with 429 (exponential backoff from baseDelayMs with jitter, at least Retry-After, at most maxDelayMs). */
+  /** Retries of what Sesame did nothing with: 429, 503 with Retry-After, a GET after a network error (exponential backoff from baseDelayMs with jitter, at least Retry-After, at most maxDelayMs). */
   retry?: Partial<RetryOptions>;
   sleep?: (ms: number) => Promise<void>;
   /** Milliseconds a request to Sesame may take before it fails with SesameError `timeout` (default 30000). */

@@ -55,7 +55,7 @@ export interface SesameClientOptions {
   trustProxy?: boolean;
   /** The fetch to use (default: the global fetch of Node 18+). */
   fetch?: FetchFunction;
-  /** Retries of requests answered with 429 (exponential backoff). */
+  /** Retries of what Sesame did nothing with: 429, 503 with Retry-After, a GET after a network error (exponential backoff). */
   retry?: Partial<RetryOptions>;
   /** Milliseconds a request to Sesame may take before it fails with SesameError `timeout` (default 30000). */
   timeoutMs?: number;
