@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock, problem, REDIS, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import Redis from 'ioredis';
+import { UsageCounter } from './usage-counter';
 import { BucketSize, DAY_MS, dayStart, field, hashKey, HOUR_MS, MINUTE_MS, USAGE_METRICS, UsageMetric } from './usage-buckets';
 
 export type UsageRange = '24h' | '30d';
@@ -22,7 +23,11 @@ const STEP_MS: Record<UsageGranularity, number> = { minute: MINUTE_MS, hour: HOU
 /** Where each granularity is read from: days are sums of hours. */
 const SOURCE: Record<UsageGranularity, BucketSize> = { minute: 'minute', hour: 'hour', day: 'hour' };
 
-/** Reads a tenant's usage history from the buckets UsageCounter writes: one HGETALL per UTC day the range touches. */
+/**
+ * Reads a tenant's usage history from the buckets UsageCounter writes: one HGETALL per UTC day the
+ * range touches, after writing this instance's tallied requests (another instance's show within
+ * TALLY_FLUSH_MS).
+ */
 @Injectable()
 export class UsageHistory {
   private readonly prefix: string;
@@ -31,6 +36,7 @@ export class UsageHistory {
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(SESAME_CONFIG) config: SesameConfig,
     private readonly clock: Clock,
+    private readonly counter: UsageCounter,
   ) {
     this.prefix = config.redis.prefix;
   }
@@ -42,6 +48,7 @@ export class UsageHistory {
     const last = now - (now % step);
     const first = last - RANGE_MS[range] + step;
     const source = SOURCE[granularity];
+    await this.counter.flush();
     const days = new Map<number, Record<string, string>>();
     for (let day = dayStart(first); day <= last; day += DAY_MS) days.set(day, {});
     const hashes = await Promise.all([...days.keys()].map((day) => this.redis.hgetall(hashKey(this.prefix, tenantId, source, day)))).catch(

@@ -6,7 +6,7 @@ import { Observable } from 'rxjs';
 /**
  * Counts every management API request that got past authentication, the rate limits and the role
  * checks, for the usage history: requests of the tenant's API keys and of its members apart. The
- * count is not waited for.
+ * count is tallied in memory (UsageCounter.tally): no Redis round trip per request.
  */
 @Injectable()
 export class UsageRecordingInterceptor implements NestInterceptor {
@@ -15,7 +15,7 @@ export class UsageRecordingInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const principal = context.switchToHttp().getRequest<RequestWithPrincipal>().principal;
     if (principal && principal.kind !== 'platform') {
-      void this.usage.record(principal.tenantId, principal.kind === 'member' ? 'memberRequests' : 'apiRequests');
+      this.usage.tally(principal.tenantId, principal.kind === 'member' ? 'memberRequests' : 'apiRequests');
     }
     return next.handle();
   }
