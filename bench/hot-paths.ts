@@ -14,7 +14,9 @@ import { LoadPhase, LoadResult, LoadSpec, PhaseResult } from './load';
 import { pinned, runToEnd } from './processes';
 import { log } from './settings';
 
-export type HotScenario = 'userinfo' | 'verify' | 'organization';
+export type HotScenario = 'userinfo' | 'userinfo-cached' | 'verify' | 'organization';
+/** Tokens the cached userinfo figure cycles through: few enough for Sesame's token cache to hold them all. */
+export const CACHED_USERINFO_TOKENS = 1000;
 export type ServerKind = 'sesame' | 'peer' | 'floor';
 export type Platform = 'express' | 'fastify';
 
@@ -138,7 +140,9 @@ function codesPerPhase(ctx: BenchContext, rate: number): number[] {
 export async function targetsOf(ctx: BenchContext, scenario: HotScenario): Promise<Target[]> {
   switch (scenario) {
     case 'userinfo':
-      return userinfoTargets(ctx);
+      return userinfoTargets(ctx, ctx.settings.userinfoTokens);
+    case 'userinfo-cached':
+      return userinfoTargets(ctx, CACHED_USERINFO_TOKENS);
     case 'verify':
       return verifyTargets(ctx);
     case 'organization':
@@ -175,13 +179,13 @@ async function startPeer(ctx: BenchContext, prefix: string, seed: Record<string,
   return ctx.startServer([PEER_SCRIPT, 'serve'], env, port, true, '/.well-known/openid-configuration');
 }
 
-async function userinfoTargets(ctx: BenchContext): Promise<Target[]> {
+async function userinfoTargets(ctx: BenchContext, count: number): Promise<Target[]> {
   const s = ctx.settings;
-  const users = await ctx.data.users(s.userinfoTokens);
+  const users = await ctx.data.users(count);
   const tokens = await ctx.data.accessTokens(users);
-  const tokensFile = ctx.file('userinfo-tokens.txt');
+  const tokensFile = ctx.file(`userinfo-tokens-${count}.txt`);
   writeFileSync(tokensFile, `${tokens.join('\n')}\n`);
-  const peerTokensFile = ctx.file('peer-tokens.txt');
+  const peerTokensFile = ctx.file(`peer-tokens-${count}.txt`);
   const sesameLike = (server: ServerKind, platform: Platform | null, start: () => Promise<RunningServer>): Target => ({
     server,
     platform,
@@ -202,7 +206,7 @@ async function userinfoTargets(ctx: BenchContext): Promise<Target[]> {
       headers: {},
       variants: { file: peerTokensFile, kind: 'bearer', reuse: true },
       start: () =>
-        startPeer(ctx, ctx.nextRedisPrefix(), { accounts: s.userinfoTokens, tokens: { count: s.userinfoTokens, file: peerTokensFile } }),
+        startPeer(ctx, ctx.nextRedisPrefix(), { accounts: count, tokens: { count, file: peerTokensFile } }),
       get sanity() {
         return { headers: { authorization: `Bearer ${firstLine(peerTokensFile)}` } };
       },

@@ -3,7 +3,7 @@
  * × server × platform, with Sesame's ratios to the peer and the floor), and the targets of the
  * benchmark issue with PASS/FAIL per platform.
  */
-import { HotScenario, Measurement, Platform } from './hot-paths';
+import { CACHED_USERINFO_TOKENS, HotScenario, Measurement, Platform } from './hot-paths';
 import { MailResult } from './mail';
 
 export interface Verdict {
@@ -15,6 +15,7 @@ export interface Verdict {
 
 const SCENARIO_TITLES: Record<HotScenario, string> = {
   userinfo: 'GET /v1/userinfo',
+  'userinfo-cached': `GET /v1/userinfo (${CACHED_USERINFO_TOKENS} tokens, cached)`,
   verify: 'POST /v1/verify',
   organization: 'GET /v2/organization/{id}',
 };

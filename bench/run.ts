@@ -1,6 +1,6 @@
 /**
  * Benchmarks: `npm run bench` builds the project and runs every hot-path scenario (userinfo,
- * verify, organization, mail) in one run, printing one table; `npm run bench -- <scenario>`
+ * userinfo-cached, verify, organization, mail) in one run, printing one table; `npm run bench -- <scenario>`
  * runs one (or several, comma-separated). Every scenario starts its servers as separate
  * processes, drives them from another process, runs for a bounded time and stops everything it
  * started. See docs/benchmarks.md.
@@ -17,8 +17,13 @@ const SCENARIOS: Record<string, { describe: string; run: () => Promise<void> }> 
     run: () => runSuite(ALL_SCENARIOS),
   },
   userinfo: {
-    describe: 'GET /v1/userinfo with valid tokens: Sesame (Express, Fastify) vs oidc-provider vs a bare node:http floor',
+    describe:
+      'GET /v1/userinfo with BENCH_USERINFO_TOKENS valid tokens (100000: beyond the token cache): Sesame (Express, Fastify) vs oidc-provider vs a bare node:http floor',
     run: () => runSuite(['userinfo']),
+  },
+  'userinfo-cached': {
+    describe: 'the same with 1000 tokens, all held in Sesame\'s token cache',
+    run: () => runSuite(['userinfo-cached']),
   },
   verify: {
     describe: 'POST /v1/verify, one fresh PKCE code per request, Basic auth: Sesame vs oidc-provider vs floor',
@@ -72,7 +77,7 @@ async function main(): Promise<void> {
   }
   if (names.length > 1) {
     if (suite.length !== names.length)
-      throw new Error('Only the hot-path scenarios (userinfo, verify, organization, mail) can be combined');
+      throw new Error('Only the hot-path scenarios (userinfo, userinfo-cached, verify, organization, mail) can be combined');
     await runSuite(suite);
     return;
   }

@@ -4,12 +4,12 @@
  * BENCH_DURATION [8]            seconds measured per server and connection count
  * BENCH_WARMUP [2]              seconds of warm-up per server (at the highest connection count), not measured
  * BENCH_CONNECTIONS [10,50]     autocannon connection counts
- * BENCH_ROUNDS [1]              rounds per scenario (servers in alternating order); the report averages them
+ * BENCH_ROUNDS [2]              rounds per scenario (servers in alternating order); the report averages them
  * BENCH_PLATFORMS [express,fastify]  HTTP_PLATFORM values Sesame runs with (peer and floor have none)
  * BENCH_SERVERS [sesame,peer,floor]  which servers to measure (e.g. sesame alone while iterating)
  * BENCH_PIN [1]                 0: do not pin; otherwise servers on BENCH_SERVER_CPU, autocannon on BENCH_LOAD_CPU
  * BENCH_SERVER_CPU [0], BENCH_LOAD_CPU [1]
- * BENCH_USERINFO_TOKENS [1000]  distinct users and access tokens the userinfo requests cycle through
+ * BENCH_USERINFO_TOKENS [100000]  distinct users and access tokens the userinfo requests cycle through (userinfo-cached: 1000)
  * BENCH_VERIFY_MAX_RATE [4000]  codes pre-generated per second of each phase for Sesame and the floor
  * BENCH_PEER_VERIFY_MAX_RATE [2500]  the same for the peer (codes made through oidc-provider's models)
  * BENCH_POOL_SIZE [10]          DATABASE_POOL_SIZE of Sesame and the floor's pg pool
@@ -71,12 +71,12 @@ export function benchSettings(): BenchSettings {
     durationSeconds: integer('BENCH_DURATION', 8, 1, 300),
     warmupSeconds: integer('BENCH_WARMUP', 2, 0, 60),
     connections,
-    rounds: integer('BENCH_ROUNDS', 1, 1, 20),
+    rounds: integer('BENCH_ROUNDS', 2, 1, 20),
     platforms: platforms as BenchSettings['platforms'],
     servers: servers as BenchSettings['servers'],
     serverCpu: pin ? integer('BENCH_SERVER_CPU', 0, 0, 1023) : null,
     loadCpu: pin ? integer('BENCH_LOAD_CPU', 1, 0, 1023) : null,
-    userinfoTokens: integer('BENCH_USERINFO_TOKENS', 1000, 1, 1_000_000),
+    userinfoTokens: integer('BENCH_USERINFO_TOKENS', 100_000, 1, 1_000_000),
     verifyMaxRate: integer('BENCH_VERIFY_MAX_RATE', 4000, 10, 1_000_000),
     peerVerifyMaxRate: integer('BENCH_PEER_VERIFY_MAX_RATE', 2500, 10, 1_000_000),
     poolSize: integer('BENCH_POOL_SIZE', 10, 1, 200),

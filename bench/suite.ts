@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (all of them) or `npm run bench -- userinfo|verify|organization|mail`: the hot
+ * `npm run bench` (all of them) or `npm run bench -- userinfo|userinfo-cached|verify|organization|mail`: the hot
  * paths users feel, measured in one run against the peer and the floor, with one table at the end.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { averageRounds, mailTable, measurementTable, verdicts, verdictTable } fr
 import { benchSettings, log } from './settings';
 
 export type SuiteScenario = HotScenario | 'mail';
-export const ALL_SCENARIOS: SuiteScenario[] = ['userinfo', 'verify', 'organization', 'mail'];
+export const ALL_SCENARIOS: SuiteScenario[] = ['userinfo', 'userinfo-cached', 'verify', 'organization', 'mail'];
 
 export async function runSuite(scenarios: SuiteScenario[]): Promise<void> {
   const settings = benchSettings();

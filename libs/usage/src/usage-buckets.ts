@@ -39,7 +39,15 @@ export function bucketOf(
 }
 
 export function hashKey(prefix: string, tenantId: string, size: BucketSize, day: number): string {
-  return `${prefix}:usage:{tenant:${tenantId}}:${size}:${new Date(day).toISOString().slice(0, 10)}`;
+  return `${prefix}:usage:{tenant:${tenantId}}:${size}:${dateOf(day)}`;
+}
+
+/** The last day's YYYY-MM-DD, remembered: every counted request asks for today's. */
+let lastDay = { day: NaN, date: '' };
+
+function dateOf(day: number): string {
+  if (day !== lastDay.day) lastDay = { day, date: new Date(day).toISOString().slice(0, 10) };
+  return lastDay.date;
 }
 
 export function field(metric: UsageMetric, index: number): string {
