@@ -205,8 +205,7 @@ async function userinfoTargets(ctx: BenchContext, count: number): Promise<Target
       method: 'GET',
       headers: {},
       variants: { file: peerTokensFile, kind: 'bearer', reuse: true },
-      start: () =>
-        startPeer(ctx, ctx.nextRedisPrefix(), { accounts: count, tokens: { count, file: peerTokensFile } }),
+      start: () => startPeer(ctx, ctx.nextRedisPrefix(), { accounts: count, tokens: { count, file: peerTokensFile } }),
       get sanity() {
         return { headers: { authorization: `Bearer ${firstLine(peerTokensFile)}` } };
       },

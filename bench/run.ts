@@ -22,7 +22,7 @@ const SCENARIOS: Record<string, { describe: string; run: () => Promise<void> }> 
     run: () => runSuite(['userinfo']),
   },
   'userinfo-cached': {
-    describe: 'the same with 1000 tokens, all held in Sesame\'s token cache',
+    describe: "the same with 1000 tokens, all held in Sesame's token cache",
     run: () => runSuite(['userinfo-cached']),
   },
   verify: {

@@ -63,16 +63,22 @@ export async function instanceKill(stack: DrillStack): Promise<DrillResult> {
  * refused. Afterwards a plan limit is exact again.
  */
 export async function redisFailover(stack: DrillStack): Promise<DrillResult> {
-  return underClusterLoad(stack, 'redis-failover', { ...THREE, sentinels: true, env: PLAN_LIMIT_ENV }, 'as-the-client-libraries', async (cluster, result) => {
-    await cluster.redis!.replicated();
-    await cluster.redis!.killPrimary();
-    result.recoveryMs = await probeRecovery(stack, cluster.gateway.url, Date.now());
-    result.limitsExact = await exactlyTheLimit(
-      stack,
-      cluster.of('management-api').map((instance) => instance.server.url),
-    );
-    return { allowedFailures: () => false };
-  });
+  return underClusterLoad(
+    stack,
+    'redis-failover',
+    { ...THREE, sentinels: true, env: PLAN_LIMIT_ENV },
+    'as-the-client-libraries',
+    async (cluster, result) => {
+      await cluster.redis!.replicated();
+      await cluster.redis!.killPrimary();
+      result.recoveryMs = await probeRecovery(stack, cluster.gateway.url, Date.now());
+      result.limitsExact = await exactlyTheLimit(
+        stack,
+        cluster.of('management-api').map((instance) => instance.server.url),
+      );
+      return { allowedFailures: () => false };
+    },
+  );
 }
 
 interface Verdict {
@@ -209,7 +215,8 @@ async function heldWaits(stack: DrillStack, cluster: Cluster, victim: Instance, 
       const unfinished = statuses.filter((status) => status !== 'completed');
       if (unfinished.length) result.problems.push(`held waits that did not see their login used: ${unfinished.join(', ')}`);
       const sentAgain = tries - waitsAsked;
-      if (sentAgain < count / 2) result.problems.push(`the client library sent ${sentAgain} held waits again; the victim held ${count / 2}`);
+      if (sentAgain < count / 2)
+        result.problems.push(`the client library sent ${sentAgain} held waits again; the victim held ${count / 2}`);
       log(`instance-kill: the client library sent held waits again ${sentAgain} times`);
     },
   };

@@ -99,7 +99,8 @@ async function startLogin(stack: DrillStack, authUrl: string, email: string, ret
     const body = answer.body as { loginAttemptId?: string } | null;
     return { status: String(answer.status), retryAfter: answer.headers.get('retry-after'), loginAttemptId: body?.loginAttemptId };
   } catch (error) {
-    if (error instanceof RateLimitedError) return { status: '429', retryAfter: error.retryAfter === null ? null : String(error.retryAfter) };
+    if (error instanceof RateLimitedError)
+      return { status: '429', retryAfter: error.retryAfter === null ? null : String(error.retryAfter) };
     return { status: error instanceof SesameError && error.code === 'timeout' ? 'timeout' : 'error', retryAfter: null };
   }
 }

@@ -124,7 +124,7 @@ describe('SesameHttp retries what Sesame did nothing with', () => {
     }
   });
 
-  it("sends a GET answered 502, 503 or 504 by a gateway again", async () => {
+  it('sends a GET answered 502, 503 or 504 by a gateway again', async () => {
     const fetch = scriptedFetch({ status: 502 }, unavailable(), { status: 504 }, { status: 200, body: { status: 'pending' } });
     const { http: client, waits } = http(fetch);
     await expect(client.get('/v1/login_attempt/a?wait=25')).resolves.toMatchObject({ body: { status: 'pending' } });
