@@ -11,9 +11,9 @@
  *                                  transaction: claim the code (conditional UPDATE … RETURNING),
  *                                  PKCE S256, insert the access token → ES256 id_token in a JWE
  *                                  (dir, A256GCM, key = SHA-256(client secret))
- * GET  /api/v2/organization/{id}   global per-IP limit (Lua) → Bearer API key → SHA-256 → key
- *                                  lookup (cached 5 s, like ApiKeyVerifier) → plan limit (Lua,
- *                                  minute/hour/day) → organization query
+ * GET  /api/v2/organization/{id}   Bearer API key → SHA-256 → key cached (5 s, like ApiKeyVerifier):
+ *                                  global per-IP and plan limit (minute/hour/day) in one Lua call;
+ *                                  not cached: global limit, key lookup, plan limit → organization query
  *
  * Environment: FLOOR_PORT, HOST, DATABASE_URL, DATABASE_POOL_SIZE, REDIS_URL, REDIS_PREFIX,
  * PLAN_LIMITS, ENDPOINT_LIMITS, GLOBAL_RATE_LIMIT (JSON as for Sesame; only the pro plan is
@@ -35,7 +35,7 @@ const pool = new Pool({
   application_name: 'sesame-floor',
 });
 const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-redis.defineCommand('slidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW_SCRIPT });
+redis.defineCommand('slidingWindow', { lua: SLIDING_WINDOW_SCRIPT });
 const throttlePrefix = `${env.REDIS_PREFIX ?? 'floor'}:throttle:`;
 const issuer = `${(env.PUBLIC_BASE_URL ?? 'http://localhost:3000/api').replace(/\/+$/, '')}/v1`;
 
@@ -64,23 +64,23 @@ const secretsKey = /^[0-9a-fA-F]{64}$/.test(env.SECRETS_KEY ?? '')
 const verifierKey = createHmac('sha256', secretsKey).update('sesame client secret verifier v1').digest();
 
 type ScriptRedis = Redis & {
-  slidingWindow(key: string, now: number, consume: '1', member: string, n: number, ...windows: number[]): Promise<number[]>;
+  slidingWindow(keyCount: number, ...keysThenArguments: (string | number)[]): Promise<number[][]>;
 };
 const instance = randomBytes(6).toString('base64url');
 let sequence = 0;
 
-/** One hit on a bucket with the throttler's script; true when allowed. */
-async function hit(bucket: string, windows: number[]): Promise<boolean> {
+/** One hit on one or more buckets (bucket, then its windows as length/limit pairs) with the throttler's script; true when all allowed. */
+async function hit(...buckets: [string, number[]][]): Promise<boolean> {
   const now = Date.now();
   const reply = await (redis as ScriptRedis).slidingWindow(
-    throttlePrefix + bucket,
+    buckets.length,
+    ...buckets.map(([bucket]) => throttlePrefix + bucket),
     now,
     '1',
     `${now}:${instance}:${++sequence}`,
-    windows.length / 2,
-    ...windows,
+    ...buckets.flatMap(([, windows]) => [windows.length / 2, ...windows]),
   );
-  return reply[0] === 1;
+  return reply.length === buckets.length && reply.every((entry) => entry[0] === 1);
 }
 
 class HttpError extends Error {
@@ -175,9 +175,9 @@ async function authenticateClient(request: IncomingMessage): Promise<Client> {
 let signingKey: { kid: string; privateKey: CryptoKey };
 
 async function verify(request: IncomingMessage): Promise<unknown> {
-  if (!(await hit('{ip:127.0.0.1}:global', [MINUTE, globalLimit]))) throw new HttpError(429, { error: 'rate_limited' });
+  if (!(await hit(['{ip:127.0.0.1}:global', [MINUTE, globalLimit]]))) throw new HttpError(429, { error: 'rate_limited' });
   const client = await authenticateClient(request);
-  if (!(await hit(`{tenant:${client.tenantId}}:endpoint:TokensController.verify`, [MINUTE, endpointLimit])))
+  if (!(await hit([`{tenant:${client.tenantId}}:endpoint:TokensController.verify`, [MINUTE, endpointLimit]])))
     throw new HttpError(429, { error: 'rate_limited' });
   const form = new URLSearchParams(await readBody(request));
   const code = form.get('code') ?? '';
@@ -269,6 +269,14 @@ interface Principal {
 
 const keyCache = new Map<string, { principal: Principal | null; expiresAt: number }>();
 
+/** The principal of the request's key when the cache holds it live, else undefined. */
+function cachedPrincipal(request: IncomingMessage): Principal | undefined {
+  const key = bearer(request);
+  if (!key || !API_KEY_SHAPE.test(key)) return undefined;
+  const entry = keyCache.get(sha256(key).toString('base64'));
+  return entry && entry.expiresAt > Date.now() && entry.principal ? entry.principal : undefined;
+}
+
 async function apiKeyPrincipal(request: IncomingMessage): Promise<Principal> {
   const key = bearer(request);
   if (!key || !API_KEY_SHAPE.test(key)) throw new HttpError(401, { code: 'invalid_api_key' });
@@ -292,9 +300,13 @@ async function apiKeyPrincipal(request: IncomingMessage): Promise<Principal> {
 }
 
 async function organization(request: IncomingMessage, id: string): Promise<unknown> {
-  if (!(await hit('{ip:127.0.0.1}:global', [MINUTE, globalLimit]))) throw new HttpError(429, { code: 'rate_limited' });
-  const principal = await apiKeyPrincipal(request);
-  if (!(await hit(`{tenant:${principal.tenantId}}:plan`, PLAN_WINDOWS))) throw new HttpError(429, { code: 'rate_limited' });
+  // As Sesame: a key the cache holds is counted against the global and the plan limit in one call.
+  const plan = (tenantId: string): [string, number[]] => [`{tenant:${tenantId}}:plan`, PLAN_WINDOWS];
+  const cached = cachedPrincipal(request);
+  if (!(await hit(['{ip:127.0.0.1}:global', [MINUTE, globalLimit]], ...(cached ? [plan(cached.tenantId)] : []))))
+    throw new HttpError(429, { code: 'rate_limited' });
+  const principal = cached ?? (await apiKeyPrincipal(request));
+  if (!cached && !(await hit(plan(principal.tenantId)))) throw new HttpError(429, { code: 'rate_limited' });
   if (!UUID_SHAPE.test(id) || (principal.organizationId !== null && principal.organizationId !== id))
     throw new HttpError(404, { code: 'not_found' });
   const { rows } = await pool.query(

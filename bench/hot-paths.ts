@@ -90,7 +90,9 @@ async function measureTarget(
   const measurements: Measurement[] = [];
   const server = await target.start();
   try {
-    await sanityCheck(server.url, target);
+    await sanityCheck(server.url, target).catch((error: Error) => {
+      throw new Error(`${error.message}\n${label(target)}'s output:\n${server.process.output()}`);
+    });
     const phases: LoadPhase[] = [];
     if (s.warmupSeconds > 0) phases.push({ label: 'warmup', connections: maxConnections, seconds: s.warmupSeconds });
     for (const connections of s.connections) phases.push({ label: `c${connections}`, connections, seconds: s.durationSeconds });

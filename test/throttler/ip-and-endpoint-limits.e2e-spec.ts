@@ -133,6 +133,23 @@ describe.each(PLATFORMS)('on %s', (platform) => {
       expect(unauthenticated.status).toBe(429);
     });
 
+    it('holds for a key the cache holds, whose check goes to Redis with the plan’s: refused with the global limit’s answer, the plan not charged', async () => {
+      clock.advance(3600);
+      const tenant = await createTenant(direct.url, 'basic');
+      clock.advance(3600);
+      // The first request looks the key up (the global limit counted before it); the next two are answered from the cache.
+      for (let i = 1; i <= 3; i++) {
+        const response = await request(direct.url).get('/api/v2/tenant').set('Authorization', `Bearer ${tenant.apiKey}`);
+        expect(response.status).toBe(200);
+      }
+      const refused = await request(direct.url).get('/api/v2/tenant').set('Authorization', `Bearer ${tenant.apiKey}`);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ code: 'rate_limited', scope: 'global', limit: 3 });
+      expect(refused.body.detail).toBe('Too many requests from this address: at most 3 per minute; retry in 60 seconds');
+      const plan = await direct.app.get(PlanUsageService).usage(tenant.tenantId, 'basic');
+      expect(plan.map((window) => window.used)).toEqual([3, 3, 3]);
+    });
+
     it('uses X-Forwarded-For only from a proxy that TRUST_PROXY names', async () => {
       clock.advance(3600);
       for (let i = 1; i <= 3; i++) {

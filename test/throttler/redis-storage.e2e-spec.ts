@@ -42,6 +42,26 @@ describe('RedisThrottlerStorage (the Lua script against real Redis)', () => {
     expect(ttl).toBeLessThanOrEqual(3_600_000);
   });
 
+  it('hits several buckets in order in one call: each counted while it has room, none after the first that refuses', async () => {
+    const now = clock.now().getTime();
+    const perAddress: WindowSpec[] = [{ name: 'minute', limit: 4, lengthMs: 60_000 }];
+    const checks = [
+      { bucket: '{ip:e}:global', windows: perAddress },
+      { bucket: '{tenant:e}:plan', windows },
+    ];
+    for (let i = 0; i < 3; i++) expect((await store.hitAll(checks, now + i)).map((result) => result.allowed)).toEqual([true, true]);
+    // The plan is used up: the address is counted, the refusal is the plan's.
+    const byPlan = await store.hitAll(checks, now + 3);
+    expect(byPlan.map((result) => result.allowed)).toEqual([true, false]);
+    expect(byPlan[1].windows[0]).toMatchObject({ used: 3, remaining: 0, resetMs: 59_997 });
+    // The address is used up: the plan is not looked at.
+    const byAddress = await store.hitAll(checks, now + 4);
+    expect(byAddress).toHaveLength(1);
+    expect(byAddress[0]).toMatchObject({ allowed: false, windows: [{ used: 4, remaining: 0 }] });
+    expect(await redis.zcard(store.keyOf('{ip:e}:global'))).toBe(4);
+    expect(await redis.zcard(store.keyOf('{tenant:e}:plan'))).toBe(3);
+  });
+
   it('reads without counting', async () => {
     const now = clock.now().getTime();
     await store.hit('{tenant:b}:plan', windows, now - 70_000);

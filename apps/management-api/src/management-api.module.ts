@@ -20,6 +20,7 @@ import { ApiKeyAuthModule, ApiKeyGuard, Public } from '@sesame/guards';
 import { GlobalIpThrottlerGuard, MemberThrottlerGuard, PlanThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesame/throttler';
 import { AccessGuard } from './access/access.guard';
 import { AccessModule } from './access/access.module';
+import { GlobalLimitDeferralModule } from './access/global-limit-deferral.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { ApplicationsModule } from './applications/applications.module';
 import { AuditModule } from './audit/audit.module';
@@ -50,6 +51,7 @@ export class ManagementApiModule {
         ApiKeyAuthModule,
         AccessModule,
         ThrottlingModule,
+        GlobalLimitDeferralModule,
         // Static paths (tenant/api_key, tenant/usage, tenant/member, tenant/audit_event) are registered before tenant/:tenantId.
         ApiKeysModule,
         UsageModule,
@@ -66,8 +68,8 @@ export class ManagementApiModule {
       providers: [
         RedisHealthIndicator,
         ShutdownHealthIndicator,
-        // In this order: route labelling for the metrics, the per-IP global limit before any key lookup, a body the API cannot read, then the key or member token,
-        // then the tenant's plan limits (keys) or the member's own limit, then the route's access rule.
+        // In this order: route labelling for the metrics, the per-IP global limit before any key lookup (for a cached key, counted with the plan's),
+        // a body the API cannot read, then the key or member token, then the tenant's plan limits (keys) or the member's own limit, then the route's access rule.
         { provide: APP_GUARD, useExisting: HttpMetricsGuard },
         { provide: APP_GUARD, useExisting: GlobalIpThrottlerGuard },
         { provide: APP_GUARD, useClass: JsonBodyGuard },

@@ -7,16 +7,28 @@ import { EndpointLimit, SkipPlanLimit } from './decorators';
 import { EndpointThrottlerGuard } from './endpoint-throttler.guard';
 import { GlobalIpThrottlerGuard } from './global-ip-throttler.guard';
 import { PlanThrottlerGuard } from './plan-throttler.guard';
-import { HitResult, SlidingWindowStore, WindowSpec } from './rate-limit';
+import { BucketCheck, HitResult, SlidingWindowStore, WindowSpec } from './rate-limit';
 import { throttlerModuleOptions } from './throttler-options';
 
 /** An in-memory sliding-window log with the Redis script's semantics (unit tests only). */
 class MemoryStore implements SlidingWindowStore {
   readonly logs = new Map<string, number[]>();
   failing = false;
+  /** Calls to hitAll: round trips to Redis. */
+  calls = 0;
 
   async hit(bucket: string, windows: WindowSpec[], now: number): Promise<HitResult> {
     return this.run(bucket, windows, now, true);
+  }
+
+  async hitAll(checks: BucketCheck[], now: number): Promise<HitResult[]> {
+    this.calls += 1;
+    const results: HitResult[] = [];
+    for (const { bucket, windows } of checks) {
+      results.push(this.run(bucket, windows, now, true));
+      if (!results.at(-1)!.allowed) break;
+    }
+    return results;
   }
 
   async peek(bucket: string, windows: WindowSpec[], now: number): Promise<HitResult> {
@@ -96,6 +108,8 @@ describe('throttler guards', () => {
   let plan: PlanThrottlerGuard;
   let global: GlobalIpThrottlerGuard;
   let endpoint: EndpointThrottlerGuard;
+  /** A global guard told by GLOBAL_LIMIT_DEFERRAL that its check may wait for the next limit guard's. */
+  let deferringGlobal: GlobalIpThrottlerGuard;
 
   const adapterHost = {
     httpAdapter: {
@@ -124,7 +138,8 @@ describe('throttler guards', () => {
     plan = make(PlanThrottlerGuard);
     global = make(GlobalIpThrottlerGuard);
     endpoint = make(EndpointThrottlerGuard);
-    await Promise.all([plan.onModuleInit(), global.onModuleInit(), endpoint.onModuleInit()]);
+    deferringGlobal = Object.assign(make(GlobalIpThrottlerGuard), { deferral: { mayWait: () => true } });
+    await Promise.all([plan.onModuleInit(), global.onModuleInit(), endpoint.onModuleInit(), deferringGlobal.onModuleInit()]);
   });
 
   async function call(
@@ -207,6 +222,56 @@ describe('throttler guards', () => {
     for (let i = 0; i < 4; i++) expect((await call(endpoint, 'page', {})).passed).toBe(true);
     expect((await call(endpoint, 'page', {})).error?.extensions).toMatchObject({ scope: 'endpoint', limit: 4 });
     expect([...store.logs.keys()].sort()).toEqual(['{ip:192.0.2.1}:endpoint:pages', '{tenant:t2}:endpoint:ExampleController.login']);
+  });
+
+  describe('a deferred global check', () => {
+    /** The global guard, then the plan's, on one request, as the app runs them. */
+    async function chain(ip: string) {
+      const request = { headers: {}, ip, principal: tenantKey };
+      const response = { headers: {} as Record<string, string> };
+      try {
+        for (const guard of [deferringGlobal, plan]) await guard.canActivate(contextFor('read', request, response));
+        return { headers: response.headers, error: undefined };
+      } catch (error) {
+        return { headers: response.headers, error: error as ProblemException };
+      }
+    }
+
+    it('goes to the store with the plan check: one call a request, the global bucket counted first', async () => {
+      const passed = await chain('192.0.2.7');
+      expect(passed.error).toBeUndefined();
+      expect(store.calls).toBe(1);
+      expect(store.logs.get('{ip:192.0.2.7}:global')).toHaveLength(1);
+      expect(store.logs.get('{tenant:t1}:plan')).toHaveLength(1);
+      // The tightest window of both, as when each guard went on its own.
+      expect(passed.headers['RateLimit-Limit']).toBe('3');
+      expect(passed.headers['RateLimit-Remaining']).toBe('2');
+    });
+
+    it("keeps each limit's refusal: the plan's counts the global bucket, the global's counts nothing else", async () => {
+      for (let i = 0; i < 3; i++) expect((await chain(`192.0.2.${10 + i}`)).error).toBeUndefined();
+      const byPlan = await chain('192.0.2.20');
+      expect(byPlan.error?.extensions).toMatchObject({ scope: 'plan', limit: 3 });
+      expect(store.logs.get('{ip:192.0.2.20}:global')).toHaveLength(1);
+
+      clock.advance(60);
+      for (let i = 0; i < 6; i++) await call(global, 'read', { ip: '192.0.2.30' });
+      const byGlobal = await chain('192.0.2.30');
+      expect(byGlobal.error?.extensions).toMatchObject({ scope: 'global', limit: 6 });
+      expect(byGlobal.error?.detail).toBe('Too many requests from this address: at most 6 per minute; retry in 60 seconds');
+      expect(store.logs.get('{tenant:t1}:plan')).toHaveLength(3);
+    });
+
+    it('is counted alone by the next limit guard when that one does not count the request', async () => {
+      const request = { headers: {}, ip: '192.0.2.40', principal: { kind: 'platform' } as Principal };
+      const response = { headers: {} as Record<string, string> };
+      await deferringGlobal.canActivate(contextFor('read', request, response));
+      expect(store.calls).toBe(0);
+      await plan.canActivate(contextFor('read', request, response));
+      expect(store.calls).toBe(1);
+      expect(store.logs.get('{ip:192.0.2.40}:global')).toHaveLength(1);
+      expect(response.headers['RateLimit-Limit']).toBe('6');
+    });
   });
 
   it('answers 503 rate_limiter_unavailable when the store fails', async () => {

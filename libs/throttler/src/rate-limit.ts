@@ -28,17 +28,27 @@ export interface HitResult {
   windows: WindowState[];
 }
 
+/** One bucket of a request and the windows to check it against. */
+export interface BucketCheck {
+  bucket: string;
+  windows: WindowSpec[];
+}
+
 /**
  * A store of sliding-window buckets (Redis in production). `hit` checks every window of a bucket
  * and counts the request only when all of them have room, atomically; `peek` only reads.
+ * `hitAll` hits several buckets in order, in one atomic step, stopping at the first that refuses:
+ * one result per bucket looked at, the last the refusal if there was one.
  */
 export interface SlidingWindowStore {
   hit(bucket: string, windows: WindowSpec[], nowMs: number): Promise<HitResult>;
+  hitAll(checks: BucketCheck[], nowMs: number): Promise<HitResult[]>;
   peek(bucket: string, windows: WindowSpec[], nowMs: number): Promise<HitResult>;
 }
 
 export function isSlidingWindowStore(value: unknown): value is SlidingWindowStore {
-  return typeof (value as SlidingWindowStore | null)?.hit === 'function' && typeof (value as SlidingWindowStore).peek === 'function';
+  const store = value as SlidingWindowStore | null;
+  return typeof store?.hit === 'function' && typeof store.hitAll === 'function' && typeof store.peek === 'function';
 }
 
 /** Whole seconds, rounded up, so a client that waits that long is never early. */
@@ -76,7 +86,15 @@ export function rateLimitHeaders(windows: WindowState[]): Record<string, string>
   };
 }
 
-/** Decodes the Lua script's reply: { allowed, used_1, reset_1, …, used_n, reset_n }. */
+/** Decodes the Lua script's reply: one entry per bucket looked at, in order, at least one. */
+export function parseScriptReplies(reply: unknown, checks: BucketCheck[]): HitResult[] {
+  if (!Array.isArray(reply) || reply.length === 0 || reply.length > checks.length) {
+    throw new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
+  }
+  return reply.map((entry, i) => parseScriptReply(entry, checks[i].windows));
+}
+
+/** Decodes one bucket's entry: { allowed, used_1, reset_1, …, used_n, reset_n }. */
 export function parseScriptReply(reply: unknown, windows: WindowSpec[]): HitResult {
   if (!Array.isArray(reply) || reply.length !== 1 + 2 * windows.length) {
     throw new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);

@@ -3,7 +3,7 @@ import { ThrottlerStorage } from '@nestjs/throttler';
 import { Clock, REDIS, SESAME_CONFIG, SesameConfig, WindowName } from '@sesame/common';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
-import { HitResult, parseScriptReply, SlidingWindowStore, toSeconds, WindowSpec } from './rate-limit';
+import { BucketCheck, HitResult, parseScriptReplies, SlidingWindowStore, toSeconds, WindowSpec } from './rate-limit';
 import { SLIDING_WINDOW_SCRIPT } from './sliding-window.script';
 
 const COMMAND = 'sesameSlidingWindow';
@@ -12,12 +12,13 @@ const COMMAND = 'sesameSlidingWindow';
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 type ScriptClient = Redis & {
-  [COMMAND](key: string, now: number, consume: '0' | '1', member: string, count: number, ...windows: number[]): Promise<unknown>;
+  [COMMAND](keyCount: number, ...keysThenArguments: (string | number)[]): Promise<unknown>;
 };
 
 /**
  * @nestjs/throttler's storage, in Redis: one sliding-window log per bucket, checked and updated
- * by one Lua script per request (see sliding-window.script.ts). Keys live under REDIS_PREFIX as
+ * by one Lua script call per request, for all the buckets the request is counted in (see
+ * sliding-window.script.ts). Keys live under REDIS_PREFIX as
  * `<prefix>:throttle:{<tenant:id | ip:address>}:<group>[:<endpoint>]`, where the hash tag is the tenant or the address, so a
  * bucket's key maps to one Redis Cluster slot. `now` comes from the app's Clock, so every
  * instance must keep its clock in sync (NTP), and tests move a ManualClock instead of sleeping.
@@ -41,8 +42,8 @@ export class RedisThrottlerStorage implements ThrottlerStorage, SlidingWindowSto
     this.prefix = `${config.redis.prefix}:throttle:`;
     this.startupWaitMs = config.redis.commandTimeoutMs * 2;
     if (typeof (redis as unknown as Partial<ScriptClient>)[COMMAND] !== 'function') {
-      // EVALSHA, falling back to EVAL when Redis lost its script cache (a restart).
-      redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: SLIDING_WINDOW_SCRIPT });
+      // EVALSHA, falling back to EVAL when Redis lost its script cache (a restart); the key count comes first.
+      redis.defineCommand(COMMAND, { lua: SLIDING_WINDOW_SCRIPT });
     }
   }
 
@@ -69,12 +70,16 @@ export class RedisThrottlerStorage implements ThrottlerStorage, SlidingWindowSto
     return this.prefix + bucket;
   }
 
-  hit(bucket: string, windows: WindowSpec[], nowMs: number): Promise<HitResult> {
-    return this.run(bucket, windows, nowMs, '1');
+  async hit(bucket: string, windows: WindowSpec[], nowMs: number): Promise<HitResult> {
+    return (await this.run([{ bucket, windows }], nowMs, '1'))[0];
   }
 
-  peek(bucket: string, windows: WindowSpec[], nowMs: number): Promise<HitResult> {
-    return this.run(bucket, windows, nowMs, '0');
+  hitAll(checks: BucketCheck[], nowMs: number): Promise<HitResult[]> {
+    return this.run(checks, nowMs, '1');
+  }
+
+  async peek(bucket: string, windows: WindowSpec[], nowMs: number): Promise<HitResult> {
+    return (await this.run([{ bucket, windows }], nowMs, '0'))[0];
   }
 
   /**
@@ -94,17 +99,20 @@ export class RedisThrottlerStorage implements ThrottlerStorage, SlidingWindowSto
     };
   }
 
-  private async run(bucket: string, windows: WindowSpec[], nowMs: number, consume: '0' | '1'): Promise<HitResult> {
-    const args = windows.flatMap((window) => [window.lengthMs, window.limit]);
+  private async run(checks: BucketCheck[], nowMs: number, consume: '0' | '1'): Promise<HitResult[]> {
     const member = `${nowMs}:${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
+    const windows = checks.flatMap((check) => [
+      check.windows.length,
+      ...check.windows.flatMap((window) => [window.lengthMs, window.limit]),
+    ]);
     const reply = await (this.redis as ScriptClient)[COMMAND](
-      this.keyOf(bucket),
+      checks.length,
+      ...checks.map((check) => this.keyOf(check.bucket)),
       Math.floor(nowMs),
       consume,
       member,
-      windows.length,
-      ...args,
+      ...windows,
     );
-    return parseScriptReply(reply, windows);
+    return parseScriptReplies(reply, checks);
   }
 }

@@ -12,6 +12,7 @@ import {
 import { Clock, problem, ProblemException, SesameMetrics, WindowName, WINDOWS } from '@sesame/common';
 import { callerTenant, ThrottledRequest } from './caller';
 import {
+  BucketCheck,
   HitResult,
   isSlidingWindowStore,
   LimitScope,
@@ -31,8 +32,16 @@ const THROTTLER_TTL = 'THROTTLER:TTL';
 
 /** What this request's RateLimit headers currently report (several guards may count one request). */
 const REPORTED = Symbol('sesame:rate-limit-reported');
+/** Checks put off until the next limit guard, to go to Redis with its own (SlidingWindowGuard.mayDefer). */
+const DEFERRED = Symbol('sesame:rate-limit-deferred');
 
-type ReportingRequest = ThrottledRequest & { [REPORTED]?: WindowState };
+/** A guard's check of one bucket of the request: the guard words its refusal and reports its headers. */
+interface GuardCheck extends BucketCheck {
+  guard: SlidingWindowGuard;
+  context: ExecutionContext;
+}
+
+type ReportingRequest = ThrottledRequest & { [REPORTED]?: WindowState; [DEFERRED]?: GuardCheck[] };
 
 /** A throttler's name is `<group>-<window>`, e.g. `plan-hour`. */
 export function throttlerName(group: string, window: WindowName): string {
@@ -61,6 +70,10 @@ export function rateLimiterUnavailable(): ProblemException {
  * Every counted response carries `RateLimit-Limit`, `-Remaining`, `-Reset` and `-Policy` for
  * the tightest window of all limits the request passed; a refused one is a 429 problem with
  * `Retry-After`, thrown before any handler runs.
+ *
+ * A guard may put its check off (mayDefer) so that the next limit guard sends it to Redis with its
+ * own, in one script call: the buckets are still counted in guard order, and a refusal is worded by
+ * the guard whose limit refused.
  */
 export abstract class SlidingWindowGuard extends ThrottlerGuard {
   /** The throttler group this guard enforces. */
@@ -93,33 +106,61 @@ export abstract class SlidingWindowGuard extends ThrottlerGuard {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
+    const request = context.switchToHttp().getRequest<ReportingRequest>();
+    const own = await this.checkOf(context);
+    if (own && this.mayDefer(context)) {
+      (request[DEFERRED] ??= []).push(own);
+      return true;
+    }
+    const checks = [...(request[DEFERRED] ?? []), ...(own ? [own] : [])];
+    delete request[DEFERRED];
+    if (checks.length) await this.count(request, checks);
+    return true;
+  }
+
+  /**
+   * Whether this guard's check may wait for the next limit guard's, to go to Redis in one call.
+   * Only when that guard is sure to run for this request and nothing before it can answer the
+   * request or do costly work for it. Never, unless a subclass knows so.
+   */
+  protected mayDefer(_context: ExecutionContext): boolean {
+    return false;
+  }
+
+  /** This guard's check of the request, or null when it does not count it. */
+  private async checkOf(context: ExecutionContext): Promise<GuardCheck | null> {
     // Guards used with @UseGuards() may be created outside the module's lifecycle.
     if (!this.throttlers) await this.onModuleInit();
-    if (this.isSkipped(context, this.group) || (await this.shouldSkip(context))) return true;
+    if (this.isSkipped(context, this.group) || (await this.shouldSkip(context))) return null;
     const throttlers = this.throttlers.filter(
       (throttler) => !this.isSkipped(context, throttler.name!) && !(throttler.skipIf ?? this.commonOptions.skipIf)?.(context),
     );
-    if (throttlers.length === 0) return true;
+    if (throttlers.length === 0) return null;
 
-    const { req, res } = this.getRequestResponse(context);
-    const request = req as ReportingRequest;
+    const request = context.switchToHttp().getRequest<ReportingRequest>();
     const windows = await Promise.all(throttlers.map((throttler) => this.windowSpec(context, throttler)));
     const tracker = await (throttlers[0].getTracker ?? this.commonOptions.getTracker!)(request, context);
     const bucket = (throttlers[0].generateKey ?? this.commonOptions.generateKey!)(context, tracker, this.group);
+    return { guard: this, context, bucket, windows };
+  }
 
-    let result: HitResult;
+  /** Counts the request in every bucket of `checks`, in order, in one script call; throws the first refusal. */
+  private async count(request: ReportingRequest, checks: GuardCheck[]): Promise<void> {
+    let results: HitResult[];
     try {
-      result = await this.store.hit(bucket, windows, this.clock.now().getTime());
+      results = await this.store.hitAll(checks, this.clock.now().getTime());
     } catch (error) {
       this.log.warn(`Rate limits unavailable: ${error instanceof Error ? error.message : String(error)}`);
       throw rateLimiterUnavailable();
     }
-    if (!result.allowed) {
-      this.metrics?.rateLimited.inc({ scope: this.scope, plan: callerTenant(request)?.plan ?? 'none' });
-      throw this.refusal(context, result);
-    }
-    this.report(request, res, result.windows);
-    return true;
+    results.forEach((result, i) => {
+      const { guard, context } = checks[i];
+      if (!result.allowed) {
+        guard.metrics?.rateLimited.inc({ scope: guard.scope, plan: callerTenant(request)?.plan ?? 'none' });
+        throw guard.refusal(context, result);
+      }
+      guard.report(request, context.switchToHttp().getResponse(), result.windows);
+    });
   }
 
   /** The bucket of a tracker: `{<tracker>}:<group>`, hash-tagged by tenant or address for Redis Cluster. */

@@ -30,7 +30,8 @@ export class JsonBodyGuard implements CanActivate {
   }
 }
 
-function hasBody(headers: RequestHeaders): boolean {
+/** Whether a request has a body to read (a length above zero, or a chunked one). */
+export function hasBody(headers: RequestHeaders): boolean {
   return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
 }
 

@@ -54,6 +54,12 @@ export class ApiKeyVerifier {
     return principal;
   }
 
+  /** Whether verify() would answer this key from the cache alone, as a live tenant or organization key (no Postgres). */
+  holdsLiveKey(presented: string): boolean {
+    if (!looksLikeApiKey(presented)) return false;
+    return !!this.cache.get(sha256(presented).toString('base64'), this.clock.now().getTime());
+  }
+
   /** Drops a key from this instance's cache at once (publish an `api-key` invalidation for the others). */
   forget(hash: Buffer): void {
     this.cache.delete(hash.toString('base64'));
