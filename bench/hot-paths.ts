@@ -86,19 +86,14 @@ async function measureTarget(
   options: HotScenarioOptions,
 ): Promise<Measurement[]> {
   const s = ctx.settings;
-  const maxConnections = Math.max(...s.connections);
   const measurements: Measurement[] = [];
   const server = await target.start();
   try {
     await sanityCheck(server.url, target).catch((error: Error) => {
       throw new Error(`${error.message}\n${label(target)}'s output:\n${server.process.output()}`);
     });
-    const phases: LoadPhase[] = [];
-    if (s.warmupSeconds > 0) phases.push({ label: 'warmup', connections: maxConnections, seconds: s.warmupSeconds });
-    for (const connections of s.connections) phases.push({ label: `c${connections}`, connections, seconds: s.durationSeconds });
-    if (target.perPhase) phases.forEach((phase, i) => (phase.variants = target.perPhase![s.warmupSeconds > 0 ? i : i + 1]));
     options.onLoad?.(server);
-    const result = await load(ctx, server.url, target, phases);
+    const result = await load(ctx, server.url, target, loadPhases(ctx, target));
     const exited = server.process.process.exitCode ?? server.process.process.signalCode;
     if (exited !== null) throw new Error(`${label(target)} exited (${exited}) during the load:\n${server.process.output()}`);
     await options.afterLoad?.(server);
@@ -116,6 +111,16 @@ async function measureTarget(
     await server.stop();
   }
   return measurements;
+}
+
+/** A warm-up at the highest connection count (unless BENCH_WARMUP is 0), then one phase per connection count; single-use lines shared out by phase. */
+export function loadPhases(ctx: BenchContext, target: Pick<Target, 'perPhase'>): LoadPhase[] {
+  const s = ctx.settings;
+  const phases: LoadPhase[] = [];
+  if (s.warmupSeconds > 0) phases.push({ label: 'warmup', connections: Math.max(...s.connections), seconds: s.warmupSeconds });
+  for (const connections of s.connections) phases.push({ label: `c${connections}`, connections, seconds: s.durationSeconds });
+  if (target.perPhase) phases.forEach((phase, i) => (phase.variants = target.perPhase![s.warmupSeconds > 0 ? i : i + 1]));
+  return phases;
 }
 
 export async function load(ctx: BenchContext, origin: string, target: Target, phases: LoadPhase[]): Promise<LoadResult> {

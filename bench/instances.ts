@@ -8,7 +8,7 @@
 import { loadavg } from 'node:os';
 import { startNginx } from '../test/ops/support/nginx';
 import { BenchContext, RunningServer } from './context';
-import { load, Platform, sanityCheck } from './hot-paths';
+import { load, loadPhases, Platform, sanityCheck } from './hot-paths';
 import { PhaseResult } from './load';
 import { describeMachine, machineLine } from './machine';
 import { freePort } from './processes';
@@ -49,17 +49,11 @@ export async function runInstancesBench(): Promise<void> {
 }
 
 async function measure(ctx: BenchContext, platform: Platform, instances: number): Promise<PhaseResult[]> {
-  const s = ctx.settings;
   const target = loginTarget(ctx, platform);
   const gateway = await startGateway(ctx, platform, instances);
   try {
     await sanityCheck(gateway.url, target);
-    const phases = [
-      ...(s.warmupSeconds > 0 ? [{ label: 'warmup', connections: Math.max(...s.connections), seconds: s.warmupSeconds }] : []),
-      ...s.connections.map((connections) => ({ label: `c${connections}`, connections, seconds: s.durationSeconds })),
-    ];
-    if (target.perPhase)
-      phases.forEach((phase, i) => Object.assign(phase, { variants: target.perPhase![s.warmupSeconds > 0 ? i : i + 1] }));
+    const phases = loadPhases(ctx, target);
     const result = await load(ctx, gateway.url, target, phases);
     return result.phases.filter((phase) => phase.label !== 'warmup');
   } finally {

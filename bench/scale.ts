@@ -11,7 +11,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { BenchContext, RESULTS, RunningServer } from './context';
 import { basicAuthorization } from './fixture';
-import { load, Platform, sanityCheck, Target, targetsOf } from './hot-paths';
+import { load, loadPhases, Platform, sanityCheck, Target, targetsOf } from './hot-paths';
 import { PhaseResult } from './load';
 import { describeMachine, machineLine } from './machine';
 import { SCALE, ScaleData, TableSize } from './scale-data';
@@ -202,16 +202,10 @@ async function sesameTarget(ctx: BenchContext, scenario: 'verify' | 'userinfo', 
 
 /** Warm-up, then one phase per connection count, on a freshly started server; phases of single-use lines get their share. */
 async function measure(ctx: BenchContext, target: Target, onLoad?: (server: RunningServer) => Promise<void>): Promise<PhaseResult[]> {
-  const s = ctx.settings;
   const server = await target.start();
   try {
     await sanityCheck(server.url, target);
-    const phases = [
-      ...(s.warmupSeconds > 0 ? [{ label: 'warmup', connections: Math.max(...s.connections), seconds: s.warmupSeconds }] : []),
-      ...s.connections.map((connections) => ({ label: `c${connections}`, connections, seconds: s.durationSeconds })),
-    ];
-    if (target.perPhase)
-      phases.forEach((phase, i) => Object.assign(phase, { variants: target.perPhase![s.warmupSeconds > 0 ? i : i + 1] }));
+    const phases = loadPhases(ctx, target);
     // After a checkpoint a page's first change writes the whole page to the WAL; the more pages
     // the writes spread over, the more of that. Starting every measurement there puts both
     // databases at the same (the costliest) point of the cycle, instead of wherever the 5-minute timer is.
