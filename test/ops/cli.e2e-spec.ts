@@ -12,7 +12,7 @@ import { RunningApp, startAuthApi, startManagementApi } from '../support/apps';
 import { FILE_REDIS_PREFIX, testConfig } from '../support/config';
 import { acquireConsoleLock, CONSOLE_SETUP_TIMEOUT_MS, setUpConsole } from '../support/console';
 import { query } from '../support/direct-auth';
-import { createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { createWebApplication } from '../support/fixtures';
 import { basicAuth, uniqueEmail } from '../support/login';
 import { PLATFORM_KEY } from '../support/management';
 import { REPOSITORY_ROOT } from './support/dockerfile';
@@ -49,11 +49,7 @@ describe('command-line tools', () => {
     const db = new Client({ connectionString: config.database.url });
     await db.connect();
     try {
-      const app = await createApplication(
-        management.url,
-        await createOrganization(management.url, await createTenant(management.url, 'pro')),
-        { type: 'web' },
-      );
+      const app = await createWebApplication(management.url);
       // As a row from before verifiers: the bare SHA-256 only.
       await db.query('UPDATE application SET client_secret_hash = $2, client_secret_verifier = NULL WHERE id = $1', [
         app.applicationId,

@@ -6,7 +6,7 @@ import { createServer, Server, Socket } from 'node:net';
 import request from 'supertest';
 import { freePort, startMailWorker } from '../support/apps';
 import { query } from '../support/direct-auth';
-import { createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { createWebApplication } from '../support/fixtures';
 import { FILE_REDIS_PREFIX } from '../support/config';
 import { basicAuth } from '../support/login';
 import { SmtpSink } from '../support/smtp-sink';
@@ -75,10 +75,7 @@ describe('mail worker faults', () => {
     }, 30_000);
 
     it('the next worker delivers the e-mail within seconds, not Bull’s minute, once', async () => {
-      const app = await createApplication(
-        management.url,
-        await createOrganization(management.url, await createTenant(management.url, 'pro')),
-      );
+      const app = await createWebApplication(management.url);
       const email = `ops-kill9-${randomBytes(4).toString('hex')}@example.com`;
       const started = await request(auth.url)
         .post('/api/v1/authenticate_direct')
@@ -136,10 +133,7 @@ describe('mail worker faults', () => {
     }, 30_000);
 
     it('the waiting e-mail goes out within MAIL_RETRY_MAX_DELAY_MS of the server’s return, not after a doubled delay', async () => {
-      const app = await createApplication(
-        management.url,
-        await createOrganization(management.url, await createTenant(management.url, 'pro')),
-      );
+      const app = await createWebApplication(management.url);
       const email = `ops-smtp-outage-${randomBytes(4).toString('hex')}@example.com`;
       const started = await request(auth.url)
         .post('/api/v1/authenticate_direct')

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { runMigrations } from '@sesame/entities';
 import { startAuthApi, startMailWorker, startManagementApi, startPublicAuthApi } from '../support/apps';
 import { FILE_REDIS_PREFIX } from '../support/config';
-import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { ApplicationFixture, createWebApplication } from '../support/fixtures';
 import { linkIn, SmtpSink } from '../support/smtp-sink';
 import { ADMIN_DATABASE_URL, databaseUrlFor, runId } from '../support/test-env';
 import { DockerCommandProcess } from './support/app-process';
@@ -48,7 +48,7 @@ describe('secrets:reencrypt (SECRETS_KEY rotation)', () => {
     const management = await startManagementApi({ env: keys });
     const auth = await startAuthApi({ env: keys });
     try {
-      app = await createApplication(management.url, await createOrganization(management.url, await createTenant(management.url, 'pro')));
+      app = await createWebApplication(management.url);
       kid = (await request(auth.url).get('/api/v1/.well-known/jwks.json').expect(200)).body.keys[0].kid;
       await request(auth.url)
         .post('/api/v1/authenticate_direct')

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ClientRequest, IncomingMessage, request as httpRequest } from 'node:http';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { createWebApplication } from '../support/fixtures';
 import { SmtpSink } from '../support/smtp-sink';
 import { TEST_PLATFORM_API_KEY } from '../support/test-env';
 import { AppProcess, startAppProcess } from './support/app-process';
@@ -66,10 +66,7 @@ describe('graceful shutdown (SIGTERM)', () => {
     }, 30_000);
 
     it('finishes the job: the mail is delivered exactly once, recorded as sent, nothing is left in the queue, and the worker exits 0', async () => {
-      const app = await createApplication(
-        management.url,
-        await createOrganization(management.url, await createTenant(management.url, 'pro')),
-      );
+      const app = await createWebApplication(management.url);
       const email = `ops-sigterm-${randomBytes(4).toString('hex')}@example.com`;
       const held = smtp.hold();
       const started = await request(auth.url)
@@ -153,10 +150,7 @@ describe('graceful shutdown (SIGTERM)', () => {
 
     it('auth-api answers it (the login e-mail is queued), closes, and exits 0', async () => {
       const management = await startAppProcess('management-api', { HTTP_PLATFORM: platform });
-      const client = await createApplication(
-        management.url,
-        await createOrganization(management.url, await createTenant(management.url, 'pro')),
-      );
+      const client = await createWebApplication(management.url);
       await management.stop();
       const auth = await startAppProcess('auth-api', { HTTP_PLATFORM: platform });
       const email = `ops-inflight-${randomBytes(4).toString('hex')}@example.com`;
@@ -178,10 +172,7 @@ describe('graceful shutdown (SIGTERM)', () => {
   describe.each(['express', 'fastify'])('auth-api behind a gateway on %s: SIGTERM with SHUTDOWN_DRAIN_SECONDS', (platform) => {
     it('keeps answering during the drain, each answer closing its connection, reports itself unready, ends held waits at once, then exits 0', async () => {
       const management = await startAppProcess('management-api', { HTTP_PLATFORM: platform });
-      const client = await createApplication(
-        management.url,
-        await createOrganization(management.url, await createTenant(management.url, 'pro')),
-      );
+      const client = await createWebApplication(management.url);
       await management.stop();
       const auth = await startAppProcess('auth-api', { HTTP_PLATFORM: platform, SHUTDOWN_DRAIN_SECONDS: '10', LOG_LEVEL: 'debug' });
       const headers = { Authorization: basicAuth(client), 'Content-Type': 'application/json' };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { createWebApplication } from '../support/fixtures';
 import { basicAuth } from '../support/login';
 import { ThrowawayDatabase } from '../support/throwaway-database';
 import { AppProcess, startAppProcess } from './support/app-process';
@@ -34,10 +34,7 @@ describe('a failed SQL statement in the log', () => {
   }, 30_000);
 
   it('is a JSON warning with the statement and without the e-mail address', async () => {
-    const app = await createApplication(
-      management.url,
-      await createOrganization(management.url, await createTenant(management.url, 'pro')),
-    );
+    const app = await createWebApplication(management.url);
     const email = `ops-sql-log-${randomBytes(4).toString('hex')}@example.com`;
     await locker.query('BEGIN');
     await locker.query(`LOCK TABLE ${LOCKED_TABLES.join(', ')} IN ACCESS EXCLUSIVE MODE`);

@@ -54,3 +54,8 @@ export async function createApplication(
     .expect(201);
   return { ...organization, applicationId: response.body.id, clientId: response.body.clientId, clientSecret: response.body.clientSecret };
 }
+
+/** A web application of a new organization of a new pro tenant: what a test that only needs a client starts from. */
+export async function createWebApplication(managementUrl: string): Promise<ApplicationFixture> {
+  return createApplication(managementUrl, await createOrganization(managementUrl, await createTenant(managementUrl, 'pro')));
+}
