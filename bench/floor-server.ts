@@ -20,6 +20,7 @@
  * read), PUBLIC_BASE_URL, SECRETS_KEY (the client secret verifiers are keyed from it).
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { SLIDING_WINDOW_SCRIPT } from '@sesame/throttler';
 import Redis from 'ioredis';
@@ -353,6 +354,8 @@ async function route(request: IncomingMessage): Promise<unknown> {
 async function main(): Promise<void> {
   const { privateKey } = await generateKeyPair('ES256');
   signingKey = { kid: randomBytes(8).toString('hex'), privateKey };
+  // Without an offline queue, a request before the connection is ready would fail (as Sesame waits in RedisThrottlerStorage).
+  if (redis.status !== 'ready') await once(redis, 'ready');
   const server = createServer((request, response) => {
     route(request).then(
       (body) => send(response, 200, body),
