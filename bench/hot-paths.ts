@@ -17,7 +17,7 @@ import { log } from './settings';
 export type HotScenario = 'userinfo' | 'userinfo-cached' | 'verify' | 'organization';
 /** Tokens the cached userinfo figure cycles through: few enough for Sesame's token cache to hold them all. */
 export const CACHED_USERINFO_TOKENS = 1000;
-export type ServerKind = 'sesame' | 'peer' | 'floor';
+export type ServerKind = 'sesame' | 'peer' | 'floor' | 'empty';
 export type Platform = 'express' | 'fastify';
 
 export interface Measurement extends PhaseResult {
@@ -45,6 +45,7 @@ export interface Target {
 
 const PEER_SCRIPT = join(ROOT, 'bench', 'peer-server.mjs');
 const FLOOR_SCRIPT = join(DIST, 'bench', 'floor-server.js');
+const EMPTY_SCRIPT = join(DIST, 'bench', 'empty-server.js');
 const LOAD_SCRIPT = join(DIST, 'bench', 'load.js');
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -155,6 +156,13 @@ export async function targetsOf(ctx: BenchContext, scenario: HotScenario): Promi
     case 'organization':
       return organizationTargets(ctx);
   }
+}
+
+/** An empty Nest route on the platform: the framework's ceiling. */
+async function startEmpty(ctx: BenchContext, platform: Platform): Promise<RunningServer> {
+  const port = await freePort();
+  const env = { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', HTTP_PLATFORM: platform, EMPTY_PORT: String(port) };
+  return ctx.startServer([EMPTY_SCRIPT], env, port, true, '/api/empty');
 }
 
 async function startFloor(ctx: BenchContext): Promise<RunningServer> {
@@ -297,9 +305,20 @@ async function organizationTargets(ctx: BenchContext): Promise<Target[]> {
     start,
     sanity: { headers },
   });
+  const empty = (platform: Platform): Target => ({
+    server: 'empty',
+    platform,
+    path: '/api/empty',
+    method: 'GET',
+    headers: {},
+    start: () => startEmpty(ctx, platform),
+    sanity: { headers: {} },
+  });
   return [
     ...s.platforms.map((platform) => target('sesame', platform, () => ctx.startSesame('management-api', platform))),
     target('floor', null, () => startFloor(ctx)),
+    // The framework's ceiling, measured beside the management read: what Nest on each platform serves with nothing to do.
+    ...s.platforms.map(empty),
   ];
 }
 

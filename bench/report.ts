@@ -20,7 +20,14 @@ const SCENARIO_TITLES: Record<HotScenario, string> = {
   organization: 'GET /v2/organization/{id}',
 };
 
-const SERVER_ORDER = { floor: 0, peer: 1, sesame: 2 } as const;
+const SERVER_ORDER = { empty: 0, floor: 1, peer: 2, sesame: 3 } as const;
+
+const SERVER_NAMES: Record<Measurement['server'], (platform: Platform | null) => string> = {
+  sesame: (platform) => `**sesame (${platform})**`,
+  peer: () => 'peer (oidc-provider)',
+  floor: () => 'floor (node:http)',
+  empty: (platform) => `empty Nest route (${platform})`,
+};
 
 const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
 const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
@@ -77,8 +84,8 @@ export function averageRounds(measurements: Measurement[]): Measurement[] {
 
 export function measurementTable(measurements: Measurement[]): string {
   const rows = [
-    line(['scenario', 'c', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/errors', 'sesame/peer', 'sesame/floor']),
-    line(['---', '---:', '---', '---:', '---:', '---:', '---:', '---:', '---:']),
+    line(['scenario', 'c', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/errors', 'sesame/peer', 'sesame/floor', 'sesame/empty route']),
+    line(['---', '---:', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
   const scenarios = [...new Set(measurements.map((m) => m.scenario))];
   for (const scenario of scenarios) {
@@ -90,9 +97,9 @@ export function measurementTable(measurements: Measurement[]): string {
       const peer = find(measurements, scenario, 'peer', c);
       const floor = find(measurements, scenario, 'floor', c);
       for (const m of group) {
-        const name =
-          m.server === 'sesame' ? `**sesame (${m.platform})**` : m.server === 'peer' ? 'peer (oidc-provider)' : 'floor (node:http)';
+        const name = SERVER_NAMES[m.server](m.platform);
         const isSesame = m.server === 'sesame';
+        const empty = isSesame ? find(measurements, scenario, 'empty', c, m.platform) : undefined;
         rows.push(
           line([
             SCENARIO_TITLES[scenario],
@@ -104,6 +111,7 @@ export function measurementTable(measurements: Measurement[]): string {
             failuresOf(m),
             isSesame && peer ? ratio(m.requestsPerSecond / peer.requestsPerSecond) : '',
             isSesame && floor ? ratio(m.requestsPerSecond / floor.requestsPerSecond) : '',
+            empty ? ratio(m.requestsPerSecond / empty.requestsPerSecond) : '',
           ]),
         );
       }

@@ -6,7 +6,7 @@
  * BENCH_CONNECTIONS [10,50]     autocannon connection counts
  * BENCH_ROUNDS [2]              rounds per scenario (servers in alternating order); the report averages them
  * BENCH_PLATFORMS [express,fastify]  HTTP_PLATFORM values Sesame runs with (peer and floor have none)
- * BENCH_SERVERS [sesame,peer,floor]  which servers to measure (e.g. sesame alone while iterating)
+ * BENCH_SERVERS [sesame,peer,floor,empty]  which servers to measure (e.g. sesame alone while iterating; empty: a bare Nest route)
  * BENCH_PIN [1]                 0: do not pin; otherwise servers on BENCH_SERVER_CPU, autocannon on BENCH_LOAD_CPU
  * BENCH_SERVER_CPU [0], BENCH_LOAD_CPU [1]
  * BENCH_USERINFO_TOKENS [100000]  distinct users and access tokens the userinfo requests cycle through (userinfo-cached: 1000)
@@ -27,7 +27,7 @@ export interface BenchSettings {
   connections: number[];
   rounds: number;
   platforms: ('express' | 'fastify')[];
-  servers: ('sesame' | 'peer' | 'floor')[];
+  servers: ('sesame' | 'peer' | 'floor' | 'empty')[];
   serverCpu: number | null;
   loadCpu: number | null;
   userinfoTokens: number;
@@ -62,9 +62,9 @@ export function benchSettings(): BenchSettings {
   if (platforms.length === 0 || platforms.some((p) => p !== 'express' && p !== 'fastify')) {
     throw new Error('BENCH_PLATFORMS must list express and/or fastify');
   }
-  const servers = list('BENCH_SERVERS', 'sesame,peer,floor');
-  if (servers.length === 0 || servers.some((server) => !['sesame', 'peer', 'floor'].includes(server))) {
-    throw new Error('BENCH_SERVERS must list sesame, peer and/or floor');
+  const servers = list('BENCH_SERVERS', 'sesame,peer,floor,empty');
+  if (servers.length === 0 || servers.some((server) => !['sesame', 'peer', 'floor', 'empty'].includes(server))) {
+    throw new Error('BENCH_SERVERS must list sesame, peer, floor and/or empty');
   }
   const pin = process.env.BENCH_PIN !== '0';
   return {
