@@ -63,9 +63,9 @@ export class RedisSentinelSet {
     }
   }
 
-  /** How many clients of the primary are subscribed to `channel`. */
-  async subscribers(channel: string): Promise<number> {
-    const client = new Redis(this.primary.port, '127.0.0.1');
+  /** How many clients of the primary (or of the server on `port`) are subscribed to `channel`. */
+  async subscribers(channel: string, port = this.primary.port): Promise<number> {
+    const client = new Redis(port, '127.0.0.1');
     try {
       const [, count] = (await client.call('PUBSUB', 'NUMSUB', channel)) as [string, number];
       return Number(count);
