@@ -14,15 +14,23 @@
  * GET  /api/v2/organization/{id}   Bearer API key → SHA-256 → key cached (5 s, like ApiKeyVerifier):
  *                                  global per-IP and plan limit (minute/hour/day) in one Lua call;
  *                                  not cached: global limit, key lookup, plan limit → organization query
+ * GET  /api/v2/organization/{id}/login_attempt
+ *                                  the same, then the login activity's newest page (20 and a cursor)
+ * POST /api/v1/authenticate_direct global per-IP and endpoint limit in one Lua call for a cached client
+ *                                  (5 s, like ClientVerifier) → Basic, HMAC verifier compare → JSON →
+ *                                  the application's context → transaction: the address's throttle
+ *                                  row locked and saved, blocked?, the attempt inserted (token sealed
+ *                                  with AES-256-GCM) → the mail job added to Bull → mail_queued_at
  *
  * Environment: FLOOR_PORT, HOST, DATABASE_URL, DATABASE_POOL_SIZE, REDIS_URL, REDIS_PREFIX,
  * PLAN_LIMITS, ENDPOINT_LIMITS, GLOBAL_RATE_LIMIT (JSON as for Sesame; only the pro plan is
  * read), PUBLIC_BASE_URL, SECRETS_KEY (the client secret verifiers are keyed from it).
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { SLIDING_WINDOW_SCRIPT } from '@sesame/throttler';
+import Queue from 'bull';
 import Redis from 'ioredis';
 import { CompactEncrypt, CryptoKey, generateKeyPair, SignJWT } from 'jose';
 import { Pool } from 'pg';
@@ -63,6 +71,12 @@ const secretsKey = /^[0-9a-fA-F]{64}$/.test(env.SECRETS_KEY ?? '')
   ? Buffer.from(env.SECRETS_KEY!, 'hex')
   : Buffer.from(env.SECRETS_KEY ?? '', 'base64');
 const verifierKey = createHmac('sha256', secretsKey).update('sesame client secret verifier v1').digest();
+const boxKey = sha256('floor secret box');
+const redisPrefix = env.REDIS_PREFIX ?? 'floor';
+const mailQueue = new Queue('mail', env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+  prefix: `{${redisPrefix}:bull}`,
+  defaultJobOptions: { attempts: 5, removeOnComplete: true, removeOnFail: false },
+});
 
 type ScriptRedis = Redis & {
   slidingWindow(keyCount: number, ...keysThenArguments: (string | number)[]): Promise<number[][]>;
@@ -300,8 +314,8 @@ async function apiKeyPrincipal(request: IncomingMessage): Promise<Principal> {
   return entry.principal;
 }
 
-async function organization(request: IncomingMessage, id: string): Promise<unknown> {
-  // As Sesame: a key the cache holds is counted against the global and the plan limit in one call.
+/** As Sesame: a key the cache holds is counted against the global and the plan limit in one call; the organization must be in the key's reach. */
+async function organizationCaller(request: IncomingMessage, id: string): Promise<Principal> {
   const plan = (tenantId: string): [string, number[]] => [`{tenant:${tenantId}}:plan`, PLAN_WINDOWS];
   const cached = cachedPrincipal(request);
   if (!(await hit(['{ip:127.0.0.1}:global', [MINUTE, globalLimit]], ...(cached ? [plan(cached.tenantId)] : []))))
@@ -310,6 +324,11 @@ async function organization(request: IncomingMessage, id: string): Promise<unkno
   if (!cached && !(await hit(plan(principal.tenantId)))) throw new HttpError(429, { code: 'rate_limited' });
   if (!UUID_SHAPE.test(id) || (principal.organizationId !== null && principal.organizationId !== id))
     throw new HttpError(404, { code: 'not_found' });
+  return principal;
+}
+
+async function organization(request: IncomingMessage, id: string): Promise<unknown> {
+  const principal = await organizationCaller(request, id);
   const { rows } = await pool.query(
     `SELECT id, tenant_id, name, whitelist_domains, autologin, link_ttl_seconds, created_at, updated_at
        FROM organization WHERE tenant_id = $1 AND id = $2 LIMIT 1`,
@@ -340,12 +359,218 @@ async function organization(request: IncomingMessage, id: string): Promise<unkno
   };
 }
 
+interface ActivityRow {
+  id: string;
+  application_id: string;
+  application_name: string;
+  email: string;
+  status: string;
+  mail_suppressed: boolean;
+  created_at: Date;
+  expires_at: Date;
+  mail_queued_at: Date | null;
+  mail_sent_at: Date | null;
+  mail_failed_at: Date | null;
+  used_at: Date | null;
+}
+
+const PAGE_SIZE = 20;
+
+/** The console's login activity: the newest page of the organization's attempts, the status as callers see it. */
+async function loginActivity(request: IncomingMessage, id: string): Promise<unknown> {
+  const principal = await organizationCaller(request, id);
+  const found = await pool.query('SELECT id FROM organization WHERE tenant_id = $1 AND id = $2', [principal.tenantId, id]);
+  if (found.rowCount === 0) throw new HttpError(404, { code: 'not_found' });
+  const { rows } = await pool.query(
+    `SELECT a.id, a.application_id, p.name AS application_name, a.email,
+            CASE WHEN a.status = 'pending' AND a.expires_at <= $2 THEN 'expired' ELSE a.status::text END AS status,
+            a.mail_suppressed, a.created_at, a.expires_at, a.mail_queued_at, a.mail_sent_at, a.mail_failed_at, a.used_at
+       FROM login_attempt a JOIN application p ON p.id = a.application_id
+      WHERE a.organization_id = $1 ORDER BY a.created_at DESC, a.id DESC LIMIT $3`,
+    [id, new Date(), PAGE_SIZE + 1],
+  );
+  const items = (rows as ActivityRow[]).slice(0, PAGE_SIZE);
+  const last = items[items.length - 1];
+  const iso = (date: Date | null) => date?.toISOString() ?? null;
+  return {
+    data: items.map((row) => ({
+      id: row.id,
+      applicationId: row.application_id,
+      applicationName: row.application_name,
+      email: row.email,
+      status: row.status,
+      mail: row.mail_suppressed
+        ? 'suppressed'
+        : row.mail_sent_at
+          ? 'sent'
+          : row.mail_failed_at
+            ? 'failed'
+            : row.mail_queued_at
+              ? 'queued'
+              : 'not_queued',
+      createdAt: row.created_at.toISOString(),
+      expiresAt: row.expires_at.toISOString(),
+      mailQueuedAt: iso(row.mail_queued_at),
+      mailSentAt: iso(row.mail_sent_at),
+      mailFailedAt: iso(row.mail_failed_at),
+      completedAt: iso(row.used_at),
+    })),
+    nextCursor: rows.length > PAGE_SIZE && last ? Buffer.from(`${last.created_at.toISOString()}|${last.id}`).toString('base64url') : null,
+  };
+}
+
+interface LoginClient {
+  applicationId: string;
+  organizationId: string;
+  tenantId: string;
+  verifier: Buffer;
+}
+
+const clientCache = new Map<string, { client: LoginClient | null; expiresAt: number }>();
+
+function basicCredentials(request: IncomingMessage): { clientId: string; secret: string } {
+  const match = /^Basic\s+([A-Za-z0-9+/=_-]*)\s*$/i.exec(request.headers.authorization ?? '');
+  const decoded = match ? Buffer.from(match[1], 'base64').toString('utf8') : '';
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new HttpError(401, { error: 'invalid_client' });
+  return {
+    clientId: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
+    secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
+  };
+}
+
+async function loginClient(clientId: string): Promise<LoginClient | null> {
+  const now = Date.now();
+  const cached = clientCache.get(clientId);
+  if (cached && cached.expiresAt > now) return cached.client;
+  const { rows } = await pool.query(
+    `SELECT a.id, a.type, a.organization_id, o.tenant_id, a.client_secret_verifier
+       FROM application a JOIN organization o ON o.id = a.organization_id JOIN tenant t ON t.id = o.tenant_id
+      WHERE a.client_id = $1`,
+    [clientId],
+  );
+  const row = rows[0] as
+    { id: string; type: string; organization_id: string; tenant_id: string; client_secret_verifier: Buffer | null } | undefined;
+  const client =
+    row && row.type === 'web' && row.client_secret_verifier
+      ? { applicationId: row.id, organizationId: row.organization_id, tenantId: row.tenant_id, verifier: row.client_secret_verifier }
+      : null;
+  clientCache.set(clientId, { client, expiresAt: now + 5000 });
+  return client;
+}
+
+const EMAIL_SHAPE = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+const WORDS = ['amber', 'brisk', 'cedar', 'dune', 'ember', 'fjord', 'grove', 'haven', 'iris', 'juniper', 'kestrel', 'lumen'];
+
+async function authenticateDirect(request: IncomingMessage): Promise<unknown> {
+  const { clientId, secret } = basicCredentials(request);
+  const endpoint = (tenantId: string): [string, number[]] => [
+    `{tenant:${tenantId}}:endpoint:DirectAuthController.authenticate`,
+    [MINUTE, endpointLimit],
+  ];
+  const presented = createHmac('sha256', verifierKey).update(secret).digest();
+  const cachedEntry = clientCache.get(clientId);
+  const cached =
+    cachedEntry && cachedEntry.expiresAt > Date.now() && cachedEntry.client && timingSafeEqual(presented, cachedEntry.client.verifier)
+      ? cachedEntry.client
+      : null;
+  if (!(await hit(['{ip:127.0.0.1}:global', [MINUTE, globalLimit]], ...(cached ? [endpoint(cached.tenantId)] : []))))
+    throw new HttpError(429, { error: 'rate_limited' });
+  const client = cached ?? (await loginClient(clientId));
+  if (!client || !timingSafeEqual(presented, client.verifier)) throw new HttpError(401, { error: 'invalid_client' });
+  if (!cached && !(await hit(endpoint(client.tenantId)))) throw new HttpError(429, { error: 'rate_limited' });
+
+  const input = JSON.parse(await readBody(request)) as { email?: unknown; redirect_uri?: unknown; state?: unknown };
+  if (typeof input.email !== 'string' || typeof input.redirect_uri !== 'string' || typeof input.state !== 'string' || !input.state)
+    throw new HttpError(400, { error: 'invalid_request' });
+  const email = input.email.trim().toLowerCase();
+  if (!EMAIL_SHAPE.test(email)) throw new HttpError(400, { error: 'invalid_request' });
+  const context = await pool.query(
+    `SELECT a.callback_urls, o.whitelist_domains, o.link_ttl_seconds
+       FROM application a JOIN organization o ON o.id = a.organization_id WHERE a.id = $1`,
+    [client.applicationId],
+  );
+  const row = context.rows[0] as { whitelist_domains: string[]; link_ttl_seconds: number } | undefined;
+  if (!row || !row.whitelist_domains.includes(new URL(input.redirect_uri).origin)) throw new HttpError(400, { error: 'invalid_request' });
+
+  const now = new Date();
+  const token = randomBytes(32).toString('base64url');
+  const tokenHash = sha256(token);
+  const sentence = Array.from({ length: 4 }, () => WORDS[randomInt(WORDS.length)]).join(' ') + ` ${randomInt(1e9)}`;
+  const connection = await pool.connect();
+  let attemptId: string;
+  let allowedDate: Date;
+  try {
+    await connection.query('BEGIN');
+    await connection.query(
+      `INSERT INTO email_throttle (organization_id, email, attempts, allowed_date, last_attempt_at) VALUES ($1, $2, 0, $3, $3) ON CONFLICT DO NOTHING`,
+      [client.organizationId, email, now],
+    );
+    const locked = await connection.query(
+      'SELECT attempts, allowed_date, last_attempt_at FROM email_throttle WHERE organization_id = $1 AND email = $2 FOR UPDATE',
+      [client.organizationId, email],
+    );
+    const previous = locked.rows[0] as { attempts: number; allowed_date: Date };
+    if (previous.attempts > 0 && previous.allowed_date > now) throw new HttpError(429, { error: 'too_early' });
+    const attempts = previous.attempts + 1;
+    allowedDate = new Date(now.getTime() + Math.min(2 ** (attempts - 1), 3600) * 1000);
+    await connection.query(
+      `INSERT INTO email_throttle (organization_id, email, attempts, allowed_date, last_attempt_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (organization_id, email) DO UPDATE SET attempts = $3, allowed_date = $4, last_attempt_at = $5`,
+      [client.organizationId, email, attempts, allowedDate, now],
+    );
+    const blocked = await connection.query('SELECT blocked FROM "user" WHERE organization_id = $1 AND email = $2', [
+      client.organizationId,
+      email,
+    ]);
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', boxKey, iv, { authTagLength: 16 });
+    cipher.setAAD(Buffer.from(tokenHash.toString('base64url')));
+    const sealed = ['v1', iv, Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]), cipher.getAuthTag()]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+      .join('.');
+    const inserted = await connection.query(
+      `INSERT INTO login_attempt (organization_id, application_id, email, token_hash, link_token_encrypted, sentence, state, redirect_uri,
+                                  mail_suppressed, expires_at, created_at, flow, approval_verifier)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'direct', $12) ON CONFLICT DO NOTHING RETURNING id`,
+      [
+        client.organizationId,
+        client.applicationId,
+        email,
+        tokenHash,
+        sealed,
+        sentence,
+        input.state,
+        input.redirect_uri,
+        (blocked.rows[0] as { blocked: boolean } | undefined)?.blocked ?? false,
+        new Date(now.getTime() + row.link_ttl_seconds * 1000),
+        now,
+        sha256(String(randomInt(100))),
+      ],
+    );
+    attemptId = (inserted.rows[0] as { id: string }).id;
+    await connection.query('COMMIT');
+  } catch (error) {
+    await connection.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    connection.release();
+  }
+  await mailQueue.add('login-link', { version: 1, loginAttemptId: attemptId, requestId: null }, { jobId: attemptId });
+  await pool.query('UPDATE login_attempt SET mail_queued_at = $2 WHERE id = $1 AND mail_queued_at IS NULL', [attemptId, new Date()]);
+  return { loginAttemptId: attemptId, token: tokenHash.toString('hex'), sentence, allowedDate: allowedDate.toISOString() };
+}
+
 const ORGANIZATION_PATH = '/api/v2/organization/';
+const LOGIN_ACTIVITY = /^\/api\/v2\/organization\/([^/]+)\/login_attempt$/;
 
 async function route(request: IncomingMessage): Promise<unknown> {
   const path = (request.url ?? '/').split('?')[0];
   if (request.method === 'GET' && path === '/api/v1/userinfo') return userinfo(request);
   if (request.method === 'POST' && path === '/api/v1/verify') return verify(request);
+  if (request.method === 'POST' && path === '/api/v1/authenticate_direct') return authenticateDirect(request);
+  const activity = request.method === 'GET' ? LOGIN_ACTIVITY.exec(path) : null;
+  if (activity) return loginActivity(request, activity[1]);
   if (request.method === 'GET' && path.startsWith(ORGANIZATION_PATH)) return organization(request, path.slice(ORGANIZATION_PATH.length));
   if (request.method === 'GET' && path === '/api/health') return { status: 'ok' };
   throw new HttpError(404, { code: 'not_found' });
@@ -371,7 +596,7 @@ async function main(): Promise<void> {
   const stop = () => {
     server.close();
     server.closeAllConnections();
-    void Promise.allSettled([pool.end(), redis.quit()]).then(() => process.exit(0));
+    void Promise.allSettled([pool.end(), redis.quit(), mailQueue.close()]).then(() => process.exit(0));
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

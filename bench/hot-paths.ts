@@ -6,15 +6,17 @@
  * Per server: a warm-up at the highest connection count, then one measurement per connection
  * count.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BenchContext, DIST, freePort, ROOT, RunningServer } from './context';
 import { basicAuthorization } from './fixture';
 import { LoadPhase, LoadResult, LoadSpec, PhaseResult } from './load';
 import { pinned, runToEnd } from './processes';
+import { ScaleData } from './scale-data';
 import { log } from './settings';
 
-export type HotScenario = 'userinfo' | 'userinfo-cached' | 'verify' | 'organization';
+export type HotScenario = 'userinfo' | 'userinfo-cached' | 'verify' | 'organization' | 'login-activity' | 'authenticate-direct';
 /** Tokens the cached userinfo figure cycles through: few enough for Sesame's token cache to hold them all. */
 export const CACHED_USERINFO_TOKENS = 1000;
 export type ServerKind = 'sesame' | 'peer' | 'floor' | 'empty';
@@ -155,6 +157,10 @@ export async function targetsOf(ctx: BenchContext, scenario: HotScenario): Promi
       return verifyTargets(ctx);
     case 'organization':
       return organizationTargets(ctx);
+    case 'login-activity':
+      return loginActivityTargets(ctx);
+    case 'authenticate-direct':
+      return authenticateDirectTargets(ctx);
   }
 }
 
@@ -320,6 +326,63 @@ async function organizationTargets(ctx: BenchContext): Promise<Target[]> {
     // The framework's ceiling, measured beside the management read: what Nest on each platform serves with nothing to do.
     ...s.platforms.map(empty),
   ];
+}
+
+/** The console's login activity, newest page (20 of the organization's attempts): Sesame vs floor. */
+async function loginActivityTargets(ctx: BenchContext): Promise<Target[]> {
+  const data = new ScaleData(ctx.databaseUrl, ctx.seed);
+  try {
+    await data.recentAttempts(100);
+  } finally {
+    await data.close();
+  }
+  const headers = { authorization: `Bearer ${ctx.seed.apiKey}` };
+  const target = (server: ServerKind, platform: Platform | null, start: () => Promise<RunningServer>): Target => ({
+    server,
+    platform,
+    path: `/api/v2/organization/${ctx.seed.organizationId}/login_attempt`,
+    method: 'GET',
+    headers,
+    start,
+    sanity: { headers },
+  });
+  return [
+    ...ctx.settings.platforms.map((platform) => target('sesame', platform, () => ctx.startSesame('management-api', platform))),
+    target('floor', null, () => startFloor(ctx)),
+  ];
+}
+
+/** authenticate_direct bodies made per second of a phase (each request needs its own address: the backoff is per address). */
+const LOGIN_RATE = 1500;
+
+/** authenticate_direct with Basic credentials, each request for an address of its own (the mail jobs just queue up: no worker runs). */
+export function loginTarget(ctx: BenchContext, server: 'sesame' | 'floor', platform: Platform | null): Target {
+  const s = ctx.settings;
+  const headers = { authorization: basicAuthorization(ctx.seed.clientId, ctx.seed.clientSecret), 'content-type': 'application/json' };
+  const perPhase = [s.warmupSeconds, ...s.connections.map(() => s.durationSeconds)]
+    .filter((seconds) => seconds > 0)
+    .map((seconds) => seconds * LOGIN_RATE);
+  const total = perPhase.reduce((sum, n) => sum + n, 0);
+  const run = randomBytes(4).toString('hex');
+  const file = ctx.file(`logins-${server}-${platform ?? 'node'}-${run}.txt`);
+  const body = (n: number) =>
+    JSON.stringify({ email: `login-${run}-${n}@bench.example`, redirect_uri: 'https://bench.example/callback', state: 'bench-state' });
+  writeFileSync(file, `${Array.from({ length: total }, (_, n) => body(n)).join('\n')}\n`);
+  return {
+    server,
+    platform,
+    path: '/api/v1/authenticate_direct',
+    method: 'POST',
+    headers,
+    variants: { file, kind: 'body', reuse: false },
+    perPhase,
+    sanity: { headers, body: body(total + 1) },
+    start: () => (server === 'floor' ? startFloor(ctx) : ctx.startSesame('auth-api', platform!)),
+  };
+}
+
+async function authenticateDirectTargets(ctx: BenchContext): Promise<Target[]> {
+  return [...ctx.settings.platforms.map((platform) => loginTarget(ctx, 'sesame', platform)), loginTarget(ctx, 'floor', null)];
 }
 
 function lines(file: string): string[] {

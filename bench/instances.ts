@@ -8,11 +8,10 @@
 import { loadavg } from 'node:os';
 import { startNginx } from '../test/ops/support/nginx';
 import { BenchContext, RunningServer } from './context';
-import { load, loadPhases, Platform, sanityCheck } from './hot-paths';
+import { load, loadPhases, loginTarget, Platform, sanityCheck } from './hot-paths';
 import { PhaseResult } from './load';
 import { describeMachine, machineLine } from './machine';
 import { freePort } from './processes';
-import { loginTarget } from './scale';
 import { benchSettings, log } from './settings';
 
 const COUNTS = [1, 2, 3];
@@ -49,7 +48,7 @@ export async function runInstancesBench(): Promise<void> {
 }
 
 async function measure(ctx: BenchContext, platform: Platform, instances: number): Promise<PhaseResult[]> {
-  const target = loginTarget(ctx, platform);
+  const target = loginTarget(ctx, 'sesame', platform);
   const gateway = await startGateway(ctx, platform, instances);
   try {
     await sanityCheck(gateway.url, target);

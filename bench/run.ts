@@ -33,6 +33,14 @@ const SCENARIOS: Record<string, { describe: string; run: () => Promise<void> }> 
     describe: 'GET /v2/organization/{id} through the API-key guard and the tenant throttler: Sesame vs floor',
     run: () => runSuite(['organization']),
   },
+  'login-activity': {
+    describe: "GET /v2/organization/{id}/login_attempt (the console's login activity, newest page): Sesame vs floor",
+    run: () => runSuite(['login-activity']),
+  },
+  'authenticate-direct': {
+    describe: 'POST /v1/authenticate_direct, an address of its own per request (no worker): Sesame vs floor',
+    run: () => runSuite(['authenticate-direct']),
+  },
   mail: {
     describe: 'POST /v1/authenticate_direct to the mail arriving at an SMTP sink: p50/p99 latency, lost mail',
     run: () => runSuite(['mail']),
@@ -76,8 +84,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   if (names.length > 1) {
-    if (suite.length !== names.length)
-      throw new Error('Only the hot-path scenarios (userinfo, userinfo-cached, verify, organization, mail) can be combined');
+    if (suite.length !== names.length) throw new Error(`Only the hot-path scenarios (${ALL_SCENARIOS.join(', ')}) can be combined`);
     await runSuite(suite);
     return;
   }

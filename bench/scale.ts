@@ -5,13 +5,11 @@
  * maintenance job removing the 1 M expired rows while userinfo runs. Also records the plans of
  * the hot queries and the database size per million logins. See docs/benchmarks.md#scale.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { BenchContext, RESULTS, RunningServer } from './context';
-import { basicAuthorization } from './fixture';
-import { load, loadPhases, Platform, sanityCheck, Target, targetsOf } from './hot-paths';
+import { load, loadPhases, loginTarget, Platform, sanityCheck, Target, targetsOf } from './hot-paths';
 import { PhaseResult } from './load';
 import { describeMachine, machineLine } from './machine';
 import { SCALE, ScaleData, TableSize } from './scale-data';
@@ -55,9 +53,6 @@ function chosenScenarios(): Set<(typeof SCENARIOS)[number]> {
   if (names.length === 0 || unknown.length > 0) throw new Error(`BENCH_SCALE_SCENARIOS must list some of: ${SCENARIOS.join(', ')}`);
   return new Set(names as (typeof SCENARIOS)[number][]);
 }
-
-/** authenticate_direct bodies made per second of a phase (each request needs its own address: the backoff is per address). */
-const LOGIN_RATE = 1500;
 
 export async function runScaleBench(): Promise<void> {
   const settings = benchSettings();
@@ -141,7 +136,7 @@ const SCENARIO_TARGETS: [ScaleScenario, TargetOf][] = [
     async (ctx, platform) => managementTarget(ctx, platform, `user?email=${encodeURIComponent('bench-user-500@bench.example')}`),
   ],
   ['login activity', async (ctx, platform) => managementTarget(ctx, platform, 'login_attempt')],
-  ['authenticate_direct', async (ctx, platform) => loginTarget(ctx, platform)],
+  ['authenticate_direct', async (ctx, platform) => loginTarget(ctx, 'sesame', platform)],
   ['verify', (ctx, platform) => sesameTarget(ctx, 'verify', platform)],
   ['userinfo (1k tokens)', (ctx, platform) => sesameTarget(ctx, 'userinfo', platform, 1000)],
   ['userinfo (100k tokens)', (ctx, platform) => sesameTarget(ctx, 'userinfo', platform, 100_000)],
@@ -230,32 +225,6 @@ function managementTarget(ctx: BenchContext, platform: Platform, list: string): 
     headers,
     sanity: { headers },
     start: () => ctx.startSesame('management-api', platform),
-  };
-}
-
-/** authenticate_direct with Basic credentials, each request for an address of its own (the mail jobs just queue up: no worker runs). */
-export function loginTarget(ctx: BenchContext, platform: Platform): Target {
-  const s = ctx.settings;
-  const headers = { authorization: basicAuthorization(ctx.seed.clientId, ctx.seed.clientSecret), 'content-type': 'application/json' };
-  const perPhase = [s.warmupSeconds, ...s.connections.map(() => s.durationSeconds)]
-    .filter((seconds) => seconds > 0)
-    .map((seconds) => seconds * LOGIN_RATE);
-  const total = perPhase.reduce((sum, n) => sum + n, 0);
-  const run = randomBytes(4).toString('hex');
-  const file = ctx.file(`logins-${platform}-${run}.txt`);
-  const body = (n: number) =>
-    JSON.stringify({ email: `login-${run}-${n}@bench.example`, redirect_uri: 'https://bench.example/callback', state: 'bench-state' });
-  writeFileSync(file, `${Array.from({ length: total }, (_, n) => body(n)).join('\n')}\n`);
-  return {
-    server: 'sesame',
-    platform,
-    path: '/api/v1/authenticate_direct',
-    method: 'POST',
-    headers,
-    variants: { file, kind: 'body', reuse: false },
-    perPhase,
-    sanity: { headers, body: body(total + 1) },
-    start: () => ctx.startSesame('auth-api', platform),
   };
 }
 

@@ -14,7 +14,15 @@ import { averageRounds, mailTable, measurementTable, verdicts, verdictTable } fr
 import { benchSettings, log } from './settings';
 
 export type SuiteScenario = HotScenario | 'mail';
-export const ALL_SCENARIOS: SuiteScenario[] = ['userinfo', 'userinfo-cached', 'verify', 'organization', 'mail'];
+export const ALL_SCENARIOS: SuiteScenario[] = [
+  'userinfo',
+  'userinfo-cached',
+  'verify',
+  'organization',
+  'login-activity',
+  'authenticate-direct',
+  'mail',
+];
 
 export async function runSuite(scenarios: SuiteScenario[]): Promise<void> {
   const settings = benchSettings();

@@ -18,6 +18,7 @@ import { GlobalIpThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesa
 import { DirectAuthModule } from './direct-auth/direct-auth.module';
 import { HealthController } from './health/health.controller';
 import { LoginPageModule } from './login-page/login-page.module';
+import { GlobalLimitDeferralModule } from './oauth/global-limit-deferral.module';
 import { OAuthErrorFilter } from './oauth/oauth-error.filter';
 import { TokensModule } from './tokens/tokens.module';
 
@@ -37,6 +38,7 @@ export class AuthApiModule {
         RedisModule,
         TerminusModule,
         ThrottlingModule,
+        GlobalLimitDeferralModule,
         DirectAuthModule,
         TokensModule,
         LoginPageModule,
@@ -47,6 +49,7 @@ export class AuthApiModule {
         ShutdownHealthIndicator,
         // First, so that requests a later guard refuses are still labelled with their route.
         { provide: APP_GUARD, useExisting: HttpMetricsGuard },
+        // The per-IP global limit, before any client lookup (for a cached client, counted with the endpoint limit: GlobalLimitDeferralModule).
         { provide: APP_GUARD, useExisting: GlobalIpThrottlerGuard },
         { provide: APP_FILTER, useClass: OAuthErrorFilter },
       ],

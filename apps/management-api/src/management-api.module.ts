@@ -30,6 +30,7 @@ import { MembersModule } from './members/members.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { QueuesModule } from './queues/queues.module';
 import { TenantsModule } from './tenants/tenants.module';
+import { UsageCountingGuard } from './usage/usage-counting.guard';
 import { UsageModule } from './usage/usage.module';
 import { UsersModule } from './users/users.module';
 
@@ -69,7 +70,7 @@ export class ManagementApiModule {
         RedisHealthIndicator,
         ShutdownHealthIndicator,
         // In this order: route labelling for the metrics, the per-IP global limit before any key lookup (for a cached key, counted with the plan's),
-        // a body the API cannot read, then the key or member token, then the tenant's plan limits (keys) or the member's own limit, then the route's access rule.
+        // a body the API cannot read, then the key or member token, then the tenant's plan limits (keys) or the member's own limit, then the route's access rule, and last the usage count of what got through.
         { provide: APP_GUARD, useExisting: HttpMetricsGuard },
         { provide: APP_GUARD, useExisting: GlobalIpThrottlerGuard },
         { provide: APP_GUARD, useClass: JsonBodyGuard },
@@ -77,6 +78,7 @@ export class ManagementApiModule {
         { provide: APP_GUARD, useExisting: PlanThrottlerGuard },
         { provide: APP_GUARD, useExisting: MemberThrottlerGuard },
         { provide: APP_GUARD, useExisting: AccessGuard },
+        { provide: APP_GUARD, useExisting: UsageCountingGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
       ],
     };

@@ -1,5 +1,5 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
-import { Clock, notFound, problem, ProblemException, randomSecret, SesameMetrics } from '@sesame/common';
+import { Clock, LookupBatcher, notFound, problem, ProblemException, randomSecret, SesameMetrics } from '@sesame/common';
 import {
   effectiveStatus,
   EmailThrottleRepository,
@@ -71,6 +71,9 @@ export interface StartedAttempt {
 }
 
 const SENTENCE_TRIES = 5;
+/** Writes of mail_queued_at out at once; beyond that, the attempts of waiting requests go together in the next. */
+const QUEUED_MARKS_IN_FLIGHT = 2;
+const MAX_QUEUED_MARKS_PER_WRITE = 500;
 
 /**
  * Starts e-mailed login links (for direct authentication and the hosted login page alike):
@@ -79,6 +82,17 @@ const SENTENCE_TRIES = 5;
 @Injectable()
 export class LoginAttemptService {
   private readonly logger = new Logger(LoginAttemptService.name);
+  /**
+   * mail_queued_at of concurrent requests' attempts in one statement (LookupBatcher): alone while
+   * the database keeps up, together under load, where one commit then does for many.
+   */
+  private readonly queuedMarks = new LookupBatcher<string, true>(
+    async (ids) => {
+      await this.attempts.markQueued(ids, this.clock.now());
+      return new Map(ids.map((id) => [id, true as const]));
+    },
+    { maxInFlight: QUEUED_MARKS_IN_FLIGHT, maxBatch: MAX_QUEUED_MARKS_PER_WRITE },
+  );
 
   constructor(
     private readonly transactions: Transactions,
@@ -128,7 +142,7 @@ export class LoginAttemptService {
    * sweeper recognises the queued job, so the e-mail is never sent twice.
    */
   private async markMailQueued(loginAttemptId: string): Promise<void> {
-    const mark = () => this.attempts.markQueued(loginAttemptId, this.clock.now());
+    const mark = () => this.queuedMarks.load(loginAttemptId);
     try {
       await mark();
     } catch {

@@ -9,12 +9,15 @@ import { problem } from '@sesame/common';
 @Injectable()
 export class FormBodyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const contentType = context.switchToHttp().getRequest<{ headers: Record<string, string | string[] | undefined> }>().headers[
-      'content-type'
-    ];
-    if (typeof contentType !== 'string' || !contentType.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-      throw problem('invalid_request', 'The request body must be application/x-www-form-urlencoded');
-    }
+    if (!isFormBody(context)) throw problem('invalid_request', 'The request body must be application/x-www-form-urlencoded');
     return true;
   }
+}
+
+/** Whether the request says its body is form-encoded. */
+export function isFormBody(context: ExecutionContext): boolean {
+  const contentType = context.switchToHttp().getRequest<{ headers: Record<string, string | string[] | undefined> }>().headers[
+    'content-type'
+  ];
+  return typeof contentType === 'string' && contentType.toLowerCase().startsWith('application/x-www-form-urlencoded');
 }

@@ -4,9 +4,10 @@ import { ApiKeyAuthModule } from '@sesame/guards';
 import { ApiKeysService } from './api-keys.service';
 import { OrganizationApiKeysController } from './organization-api-keys.controller';
 import { TenantApiKeysController } from './tenant-api-keys.controller';
+import { AuditModule } from '../audit/audit.module';
 
 @Module({
-  imports: [RepositoriesModule, ApiKeyAuthModule],
+  imports: [RepositoriesModule, ApiKeyAuthModule, AuditModule],
   controllers: [TenantApiKeysController, OrganizationApiKeysController],
   providers: [ApiKeysService],
   exports: [ApiKeysService],

@@ -5,7 +5,7 @@ import { mergeMap, Observable } from 'rxjs';
 import { includesSecret } from '../access/access.decorator';
 import { auditContextOf } from './audit-context';
 import { AuditService, withoutSecrets } from './audit.service';
-import { AUDITED, AuditSpec } from './audited.decorator';
+import { AUDITED, AuditSpec } from './audit-spec';
 
 type AuditedRequest = RequestWithPrincipal & {
   params?: Record<string, string>;

@@ -21,14 +21,12 @@ export class EmailThrottleRepository {
    * no attempt on record.
    */
   async lock(manager: EntityManager, organizationId: string, email: string, now: Date): Promise<EmailThrottleState | null> {
-    await manager.query(
-      `INSERT INTO email_throttle (organization_id, email, attempts, allowed_date, last_attempt_at) VALUES ($1, $2, 0, $3, $3)
-       ON CONFLICT DO NOTHING`,
-      [organizationId, email, now],
-    );
+    // One statement: the row is made if the address has none, and locked either way (an upsert's update locks the row, as FOR UPDATE would).
     const rows: { attempts: number; allowed_date: Date; last_attempt_at: Date }[] = await manager.query(
-      'SELECT attempts, allowed_date, last_attempt_at FROM email_throttle WHERE organization_id = $1 AND email = $2 FOR UPDATE',
-      [organizationId, email],
+      `INSERT INTO email_throttle (organization_id, email, attempts, allowed_date, last_attempt_at) VALUES ($1, $2, 0, $3, $3)
+       ON CONFLICT (organization_id, email) DO UPDATE SET attempts = email_throttle.attempts
+       RETURNING attempts, allowed_date, last_attempt_at`,
+      [organizationId, email, now],
     );
     const row = rows[0];
     return row.attempts === 0 ? null : { attempts: row.attempts, allowedDate: row.allowed_date, lastAttemptAt: row.last_attempt_at };

@@ -257,8 +257,12 @@ export class LoginAttemptRepository {
   }
 
   /** The e-mail's job is on the queue (the first time; the sweeper's re-queues use markRequeued). */
-  async markQueued(id: string, now: Date): Promise<void> {
-    await this.dataSource.query('UPDATE login_attempt SET mail_queued_at = $2 WHERE id = $1 AND mail_queued_at IS NULL', [id, now]);
+  /** Records that the e-mails of these attempts are queued (one statement for the attempts of concurrent requests). */
+  async markQueued(ids: string[], now: Date): Promise<void> {
+    await this.dataSource.query('UPDATE login_attempt SET mail_queued_at = $2 WHERE id = ANY($1::uuid[]) AND mail_queued_at IS NULL', [
+      ids,
+      now,
+    ]);
   }
 
   async markRequeued(id: string, now: Date): Promise<void> {

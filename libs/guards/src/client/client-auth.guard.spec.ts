@@ -94,6 +94,7 @@ describe('parseBasic', () => {
 describe('ClientAuthGuard', () => {
   const verifier = {
     find: jest.fn(async (clientId: string) => CLIENTS.find((client) => client.clientId === clientId) ?? null),
+    cached: jest.fn((clientId: string) => CLIENTS.find((client) => client.clientId === clientId) ?? null),
     secretMatches: jest.fn((client: RegisteredClient, secret: string) => verifierAt(NOW).secretMatches(client, secret)),
   } as unknown as ClientVerifier;
   const reflector = (methods?: ClientAuthMethod[]) => ({ getAllAndOverride: () => methods }) as unknown as Reflector;
@@ -266,6 +267,39 @@ describe('ClientAuthGuard', () => {
     it('never matches a client without a secret', () => {
       expect(verifierOnly.secretMatches(android, '')).toBe(false);
       expect(verifierOnly.secretMatches(android, 'anything')).toBe(false);
+    });
+  });
+
+  describe('passesFromCache (the global limit may wait only for what canActivate lets through)', () => {
+    const ALL: ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'none'];
+    const requests: [string, RequestWithClient, ClientAuthMethod[] | undefined][] = [
+      ['Basic with the secret', { headers: { authorization: basic(`web-client:${WEB_SECRET}`) } }, undefined],
+      ['Basic with a wrong secret', { headers: { authorization: basic('web-client:wrong') } }, undefined],
+      ['Basic of an unknown client', { headers: { authorization: basic(`nobody:${WEB_SECRET}`) } }, undefined],
+      ['a malformed Basic header', { headers: { authorization: 'Basic' } }, undefined],
+      ['no credentials', { headers: {} }, undefined],
+      ['a native app with a secret', { headers: { authorization: basic('android-client:x') } }, ALL],
+      ['client_id alone of a native app', { headers: {}, body: { client_id: 'android-client' } }, ALL],
+      ['client_id alone of a web app', { headers: {}, body: { client_id: 'web-client' } }, ALL],
+      [
+        'client_secret_post where only Basic is allowed',
+        { headers: {}, body: { client_id: 'web-client', client_secret: WEB_SECRET } },
+        undefined,
+      ],
+      ['client_secret_post with the secret', { headers: {}, body: { client_id: 'web-client', client_secret: WEB_SECRET } }, ALL],
+      ['two methods at once', { headers: { authorization: basic(`web-client:${WEB_SECRET}`) }, body: { client_secret: WEB_SECRET } }, ALL],
+    ];
+
+    it.each(requests)('%s: passes from the cache exactly when canActivate lets it through', async (_, request, methods) => {
+      const guard = new ClientAuthGuard(verifier, reflector(methods));
+      const passes = guard.passesFromCache(contextFor({ ...request }));
+      const result = await outcome({ ...request }, methods);
+      expect(passes).toBe(!(result instanceof ProblemException));
+    });
+
+    it('never for a client the cache does not hold', () => {
+      const guard = new ClientAuthGuard({ ...verifier, cached: () => undefined } as unknown as ClientVerifier, reflector());
+      expect(guard.passesFromCache(contextFor({ headers: { authorization: basic(`web-client:${WEB_SECRET}`) } }))).toBe(false);
     });
   });
 });

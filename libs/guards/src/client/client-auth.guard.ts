@@ -36,12 +36,9 @@ export class ClientAuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const allowed = this.reflector.getAllAndOverride<ClientAuthMethod[]>(METHODS_KEY, [context.getHandler(), context.getClass()]) ?? [
-      'client_secret_basic',
-    ];
     const request = context.switchToHttp().getRequest<RequestWithClient>();
     const presented = presentedCredentials(request);
-    if (!allowed.includes(presented.method))
+    if (!this.allowedMethods(context).includes(presented.method))
       throw invalidClient(presented.method === 'none' && !presented.clientId ? 'Client authentication is required' : undefined);
 
     const client = presented.clientId ? await this.clients.find(presented.clientId) : null;
@@ -54,6 +51,30 @@ export class ClientAuthGuard implements CanActivate {
     const idTokenKey = client.idTokenEncrypted && presented.clientSecret !== null ? sha256(presented.clientSecret) : null;
     request.client = { applicationId, clientId, type, organizationId, tenantId, plan, idTokenKey, method: presented.method };
     return true;
+  }
+
+  /**
+   * Whether canActivate lets this request through from the client cache alone: credentials of an
+   * allowed method that the cached client accepts. Nothing is refused and Postgres is not asked then.
+   */
+  passesFromCache(context: ExecutionContext): boolean {
+    let presented: PresentedCredentials;
+    try {
+      presented = presentedCredentials(context.switchToHttp().getRequest<RequestWithClient>());
+    } catch {
+      return false;
+    }
+    if (!presented.clientId || !this.allowedMethods(context).includes(presented.method)) return false;
+    const client = this.clients.cached(presented.clientId);
+    return !!client && this.accepts(client, presented);
+  }
+
+  private allowedMethods(context: ExecutionContext): ClientAuthMethod[] {
+    return (
+      this.reflector.getAllAndOverride<ClientAuthMethod[]>(METHODS_KEY, [context.getHandler(), context.getClass()]) ?? [
+        'client_secret_basic',
+      ]
+    );
   }
 
   private accepts(client: RegisteredClient, presented: PresentedCredentials): boolean {

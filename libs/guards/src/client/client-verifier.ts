@@ -72,6 +72,11 @@ export class ClientVerifier {
     return client;
   }
 
+  /** The client as the cache holds it now: undefined when it is not cached (or null: cached as unknown). Never asks Postgres. */
+  cached(clientId: string): RegisteredClient | null | undefined {
+    return this.cache.get(clientId, this.clock.now().getTime());
+  }
+
   /** Cached unknown client_ids are kept: client_ids are random, so none is looked up before its application exists. */
   private forget(message: CacheInvalidation): void {
     if (message.kind === 'application') this.cache.deleteWhere((client) => client?.applicationId === message.applicationId);
