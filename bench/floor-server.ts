@@ -21,6 +21,7 @@
  *                                  the application's context → transaction: the address's throttle
  *                                  row locked and saved, blocked?, the attempt inserted (token sealed
  *                                  with AES-256-GCM) → the mail job added to Bull → mail_queued_at
+ *                                  (written for concurrent requests together, as Sesame does)
  *
  * Environment: FLOOR_PORT, HOST, DATABASE_URL, DATABASE_POOL_SIZE, REDIS_URL, REDIS_PREFIX,
  * PLAN_LIMITS, ENDPOINT_LIMITS, GLOBAL_RATE_LIMIT (JSON as for Sesame; only the pro plan is
@@ -29,6 +30,7 @@
 import { createCipheriv, createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { LookupBatcher } from '@sesame/common';
 import { SLIDING_WINDOW_SCRIPT } from '@sesame/throttler';
 import Queue from 'bull';
 import Redis from 'ioredis';
@@ -459,6 +461,18 @@ async function loginClient(clientId: string): Promise<LoginClient | null> {
   return client;
 }
 
+/** mail_queued_at of concurrent requests' attempts in one statement, as Sesame writes it. */
+const queuedMarks = new LookupBatcher<string, true>(
+  async (ids) => {
+    await pool.query('UPDATE login_attempt SET mail_queued_at = $2 WHERE id = ANY($1::uuid[]) AND mail_queued_at IS NULL', [
+      ids,
+      new Date(),
+    ]);
+    return new Map(ids.map((id) => [id, true as const]));
+  },
+  { maxInFlight: 2, maxBatch: 500 },
+);
+
 const EMAIL_SHAPE = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 const WORDS = ['amber', 'brisk', 'cedar', 'dune', 'ember', 'fjord', 'grove', 'haven', 'iris', 'juniper', 'kestrel', 'lumen'];
 
@@ -502,13 +516,11 @@ async function authenticateDirect(request: IncomingMessage): Promise<unknown> {
   let allowedDate: Date;
   try {
     await connection.query('BEGIN');
-    await connection.query(
-      `INSERT INTO email_throttle (organization_id, email, attempts, allowed_date, last_attempt_at) VALUES ($1, $2, 0, $3, $3) ON CONFLICT DO NOTHING`,
-      [client.organizationId, email, now],
-    );
     const locked = await connection.query(
-      'SELECT attempts, allowed_date, last_attempt_at FROM email_throttle WHERE organization_id = $1 AND email = $2 FOR UPDATE',
-      [client.organizationId, email],
+      `INSERT INTO email_throttle (organization_id, email, attempts, allowed_date, last_attempt_at) VALUES ($1, $2, 0, $3, $3)
+       ON CONFLICT (organization_id, email) DO UPDATE SET attempts = email_throttle.attempts
+       RETURNING attempts, allowed_date, last_attempt_at`,
+      [client.organizationId, email, now],
     );
     const previous = locked.rows[0] as { attempts: number; allowed_date: Date };
     if (previous.attempts > 0 && previous.allowed_date > now) throw new HttpError(429, { error: 'too_early' });
@@ -557,7 +569,7 @@ async function authenticateDirect(request: IncomingMessage): Promise<unknown> {
     connection.release();
   }
   await mailQueue.add('login-link', { version: 1, loginAttemptId: attemptId, requestId: null }, { jobId: attemptId });
-  await pool.query('UPDATE login_attempt SET mail_queued_at = $2 WHERE id = $1 AND mail_queued_at IS NULL', [attemptId, new Date()]);
+  await queuedMarks.load(attemptId);
   return { loginAttemptId: attemptId, token: tokenHash.toString('hex'), sentence, allowedDate: allowedDate.toISOString() };
 }
 

@@ -336,20 +336,24 @@ async function loginActivityTargets(ctx: BenchContext): Promise<Target[]> {
   } finally {
     await data.close();
   }
+  return [
+    ...ctx.settings.platforms.map((platform) => loginActivityTarget(ctx, 'sesame', platform)),
+    loginActivityTarget(ctx, 'floor', null),
+  ];
+}
+
+/** GET /v2/organization/{id}/login_attempt with the bench tenant's key, on Sesame's management API or the floor. */
+export function loginActivityTarget(ctx: BenchContext, server: 'sesame' | 'floor', platform: Platform | null): Target {
   const headers = { authorization: `Bearer ${ctx.seed.apiKey}` };
-  const target = (server: ServerKind, platform: Platform | null, start: () => Promise<RunningServer>): Target => ({
+  return {
     server,
     platform,
     path: `/api/v2/organization/${ctx.seed.organizationId}/login_attempt`,
     method: 'GET',
     headers,
-    start,
     sanity: { headers },
-  });
-  return [
-    ...ctx.settings.platforms.map((platform) => target('sesame', platform, () => ctx.startSesame('management-api', platform))),
-    target('floor', null, () => startFloor(ctx)),
-  ];
+    start: () => (server === 'floor' ? startFloor(ctx) : ctx.startSesame('management-api', platform!)),
+  };
 }
 
 /** authenticate_direct bodies made per second of a phase (each request needs its own address: the backoff is per address). */

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { BenchContext, RESULTS, RunningServer } from './context';
-import { load, loadPhases, loginTarget, Platform, sanityCheck, Target, targetsOf } from './hot-paths';
+import { load, loadPhases, loginActivityTarget, loginTarget, Platform, sanityCheck, Target, targetsOf } from './hot-paths';
 import { PhaseResult } from './load';
 import { describeMachine, machineLine } from './machine';
 import { SCALE, ScaleData, TableSize } from './scale-data';
@@ -29,7 +29,7 @@ type DataSize = 'near-empty' | '1M';
 
 interface ScaleMeasurement extends PhaseResult {
   scenario: ScaleScenario;
-  server: 'sesame' | 'peer';
+  server: 'sesame' | 'peer' | 'floor';
   platform: Platform | null;
   data: DataSize;
 }
@@ -135,12 +135,18 @@ const SCENARIO_TARGETS: [ScaleScenario, TargetOf][] = [
     'users by e-mail',
     async (ctx, platform) => managementTarget(ctx, platform, `user?email=${encodeURIComponent('bench-user-500@bench.example')}`),
   ],
-  ['login activity', async (ctx, platform) => managementTarget(ctx, platform, 'login_attempt')],
+  ['login activity', async (ctx, platform) => loginActivityTarget(ctx, 'sesame', platform)],
   ['authenticate_direct', async (ctx, platform) => loginTarget(ctx, 'sesame', platform)],
   ['verify', (ctx, platform) => sesameTarget(ctx, 'verify', platform)],
   ['userinfo (1k tokens)', (ctx, platform) => sesameTarget(ctx, 'userinfo', platform, 1000)],
   ['userinfo (100k tokens)', (ctx, platform) => sesameTarget(ctx, 'userinfo', platform, 100_000)],
 ];
+
+/** The scenarios with a floor (bench/floor-server.ts), measured against both databases beside Sesame. */
+const FLOOR_TARGETS: Partial<Record<ScaleScenario, (ctx: BenchContext) => Target>> = {
+  'login activity': (ctx) => loginActivityTarget(ctx, 'floor', null),
+  authenticate_direct: (ctx) => loginTarget(ctx, 'floor', null),
+};
 
 /**
  * Every chosen scenario on every platform against both databases, the two measurements of a pair
@@ -155,7 +161,8 @@ async function measureScenarios(
   const results: ScaleMeasurement[] = [];
   const record = (scenario: ScaleScenario, data: DataSize, target: Target, phases: PhaseResult[]) => {
     for (const phase of phases) {
-      results.push({ ...phase, scenario, server: target.server === 'peer' ? 'peer' : 'sesame', platform: target.platform, data });
+      const server = target.server === 'peer' || target.server === 'floor' ? target.server : 'sesame';
+      results.push({ ...phase, scenario, server, platform: target.platform, data });
       log(
         `${data} ${scenario} ${target.server}/${target.platform ?? '-'} c=${phase.connections}: ${phase.requestsPerSecond.toFixed(0)} req/s p99 ${phase.latencyMs.p99} ms non-2xx ${phase.non2xx}`,
       );
@@ -168,6 +175,13 @@ async function measureScenarios(
         for (const data of sizes) {
           const target = await targetOf(contexts[data], platform);
           record(scenario, data, target, await measure(contexts[data], target));
+        }
+      }
+      const floorOf = FLOOR_TARGETS[scenario];
+      if (floorOf) {
+        for (const data of sizes) {
+          const floor = floorOf(contexts[data]);
+          record(scenario, data, floor, await measure(contexts[data], floor));
         }
       }
       if (scenario === 'userinfo (100k tokens)') {
@@ -296,8 +310,8 @@ function averaged(measurements: ScaleMeasurement[]): ScaleMeasurement[] {
 
 function scaleTable(measurements: ScaleMeasurement[]): string {
   const rows = [
-    '| scenario | server | c | near-empty req/s | 1M req/s | ratio | near-empty p99 ms | 1M p99 ms | non-2xx |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| scenario | server | c | near-empty req/s | 1M req/s | ratio | near-empty p99 ms | 1M p99 ms | non-2xx | of the floor (near-empty / 1M) |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const means = averaged(measurements);
   for (const m of means.filter((x) => x.data === '1M')) {
@@ -310,9 +324,16 @@ function scaleTable(measurements: ScaleMeasurement[]): string {
         e.connections === m.connections,
     );
     const ratio = empty ? (m.requestsPerSecond / empty.requestsPerSecond).toFixed(2) : '–';
-    const name = m.server === 'peer' ? 'peer (oidc-provider)' : `sesame (${m.platform})`;
+    const name = m.server === 'peer' ? 'peer (oidc-provider)' : m.server === 'floor' ? 'floor (node:http)' : `sesame (${m.platform})`;
+    const floorOf = (data: DataSize) =>
+      means.find((f) => f.server === 'floor' && f.data === data && f.scenario === m.scenario && f.connections === m.connections);
+    const ofFloor = (data: DataSize, sesame: ScaleMeasurement | undefined) => {
+      const floor = floorOf(data);
+      return floor && sesame ? (sesame.requestsPerSecond / floor.requestsPerSecond).toFixed(2) : '–';
+    };
+    const floorColumn = m.server === 'sesame' && floorOf('1M') ? `${ofFloor('near-empty', empty)} / ${ofFloor('1M', m)}` : '';
     rows.push(
-      `| ${m.scenario} | ${name} | ${m.connections} | ${empty ? empty.requestsPerSecond.toFixed(0) : '–'} | ${m.requestsPerSecond.toFixed(0)} | ${ratio} | ${empty?.latencyMs.p99 ?? '–'} | ${m.latencyMs.p99} | ${(empty?.non2xx ?? 0) + m.non2xx} |`,
+      `| ${m.scenario} | ${name} | ${m.connections} | ${empty ? empty.requestsPerSecond.toFixed(0) : '–'} | ${m.requestsPerSecond.toFixed(0)} | ${ratio} | ${empty?.latencyMs.p99 ?? '–'} | ${m.latencyMs.p99} | ${(empty?.non2xx ?? 0) + m.non2xx} | ${floorColumn} |`,
     );
   }
   return rows.join('\n');
