@@ -70,7 +70,8 @@ describe('the audit log', () => {
     const response = await (actor === 'member' ? test.set('Sesame-Tenant', tenantId) : test);
     expect([route, response.status]).toEqual([route, method === 'delete' ? 204 : expect.any(Number)]);
     expect(response.status).toBeLessThan(300);
-    for (const secret of [response.body?.key, response.body?.clientSecret]) if (typeof secret === 'string') secrets.push(secret);
+    for (const secret of [response.body?.key, response.body?.clientSecret, response.body?.secret])
+      if (typeof secret === 'string') secrets.push(secret);
     const action = ACTIONS[route];
     // What a route creates is its answer; what it changes or removes is the last id of its path.
     const targetId = /\.(create|invite)$/.test(action)
@@ -102,6 +103,11 @@ describe('the audit log', () => {
     'DELETE /organization/{organizationId}/application/{applicationId}': 'application.delete',
     'POST /organization/{organizationId}/api_key': 'api_key.create',
     'DELETE /organization/{organizationId}/api_key/{keyId}': 'api_key.revoke',
+    'POST /tenant/webhook_endpoint': 'webhook_endpoint.create',
+    'POST /tenant/webhook_endpoint/{endpointId}': 'webhook_endpoint.update',
+    'POST /tenant/webhook_endpoint/{endpointId}/rotate_secret': 'webhook_endpoint.rotate_secret',
+    'POST /tenant/webhook_endpoint/{endpointId}/test': 'webhook_endpoint.test',
+    'DELETE /tenant/webhook_endpoint/{endpointId}': 'webhook_endpoint.delete',
   };
 
   it('records every mutating route, by key and by member, without a secret', async () => {
@@ -140,6 +146,14 @@ describe('the audit log', () => {
     const orgKey = await change('api_key', 'post', 'POST /organization/{organizationId}/api_key', `${org}/api_key`, { name: 'Org key' });
     await change('member', 'delete', 'DELETE /organization/{organizationId}/api_key/{keyId}', `${org}/api_key/${orgKey.body.id}`);
     await change('member', 'delete', 'DELETE /organization/{id}', org);
+    const endpoint = await change('api_key', 'post', 'POST /tenant/webhook_endpoint', '/tenant/webhook_endpoint', {
+      url: 'https://hooks.audited.example/sesame',
+    });
+    const hook = `/tenant/webhook_endpoint/${endpoint.body.id}`;
+    await change('member', 'post', 'POST /tenant/webhook_endpoint/{endpointId}', hook, { enabled: false });
+    await change('member', 'post', 'POST /tenant/webhook_endpoint/{endpointId}/rotate_secret', `${hook}/rotate_secret`);
+    await change('api_key', 'post', 'POST /tenant/webhook_endpoint/{endpointId}/test', `${hook}/test`);
+    await change('api_key', 'delete', 'DELETE /tenant/webhook_endpoint/{endpointId}', hook);
 
     const mutating = registeredRoutes(stack.stack.management)
       .filter((route) => /^(POST|DELETE) /.test(route))

@@ -57,6 +57,14 @@ const SUCCESS: Record<string, string> = {
   'GET /api/v2/organization/{organizationId}/api_key': '200',
   'POST /api/v2/organization/{organizationId}/api_key': '201',
   'DELETE /api/v2/organization/{organizationId}/api_key/{keyId}': '204',
+  'GET /api/v2/tenant/webhook_endpoint': '200',
+  'POST /api/v2/tenant/webhook_endpoint': '201',
+  'GET /api/v2/tenant/webhook_endpoint/{endpointId}': '200',
+  'POST /api/v2/tenant/webhook_endpoint/{endpointId}': '200',
+  'DELETE /api/v2/tenant/webhook_endpoint/{endpointId}': '204',
+  'POST /api/v2/tenant/webhook_endpoint/{endpointId}/rotate_secret': '200',
+  'POST /api/v2/tenant/webhook_endpoint/{endpointId}/test': '202',
+  'GET /api/v2/tenant/webhook_endpoint/{endpointId}/delivery': '200',
 };
 
 /** Request bodies and the fields they require. */
@@ -74,6 +82,8 @@ const BODIES: Record<string, { schema: string; required: string[] }> = {
   'POST /api/v2/organization/{organizationId}/application/{applicationId}': { schema: 'UpdateApplicationDto', required: [] },
   'POST /api/v2/organization/{organizationId}/api_key': { schema: 'CreateApiKeyDto', required: ['name'] },
   'POST /api/v2/organization/{organizationId}/application/{applicationId}/rotate_secret': { schema: 'RotateSecretDto', required: [] },
+  'POST /api/v2/tenant/webhook_endpoint': { schema: 'CreateWebhookEndpointDto', required: ['url'] },
+  'POST /api/v2/tenant/webhook_endpoint/{endpointId}': { schema: 'UpdateWebhookEndpointDto', required: [] },
 };
 
 const PROBLEM = '#/components/schemas/ProblemDetails';

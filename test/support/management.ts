@@ -211,6 +211,14 @@ async function made(world: ProbeWorld, path: string, body: object): Promise<stri
   return (await call(world.url, 'post', path, world.apiKey, body).expect(201)).body.id;
 }
 
+/** A public https address: saved, never called (no worker runs in the probing tests). */
+const HOOK_URL = 'https://hooks.example.com/sesame';
+
+/** A webhook endpoint made for the probe: its path. */
+async function webhookEndpoint(world: ProbeWorld): Promise<string> {
+  return `/tenant/webhook_endpoint/${await made(world, '/tenant/webhook_endpoint', { url: HOOK_URL })}`;
+}
+
 /**
  * How to call each route of the management API (not who may: that is its rule), keyed as the
  * OpenAPI document names it. Changes act on things made for the probe, so every caller the rule
@@ -246,6 +254,20 @@ const RECIPES: Record<string, Recipe> = {
   'DELETE /api/v2/tenant/api_key/{keyId}': async (w) => ({
     path: `/tenant/api_key/${await made(w, '/tenant/api_key', { name: 'To revoke', role: 'viewer' })}`,
   }),
+  'GET /api/v2/tenant/webhook_endpoint': fixed(() => '/tenant/webhook_endpoint'),
+  'POST /api/v2/tenant/webhook_endpoint': fixed(
+    () => '/tenant/webhook_endpoint',
+    (label) => ({ url: HOOK_URL, description: label }),
+  ),
+  'GET /api/v2/tenant/webhook_endpoint/{endpointId}': async (w) => ({ path: await webhookEndpoint(w) }),
+  'POST /api/v2/tenant/webhook_endpoint/{endpointId}': async (w, label) => ({
+    path: await webhookEndpoint(w),
+    body: { description: label },
+  }),
+  'DELETE /api/v2/tenant/webhook_endpoint/{endpointId}': async (w) => ({ path: await webhookEndpoint(w) }),
+  'POST /api/v2/tenant/webhook_endpoint/{endpointId}/rotate_secret': async (w) => ({ path: `${await webhookEndpoint(w)}/rotate_secret` }),
+  'POST /api/v2/tenant/webhook_endpoint/{endpointId}/test': async (w) => ({ path: `${await webhookEndpoint(w)}/test` }),
+  'GET /api/v2/tenant/webhook_endpoint/{endpointId}/delivery': async (w) => ({ path: `${await webhookEndpoint(w)}/delivery` }),
   'GET /api/v2/organization': fixed(() => '/organization'),
   'POST /api/v2/organization': fixed(() => '/organization', named),
   'GET /api/v2/organization/{id}': fixed(inOrganization),

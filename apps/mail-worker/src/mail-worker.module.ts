@@ -21,10 +21,11 @@ import type { Queue } from 'bull';
 import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 const MAIL_QUEUE_DEPTH = Symbol('MAIL_QUEUE_DEPTH');
 
-/** The mail worker: consumes the Bull `mail` queue and runs the maintenance job; HTTP only for its health endpoint and metrics. */
+/** The worker: consumes the Bull `mail` queue, delivers webhooks and runs the maintenance job; HTTP only for its health endpoint and metrics. */
 @Module({})
 export class MailWorkerModule {
   static forRoot(config: SesameConfig): DynamicModule {
@@ -42,6 +43,7 @@ export class MailWorkerModule {
         MailQueueModule,
         MailModule,
         MaintenanceModule,
+        WebhooksModule,
       ],
       controllers: [HealthController],
       providers: [

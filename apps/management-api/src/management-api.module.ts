@@ -33,6 +33,7 @@ import { TenantsModule } from './tenants/tenants.module';
 import { UsageCountingGuard } from './usage/usage-counting.guard';
 import { UsageModule } from './usage/usage.module';
 import { UsersModule } from './users/users.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** The management API (/api/v2): tenants, their members, organizations, users, applications, API keys, the audit log, login activity and usage. */
 @Module({})
@@ -53,8 +54,9 @@ export class ManagementApiModule {
         AccessModule,
         ThrottlingModule,
         GlobalLimitDeferralModule,
-        // Static paths (tenant/api_key, tenant/usage, tenant/member, tenant/audit_event) are registered before tenant/:tenantId.
+        // Static paths (tenant/api_key, tenant/usage, tenant/member, tenant/audit_event, tenant/webhook_endpoint) are registered before tenant/:tenantId.
         ApiKeysModule,
+        WebhooksModule,
         UsageModule,
         MembersModule,
         AuditModule,

@@ -49,3 +49,7 @@ export * from './cache/ttl-cache';
 export * from './cache/cache-invalidation';
 export * from './async/with-timeout';
 export * from './batching/lookup-batcher';
+export * from './webhooks/outbound-address';
+export * from './webhooks/standard-webhooks';
+export * from './webhooks/event-types';
+export * from './async/periodic-task';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { withQuery } from '@sesame/common';
-import { ClaimedAttempt, EmailThrottleRepository, UserRepository } from '@sesame/entities';
+import { ClaimedAttempt, EmailThrottleRepository, NewWebhookEvent, UserRepository, WebhookEventRepository } from '@sesame/entities';
 import { EntityManager } from 'typeorm';
 import { StoredRedirectCheck } from '../clients/stored-redirect-check';
 import { AuthorizationCodeService } from '../tokens/authorization-code.service';
@@ -25,22 +25,24 @@ export class LoginCompletionService {
     private readonly codes: AuthorizationCodeService,
     private readonly autologin: AutologinService,
     private readonly redirects: StoredRedirectCheck,
+    private readonly webhookEvents: WebhookEventRepository,
   ) {}
 
   /** In the transaction that claimed the attempt. A walk only starts where a browser follows it (`walk`). */
   async complete(manager: EntityManager, attempt: ClaimedAttempt, now: Date, options: { walk: boolean }): Promise<Completion> {
     await this.redirects.require(manager, attempt.applicationId, attempt.redirectUri);
-    const userId = await this.users.upsertSignedIn(manager, attempt.organizationId, attempt.email, now);
-    if (!userId)
+    const user = await this.users.upsertSignedIn(manager, attempt.organizationId, attempt.email, now);
+    if (!user)
       return {
         kind: 'blocked',
         url: withQuery(attempt.redirectUri, { error: 'access_denied', error_description: 'This account is blocked', state: attempt.state }),
       };
     await this.throttles.clear(manager, attempt.organizationId, attempt.email);
+    await this.reportSignIn(manager, attempt, user, now);
     const login: CompletedLogin = {
       attemptId: attempt.id,
       applicationId: attempt.applicationId,
-      userId,
+      userId: user.id,
       redirectUri: attempt.redirectUri,
       state: attempt.state,
       codeChallenge: attempt.codeChallenge,
@@ -59,5 +61,31 @@ export class LoginCompletionService {
       url: withQuery(attempt.redirectUri, { code, state: attempt.state }),
       organizationId: attempt.organizationId,
     };
+  }
+
+  /** The webhook events of the sign-in, committed with it: `user.created` on a first login, `user.signed_in` on every one. */
+  private async reportSignIn(
+    manager: EntityManager,
+    attempt: ClaimedAttempt,
+    user: { id: string; created: boolean },
+    now: Date,
+  ): Promise<void> {
+    const scope = { organizationId: attempt.organizationId };
+    const subject = { id: user.id, email: attempt.email, organizationId: attempt.organizationId };
+    const signedIn: NewWebhookEvent = {
+      type: 'user.signed_in',
+      scope,
+      data: {
+        user: subject,
+        applicationId: attempt.applicationId,
+        loginAttemptId: attempt.id,
+        flow: attempt.flow,
+        signedInAt: now.toISOString(),
+      },
+    };
+    await this.webhookEvents.record(
+      manager,
+      ...(user.created ? [{ type: 'user.created', scope, data: { user: subject } }, signedIn] : [signedIn]),
+    );
   }
 }

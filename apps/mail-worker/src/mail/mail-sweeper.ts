@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { Clock, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { Clock, PeriodicTask, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { LoginAttemptRepository } from '@sesame/entities';
 import { MailProducer } from '@sesame/queue';
 
@@ -17,8 +17,10 @@ const BATCH = 500;
 @Injectable()
 export class MailSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(MailSweeper.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | null = null;
+  private readonly task = new PeriodicTask(
+    () => this.sweep(),
+    (error) => this.logger.warn(`Sweep failed: ${error.message}`),
+  );
 
   constructor(
     private readonly attempts: LoginAttemptRepository,
@@ -28,23 +30,12 @@ export class MailSweeper implements OnApplicationBootstrap, BeforeApplicationShu
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.tick(), this.config.mail.sweepIntervalSeconds * 1000);
-    this.timer.unref();
+    this.task.start(this.config.mail.sweepIntervalSeconds * 1000);
   }
 
   /** Before Postgres and Redis close: no new sweep, and the one under way finishes. */
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running) return;
-    this.running = this.sweep()
-      .then(() => undefined)
-      .catch((error: Error) => this.logger.warn(`Sweep failed: ${error.message}`))
-      .finally(() => (this.running = null));
-    await this.running;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.task.stop();
   }
 
   /** One pass; returns how many attempts were queued again. */

@@ -67,6 +67,21 @@ describe('parseEnvironment', () => {
         codeFailuresPerAddress: 10,
       });
       expect(config.log).toEqual({ level: 'info', format: 'json' });
+      expect(config.webhooks).toEqual({
+        allowHttpLoopback: false,
+        timeoutMs: 10_000,
+        retryDelaysMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000],
+        dispatchIntervalMs: 1000,
+        secretRotationOverlapSeconds: 86_400,
+      });
+    });
+
+    it('reads the webhook retry schedule as milliseconds, and refuses one it cannot use', () => {
+      expect(parseEnvironment({ ...REQUIRED, WEBHOOK_RETRY_DELAYS_MS: '50, 100,200' }).webhooks.retryDelaysMs).toEqual([50, 100, 200]);
+      for (const value of ['0', '5,x', '1.5', String(86_400_001)])
+        expect(problemsOf({ ...REQUIRED, WEBHOOK_RETRY_DELAYS_MS: value })).toEqual([
+          'WEBHOOK_RETRY_DELAYS_MS: must be up to 20 comma-separated whole numbers of milliseconds, each from 1 to 86400000',
+        ]);
     });
 
     it('keeps data for the retention periods of the design', () => {

@@ -110,6 +110,13 @@ export function parseEnvironment(env: Env): SesameConfig {
       clientSecretRotationOverlapSeconds: read.integer('CLIENT_SECRET_ROTATION_OVERLAP_SECONDS', 24 * 3600, 0, 30 * 24 * 3600),
       codeFailuresPerAddress: read.integer('LOGIN_CODE_FAILURES_PER_ADDRESS', 10, 1, 1000),
     },
+    webhooks: {
+      allowHttpLoopback: read.oneOf('WEBHOOK_ALLOW_HTTP_LOOPBACK', ['off', 'on'] as const, 'off') === 'on',
+      timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      retryDelaysMs: read.durationList('WEBHOOK_RETRY_DELAYS_MS', WEBHOOK_RETRY_DELAYS_MS),
+      dispatchIntervalMs: read.integer('WEBHOOK_DISPATCH_INTERVAL_MS', 1000, 10, 60_000),
+      secretRotationOverlapSeconds: read.integer('WEBHOOK_SECRET_ROTATION_OVERLAP_SECONDS', 24 * 3600, 0, 30 * 24 * 3600),
+    },
     log: {
       level: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
       format: read.oneOf('LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
@@ -119,6 +126,9 @@ export function parseEnvironment(env: Env): SesameConfig {
   if (problems.length > 0) throw new ConfigurationError(problems);
   return config;
 }
+
+/** After the first try: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h (about a day and a half in all), then the delivery fails. */
+const WEBHOOK_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000];
 
 class EnvReader {
   constructor(
@@ -147,6 +157,16 @@ class EnvReader {
   pattern(name: string, pattern: RegExp, fallback: string, description: string): string {
     const value = this.raw(name) ?? fallback;
     return pattern.test(value) ? value : this.fail(name, `must be ${description}`, fallback);
+  }
+
+  /** A comma-separated list of milliseconds, each from 1 to a day. */
+  durationList(name: string, fallback: number[]): number[] {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parts = value.split(',').map((part) => Number(part.trim()));
+    if (parts.length > 20 || parts.some((part) => !Number.isInteger(part) || part < 1 || part > 86_400_000))
+      return this.fail(name, 'must be up to 20 comma-separated whole numbers of milliseconds, each from 1 to 86400000', fallback);
+    return parts;
   }
 
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {

@@ -83,6 +83,19 @@ export interface SesameConfig {
     /** How often the worker looks for accepted attempts whose mail was never queued or was lost. */
     sweepIntervalSeconds: number;
   };
+  /** Webhook delivery (the worker) and endpoints (the management API). */
+  webhooks: {
+    /** Plain http to a loopback address is accepted (tests, local development); otherwise https only, never a private address. */
+    allowHttpLoopback: boolean;
+    /** One delivery attempt, connection to the end of the answer. */
+    timeoutMs: number;
+    /** The waits between attempts; after the last, the delivery has failed. */
+    retryDelaysMs: number[];
+    /** How often the worker turns recorded events into deliveries. */
+    dispatchIntervalMs: number;
+    /** After a rotation the previous secret also signs, for this long. */
+    secretRotationOverlapSeconds: number;
+  };
   /** The maintenance job of mail-worker: how often it runs, how much it deletes per statement, how long it rests between statements, and how long each kind of row is kept. */
   maintenance: {
     /** 0: the worker does not schedule the job (and removes a schedule left in Redis). */

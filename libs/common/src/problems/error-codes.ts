@@ -52,6 +52,11 @@ export const ERROR_CODES = {
   invalid_id: { status: 400, apis: ['v2'], oauth: 'invalid_request', doc: 'a path id is not a UUID' },
   invalid_cursor: { status: 400, apis: ['v2'], oauth: 'invalid_request', doc: '`cursor` is not one this API returned' },
   no_client_secret: { status: 400, apis: ['v2'], doc: '`rotate_secret` on a native application, which has no secret' },
+  webhook_url_not_allowed: {
+    status: 400,
+    apis: ['v2'],
+    doc: 'a webhook endpoint URL that is not https, holds credentials, or names a private, loopback or link-local address (plain http to loopback only where `WEBHOOK_ALLOW_HTTP_LOOPBACK=on`)',
+  },
   tenant_header_required: {
     status: 400,
     apis: ['v2', 'console'],

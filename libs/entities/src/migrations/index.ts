@@ -8,6 +8,7 @@ import { TokenOfCode1796600000000 } from './1796600000000-token-of-code';
 import { OrderedLoginAttemptIds1796600000001 } from './1796600000001-ordered-login-attempt-ids';
 import { AnyDeviceTrust1796700000000 } from './1796700000000-any-device-trust';
 import { KeyRoles1796700000001 } from './1796700000001-key-roles';
+import { Webhooks1796800000000 } from './1796800000000-webhooks';
 
 /** Every migration, in order (registered explicitly, no globs). */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   OrderedLoginAttemptIds1796600000001,
   AnyDeviceTrust1796700000000,
   KeyRoles1796700000001,
+  Webhooks1796800000000,
 ];

@@ -13,6 +13,9 @@ import { TenantMemberRepository } from './tenant-member.repository';
 import { TenantRepository } from './tenant.repository';
 import { Transactions } from './transactions';
 import { UserRepository } from './user.repository';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { WebhookEndpointRepository } from './webhook-endpoint.repository';
+import { WebhookEventRepository } from './webhook-event.repository';
 
 /** Every table's repository (all the SQL the apps run) and the transactions that span them. */
 const REPOSITORIES = [
@@ -29,6 +32,9 @@ const REPOSITORIES = [
   TenantRepository,
   Transactions,
   UserRepository,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+  WebhookEventRepository,
 ];
 
 @Module({

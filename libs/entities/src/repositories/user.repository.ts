@@ -72,14 +72,20 @@ export class UserRepository {
    * A completed login: creates the user of the address, or marks the existing one verified and
    * signed in at `now`. Null when the user is blocked. In the caller's transaction.
    */
-  async upsertSignedIn(manager: EntityManager, organizationId: string, email: string, now: Date): Promise<string | null> {
-    const users: { id: string }[] = await manager.query(
+  async upsertSignedIn(
+    manager: EntityManager,
+    organizationId: string,
+    email: string,
+    now: Date,
+  ): Promise<{ id: string; created: boolean } | null> {
+    // xmax is 0 on a row this statement inserted, and set on one it updated.
+    const users: { id: string; created: boolean }[] = await manager.query(
       `INSERT INTO "user" (organization_id, email, email_verified, last_login_at) VALUES ($1, $2, true, $3)
        ON CONFLICT (organization_id, email) DO UPDATE SET email_verified = true, last_login_at = $3, updated_at = $3
          WHERE NOT "user".blocked
-       RETURNING id`,
+       RETURNING id, (xmax = 0) AS created`,
       [organizationId, email, now],
     );
-    return users[0]?.id ?? null;
+    return users[0] ?? null;
   }
 }

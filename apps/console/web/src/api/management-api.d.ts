@@ -91,6 +91,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/tenant/webhook_endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the tenant's webhook endpoints */
+        get: operations["WebhooksController_list_v2"];
+        put?: never;
+        /** Add a webhook endpoint; its signing secret is shown only in this response */
+        post: operations["WebhooksController_create_v2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tenant/webhook_endpoint/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a webhook endpoint (never its secret) */
+        get: operations["WebhooksController_get_v2"];
+        put?: never;
+        /** Change a webhook endpoint: URL, description, event types, enabled */
+        post: operations["WebhooksController_update_v2"];
+        /** Remove a webhook endpoint with its deliveries */
+        delete: operations["WebhooksController_delete_v2"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tenant/webhook_endpoint/{endpointId}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the signing secret; the old one also signs during WEBHOOK_SECRET_ROTATION_OVERLAP_SECONDS */
+        post: operations["WebhooksController_rotateSecret_v2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tenant/webhook_endpoint/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a `ping` event to this endpoint (delivered by the worker, like every event) */
+        post: operations["WebhooksController_test_v2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tenant/webhook_endpoint/{endpointId}/delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's deliveries, newest first, with every try: status, duration, the answer's first kilobyte */
+        get: operations["WebhooksController_deliveries_v2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/tenant/usage": {
         parameters: {
             query?: never;
@@ -470,7 +558,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "access_denied" | "bad_request" | "conflict" | "console_not_built" | "cross_origin_request" | "cross_site_request" | "csrf_token_invalid" | "forbidden" | "insufficient_role" | "internal_error" | "invalid_api_key" | "invalid_client" | "invalid_cursor" | "invalid_grant" | "invalid_id" | "invalid_login_code" | "invalid_member_token" | "invalid_path" | "invalid_request" | "invalid_token" | "last_owner" | "login_attempt_locked" | "login_code_disabled" | "login_link_expired" | "login_link_used" | "mail_queue_unavailable" | "malformed_body" | "member_exists" | "member_token_required" | "method_not_allowed" | "missing_api_key" | "no_callback_url" | "no_client_secret" | "not_a_member" | "not_acceptable" | "not_found" | "not_signed_in" | "payload_too_large" | "plan_change_forbidden" | "plan_not_supported" | "platform_key_required" | "rate_limited" | "rate_limiter_unavailable" | "reauthentication_required" | "request_timeout" | "service_unavailable" | "sesame_unavailable" | "sign_in_not_found" | "sign_in_refused" | "temporarily_unavailable" | "tenant_header_required" | "tenant_key_required" | "too_early" | "try_failed" | "unauthorized" | "unauthorized_client" | "unprocessable_entity" | "unsupported_grant_type" | "unsupported_media_type" | "usage_unavailable" | "user_exists" | "validation_failed";
+            code: "access_denied" | "bad_request" | "conflict" | "console_not_built" | "cross_origin_request" | "cross_site_request" | "csrf_token_invalid" | "forbidden" | "insufficient_role" | "internal_error" | "invalid_api_key" | "invalid_client" | "invalid_cursor" | "invalid_grant" | "invalid_id" | "invalid_login_code" | "invalid_member_token" | "invalid_path" | "invalid_request" | "invalid_token" | "last_owner" | "login_attempt_locked" | "login_code_disabled" | "login_link_expired" | "login_link_used" | "mail_queue_unavailable" | "malformed_body" | "member_exists" | "member_token_required" | "method_not_allowed" | "missing_api_key" | "no_callback_url" | "no_client_secret" | "not_a_member" | "not_acceptable" | "not_found" | "not_signed_in" | "payload_too_large" | "plan_change_forbidden" | "plan_not_supported" | "platform_key_required" | "rate_limited" | "rate_limiter_unavailable" | "reauthentication_required" | "request_timeout" | "service_unavailable" | "sesame_unavailable" | "sign_in_not_found" | "sign_in_refused" | "temporarily_unavailable" | "tenant_header_required" | "tenant_key_required" | "too_early" | "try_failed" | "unauthorized" | "unauthorized_client" | "unprocessable_entity" | "unsupported_grant_type" | "unsupported_media_type" | "usage_unavailable" | "user_exists" | "validation_failed" | "webhook_url_not_allowed";
             /** @example /api/v2/organization/2d5d5f0e-0f7b-4e84-8a52-39b8bd0e4a0b */
             instance?: string;
             /**
@@ -528,6 +616,121 @@ export interface components {
              * @example sk_Xb3kP9qL...
              */
             key: string;
+        };
+        WebhookEndpointResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organizationId: string | null;
+            url: string;
+            description: string | null;
+            /** @description Empty: every event type. */
+            eventTypes: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookEndpointPage: {
+            data: components["schemas"]["WebhookEndpointResponse"][];
+            /** @description Pass as `cursor` to get the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        CreateWebhookEndpointDto: {
+            /**
+             * @description https, and not a private, loopback or link-local address.
+             * @example https://api.example.com/sesame-webhooks
+             */
+            url: string;
+            /** @example Creates accounts in our CRM */
+            description?: string;
+            /** @description The event types to receive; empty or left out: all of them. */
+            eventTypes?: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
+            /**
+             * Format: uuid
+             * @description Only this organization's events; left out: the whole tenant's.
+             */
+            organizationId?: string;
+            /** @default true */
+            enabled?: boolean;
+        };
+        CreatedWebhookEndpointResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organizationId: string | null;
+            url: string;
+            description: string | null;
+            /** @description Empty: every event type. */
+            eventTypes: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * @description The signing secret: shown only in this response.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        UpdateWebhookEndpointDto: {
+            /** @example https://api.example.com/sesame-webhooks */
+            url?: string;
+            description?: string;
+            eventTypes?: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
+            enabled?: boolean;
+        };
+        WebhookSecretResponse: {
+            /**
+             * @description The signing secret (Standard Webhooks): shown only in this response. Verify deliveries with it.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        WebhookTestResponse: {
+            /**
+             * Format: uuid
+             * @description The `ping` event’s id: the `webhook-id` of its delivery.
+             */
+            eventId: string;
+        };
+        WebhookAttemptResponse: {
+            /** Format: date-time */
+            attemptedAt: string;
+            durationMs: number;
+            /** @description The endpoint’s status code; null when no answer came (see error). */
+            responseStatus: number | null;
+            /** @description The first kilobyte of the answer. */
+            responseExcerpt: string | null;
+            /** @example ECONNREFUSED: connect ECONNREFUSED 203.0.113.9:443 */
+            error: string | null;
+        };
+        WebhookDeliveryResponse: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The event’s id, sent as `webhook-id` on every try.
+             */
+            eventId: string;
+            /** @example user.created */
+            type: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+            /** @description Every try, newest first. */
+            attemptLog: components["schemas"]["WebhookAttemptResponse"][];
+        };
+        WebhookDeliveryPage: {
+            data: components["schemas"]["WebhookDeliveryResponse"][];
+            /** @description Pass as `cursor` to get the next page; null on the last page. */
+            nextCursor: string | null;
         };
         WindowUsageResponse: {
             /**
@@ -1760,6 +1963,733 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input (see `errors`), or a member token without a valid `Sesame-Tenant` header (`tenant_header_required`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`missing_api_key`, `invalid_api_key`), or a console access token that is not valid (`invalid_member_token`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or outside the caller's reach. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The tenant's plan limit, or the member's own limit, is used up (`rate_limited`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    WebhooksController_list_v2: {
+        parameters: {
+            query?: {
+                /** @description Items per page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointPage"];
+                };
+            };
+            /** @description Invalid input (see `errors`), or a member token without a valid `Sesame-Tenant` header (`tenant_header_required`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`missing_api_key`, `invalid_api_key`), or a console access token that is not valid (`invalid_member_token`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The tenant's plan limit, or the member's own limit, is used up (`rate_limited`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    WebhooksController_create_v2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpointResponse"];
+                };
+            };
+            /** @description Invalid input (see `errors`), or a member token without a valid `Sesame-Tenant` header (`tenant_header_required`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`missing_api_key`, `invalid_api_key`), or a console access token that is not valid (`invalid_member_token`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not of a content type this route consumes (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The tenant's plan limit, or the member's own limit, is used up (`rate_limited`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    WebhooksController_get_v2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /** @description Invalid input (see `errors`), or a member token without a valid `Sesame-Tenant` header (`tenant_header_required`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`missing_api_key`, `invalid_api_key`), or a console access token that is not valid (`invalid_member_token`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or outside the caller's reach. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The tenant's plan limit, or the member's own limit, is used up (`rate_limited`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    WebhooksController_update_v2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /** @description Invalid input (see `errors`), or a member token without a valid `Sesame-Tenant` header (`tenant_header_required`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`missing_api_key`, `invalid_api_key`), or a console access token that is not valid (`invalid_member_token`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or outside the caller's reach. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not of a content type this route consumes (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The tenant's plan limit, or the member's own limit, is used up (`rate_limited`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    WebhooksController_delete_v2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (see `errors`), or a member token without a valid `Sesame-Tenant` header (`tenant_header_required`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`missing_api_key`, `invalid_api_key`), or a console access token that is not valid (`invalid_member_token`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or outside the caller's reach. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The tenant's plan limit, or the member's own limit, is used up (`rate_limited`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    WebhooksController_rotateSecret_v2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretResponse"];
+                };
+            };
+            /** @description Invalid input (see `errors`), or a member token without a valid `Sesame-Tenant` header (`tenant_header_required`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`missing_api_key`, `invalid_api_key`), or a console access token that is not valid (`invalid_member_token`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or outside the caller's reach. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The tenant's plan limit, or the member's own limit, is used up (`rate_limited`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    WebhooksController_test_v2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResponse"];
+                };
+            };
+            /** @description Invalid input (see `errors`), or a member token without a valid `Sesame-Tenant` header (`tenant_header_required`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`missing_api_key`, `invalid_api_key`), or a console access token that is not valid (`invalid_member_token`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or outside the caller's reach. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The tenant's plan limit, or the member's own limit, is used up (`rate_limited`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    WebhooksController_deliveries_v2: {
+        parameters: {
+            query?: {
+                /** @description Items per page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
             };
             /** @description Invalid input (see `errors`), or a member token without a valid `Sesame-Tenant` header (`tenant_header_required`). */
             400: {

@@ -1,0 +1,116 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  Clock,
+  newWebhookSecret,
+  notFound,
+  Page,
+  PageQuery,
+  problem,
+  SESAME_CONFIG,
+  SesameConfig,
+  toPage,
+  WEBHOOK_PING,
+  webhookUrlProblem,
+} from '@sesame/common';
+import {
+  OrganizationRepository,
+  Transactions,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+  WebhookEventRepository,
+} from '@sesame/entities';
+import { randomUUID } from 'node:crypto';
+import {
+  CreatedWebhookEndpointResponse,
+  CreateWebhookEndpointDto,
+  UpdateWebhookEndpointDto,
+  WebhookDeliveryResponse,
+  WebhookEndpointResponse,
+  WebhookSecretResponse,
+  WebhookTestResponse,
+} from './dto/webhook-endpoint.dto';
+
+/** A tenant's webhook endpoints: where its events go, signed with a secret only the tenant sees (once). */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly events: WebhookEventRepository,
+    private readonly organizations: OrganizationRepository,
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
+    @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
+  ) {}
+
+  async list(tenantId: string, page: PageQuery): Promise<Page<WebhookEndpointResponse>> {
+    return toPage(await this.endpoints.list(tenantId, page), page.limit, WebhookEndpointResponse.from);
+  }
+
+  async get(tenantId: string, id: string): Promise<WebhookEndpointResponse> {
+    return WebhookEndpointResponse.from(await this.existing(tenantId, id));
+  }
+
+  async create(tenantId: string, input: CreateWebhookEndpointDto): Promise<CreatedWebhookEndpointResponse> {
+    this.checkUrl(input.url);
+    if (input.organizationId && !(await this.organizations.find(tenantId, input.organizationId))) throw notFound('organization');
+    const secret = newWebhookSecret();
+    const endpoint = await this.endpoints.insert(
+      {
+        id: randomUUID(),
+        tenantId,
+        organizationId: input.organizationId ?? null,
+        url: input.url,
+        description: input.description ?? null,
+        eventTypes: input.eventTypes ?? [],
+        enabled: input.enabled ?? true,
+      },
+      secret,
+    );
+    return { ...WebhookEndpointResponse.from(endpoint), secret };
+  }
+
+  async update(tenantId: string, id: string, changes: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponse> {
+    if (changes.url !== undefined) this.checkUrl(changes.url);
+    const endpoint = await this.endpoints.update(tenantId, id, changes);
+    if (!endpoint) throw notFound('webhook endpoint');
+    return WebhookEndpointResponse.from(endpoint);
+  }
+
+  async delete(tenantId: string, id: string): Promise<void> {
+    if (!(await this.endpoints.delete(tenantId, id))) throw notFound('webhook endpoint');
+  }
+
+  /** A new secret; the replaced one goes on signing (a second signature) for WEBHOOK_SECRET_ROTATION_OVERLAP_SECONDS. */
+  async rotateSecret(tenantId: string, id: string): Promise<WebhookSecretResponse> {
+    const secret = newWebhookSecret();
+    const overlapEnds = new Date(this.clock.now().getTime() + this.config.webhooks.secretRotationOverlapSeconds * 1000);
+    if (!(await this.endpoints.rotateSecret(tenantId, id, secret, overlapEnds))) throw notFound('webhook endpoint');
+    return { secret };
+  }
+
+  /** Sends a `ping` event to this endpoint only, through the same outbox and worker as every event. */
+  async test(tenantId: string, id: string): Promise<WebhookTestResponse> {
+    const endpoint = await this.existing(tenantId, id);
+    const [eventId] = await this.transactions.run((manager) =>
+      this.events.record(manager, { type: WEBHOOK_PING, scope: { tenantId }, endpointId: endpoint.id, data: { endpointId: endpoint.id } }),
+    );
+    return { eventId };
+  }
+
+  async deliveriesOf(tenantId: string, id: string, page: PageQuery): Promise<Page<WebhookDeliveryResponse>> {
+    await this.existing(tenantId, id);
+    return toPage(await this.deliveries.listForEndpoint(id, page), page.limit, WebhookDeliveryResponse.from);
+  }
+
+  private async existing(tenantId: string, id: string) {
+    const endpoint = await this.endpoints.find(tenantId, id);
+    if (!endpoint) throw notFound('webhook endpoint');
+    return endpoint;
+  }
+
+  private checkUrl(url: string): void {
+    const reason = webhookUrlProblem(url, this.config.webhooks);
+    if (reason) throw problem('webhook_url_not_allowed', reason);
+  }
+}

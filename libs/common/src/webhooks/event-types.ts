@@ -1,0 +1,24 @@
+/**
+ * The events a webhook endpoint can subscribe to (docs/webhooks.md has an example body of each).
+ * Those Sesame sends today come first; the others are reserved, accepted in a subscription and
+ * sent as they are built.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  'user.created',
+  'user.signed_in',
+  'login.failed',
+  'login.locked',
+  'user.blocked',
+  'user.unblocked',
+  'user.deleted',
+  'application.secret_rotated',
+  'member.added',
+  'member.role_changed',
+  'member.removed',
+  'api_key.created',
+  'api_key.revoked',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** The test event `POST …/webhook_endpoint/{id}/test` sends to one endpoint, whatever it subscribed to. */
+export const WEBHOOK_PING = 'ping';

@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { PageQuery, SecretBox } from '@sesame/common';
+import { DataSource } from 'typeorm';
+import { keysetPage } from './keyset-page';
+
+/** A tenant's webhook endpoint, without its secrets. */
+export interface WebhookEndpoint {
+  id: string;
+  tenantId: string;
+  /** Only this organization's events; null: the whole tenant's. */
+  organizationId: string | null;
+  url: string;
+  description: string | null;
+  /** The event types it receives; empty: all of them. */
+  eventTypes: string[];
+  enabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type NewWebhookEndpoint = Pick<
+  WebhookEndpoint,
+  'id' | 'tenantId' | 'organizationId' | 'url' | 'description' | 'eventTypes' | 'enabled'
+>;
+export type WebhookEndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'eventTypes' | 'enabled'>>;
+
+/** The secrets that sign an endpoint's deliveries now: the current one, and the previous one during a rotation's overlap. */
+export interface WebhookSigningSecrets {
+  current: string;
+  previous: string | null;
+}
+
+const COLUMNS = `id, tenant_id AS "tenantId", organization_id AS "organizationId", url, description, event_types AS "eventTypes", enabled,
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** A secret is sealed with SECRETS_KEY and bound to its endpoint, so a sealed value cannot be moved to another endpoint. */
+const associatedData = (endpointId: string) => `webhook-endpoint:${endpointId}`;
+
+/** webhook_endpoint: a tenant's endpoints, always looked up within one tenant (the worker's reads go by id). */
+@Injectable()
+export class WebhookEndpointRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly box: SecretBox,
+  ) {}
+
+  list(tenantId: string, page: PageQuery): Promise<WebhookEndpoint[]> {
+    const params: unknown[] = [tenantId];
+    const { after, orderAndLimit } = keysetPage(page, params);
+    return this.dataSource.query(`SELECT ${COLUMNS} FROM webhook_endpoint WHERE tenant_id = $1${after} ${orderAndLimit}`, params);
+  }
+
+  async find(tenantId: string, id: string): Promise<WebhookEndpoint | null> {
+    const rows: WebhookEndpoint[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM webhook_endpoint WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async insert(endpoint: NewWebhookEndpoint, secret: string): Promise<WebhookEndpoint> {
+    const rows: WebhookEndpoint[] = await this.dataSource.query(
+      `INSERT INTO webhook_endpoint (id, tenant_id, organization_id, url, description, event_types, enabled, secret_encrypted)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+      [
+        endpoint.id,
+        endpoint.tenantId,
+        endpoint.organizationId,
+        endpoint.url,
+        endpoint.description,
+        endpoint.eventTypes,
+        endpoint.enabled,
+        this.box.encrypt(secret, associatedData(endpoint.id)),
+      ],
+    );
+    return rows[0];
+  }
+
+  /** Null when the tenant has no such endpoint. */
+  async update(tenantId: string, id: string, changes: WebhookEndpointChanges): Promise<WebhookEndpoint | null> {
+    // UPDATE … RETURNING inside a CTE: TypeORM answers a bare UPDATE with [rows, count], not the rows.
+    const rows: WebhookEndpoint[] = await this.dataSource.query(
+      `WITH updated AS (
+         UPDATE webhook_endpoint SET url = COALESCE($3, url), description = CASE WHEN $4::boolean THEN $5 ELSE description END,
+                event_types = COALESCE($6, event_types), enabled = COALESCE($7, enabled), updated_at = now()
+          WHERE tenant_id = $1 AND id = $2 RETURNING ${COLUMNS})
+       SELECT * FROM updated`,
+      [
+        tenantId,
+        id,
+        changes.url ?? null,
+        changes.description !== undefined,
+        changes.description ?? null,
+        changes.eventTypes ?? null,
+        changes.enabled ?? null,
+      ],
+    );
+    return rows[0] ?? null;
+  }
+
+  async delete(tenantId: string, id: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      'WITH gone AS (DELETE FROM webhook_endpoint WHERE tenant_id = $1 AND id = $2 RETURNING id) SELECT id FROM gone',
+      [tenantId, id],
+    );
+    return rows.length > 0;
+  }
+
+  /** The new secret signs from now on; the one it replaces signs too until `previousExpiresAt`. False when there is no such endpoint. */
+  async rotateSecret(tenantId: string, id: string, secret: string, previousExpiresAt: Date): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH rotated AS (
+         UPDATE webhook_endpoint SET previous_secret_encrypted = secret_encrypted, previous_secret_expires_at = $4, secret_encrypted = $3,
+                updated_at = now()
+          WHERE tenant_id = $1 AND id = $2 RETURNING id)
+       SELECT id FROM rotated`,
+      [tenantId, id, this.box.encrypt(secret, associatedData(id)), previousExpiresAt],
+    );
+    return rows.length > 0;
+  }
+
+  /** The secrets that sign the endpoint's deliveries at `now`; null when the endpoint is gone. */
+  async signingSecrets(id: string, now: Date): Promise<WebhookSigningSecrets | null> {
+    const rows: { secret_encrypted: string; previous_secret_encrypted: string | null; previous_secret_expires_at: Date | null }[] =
+      await this.dataSource.query(
+        'SELECT secret_encrypted, previous_secret_encrypted, previous_secret_expires_at FROM webhook_endpoint WHERE id = $1',
+        [id],
+      );
+    const row = rows[0];
+    if (!row) return null;
+    const overlap =
+      row.previous_secret_encrypted !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now;
+    return {
+      current: this.box.decrypt(row.secret_encrypted, associatedData(id)),
+      previous: overlap ? this.box.decrypt(row.previous_secret_encrypted!, associatedData(id)) : null,
+    };
+  }
+}

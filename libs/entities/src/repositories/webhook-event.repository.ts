@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+
+/** An event to report to the tenant's webhook endpoints, written in the transaction of the change it reports. */
+export interface NewWebhookEvent {
+  type: string;
+  /** The organization it happened in (its tenant is looked up), or the tenant for tenant-wide events. */
+  scope: { organizationId: string } | { tenantId: string };
+  /** What the receiver gets as `data`. */
+  data: Record<string, unknown>;
+  /** Only this endpoint (a test ping), whatever event types it chose. */
+  endpointId?: string;
+}
+
+/** The events of one dispatch, turned into deliveries. */
+export interface DispatchedEvents {
+  events: number;
+  deliveryIds: string[];
+}
+
+/** webhook_event: the outbox. Nothing rolled back is ever in it, and nothing committed is missed. */
+@Injectable()
+export class WebhookEventRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** In the caller's transaction: the events exist exactly when the change does. One statement however many; their ids in order. */
+  async record(manager: EntityManager, ...events: NewWebhookEvent[]): Promise<string[]> {
+    const params: unknown[] = [];
+    const rows = events.map((event) => {
+      const organizationId = 'organizationId' in event.scope ? event.scope.organizationId : null;
+      const tenantId = 'tenantId' in event.scope ? event.scope.tenantId : null;
+      const at = params.push(tenantId, organizationId, event.endpointId ?? null, event.type, event.data) - 5;
+      const $ = (i: number) => `$${at + i}`;
+      return `(COALESCE(${$(1)}::uuid, (SELECT tenant_id FROM organization WHERE id = ${$(2)}::uuid)), ${$(2)}::uuid, ${$(3)}::uuid, ${$(4)}, ${$(5)}::jsonb)`;
+    });
+    const inserted: { id: string }[] = await manager.query(
+      `INSERT INTO webhook_event (tenant_id, organization_id, endpoint_id, type, payload) VALUES ${rows.join(', ')} RETURNING id`,
+      params,
+    );
+    return inserted.map((row) => row.id);
+  }
+
+  /**
+   * Claims up to `limit` undispatched events, oldest first, and makes one delivery per event and
+   * endpoint that takes it (enabled, of the tenant, of the event's organization or the whole
+   * tenant's, subscribed to its type or to all), in one statement: an event is dispatched exactly
+   * once, whichever workers run this at the same time.
+   */
+  async dispatch(limit: number, now: Date): Promise<DispatchedEvents> {
+    const rows: { delivery_id: string | null; events: number }[] = await this.dataSource.query(
+      `WITH claimed AS (
+         SELECT id, tenant_id, organization_id, endpoint_id, type FROM webhook_event
+          WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED),
+       marked AS (
+         UPDATE webhook_event e SET dispatched_at = $2 FROM claimed c WHERE e.id = c.id RETURNING e.id),
+       delivered AS (
+         INSERT INTO webhook_delivery (event_id, endpoint_id, created_at)
+         SELECT c.id, w.id, $2 FROM claimed c
+           JOIN webhook_endpoint w ON w.tenant_id = c.tenant_id AND w.enabled
+            AND (w.organization_id IS NULL OR w.organization_id = c.organization_id)
+            AND (CASE WHEN c.endpoint_id IS NULL THEN cardinality(w.event_types) = 0 OR c.type = ANY(w.event_types) ELSE w.id = c.endpoint_id END)
+         ON CONFLICT DO NOTHING RETURNING id)
+       SELECT d.id AS delivery_id, (SELECT count(*)::int FROM marked) AS events FROM (SELECT 1) one LEFT JOIN delivered d ON true`,
+      [limit, now],
+    );
+    return { events: rows[0]?.events ?? 0, deliveryIds: rows.map((row) => row.delivery_id).filter((id): id is string => id !== null) };
+  }
+}

@@ -1,0 +1,46 @@
+import { BullModule, InjectQueue } from '@nestjs/bull';
+import { Injectable, Module } from '@nestjs/common';
+import { redisConnection, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import type { Queue } from 'bull';
+import { bullPrefix } from './mail-queue.module';
+import { DELIVER_WEBHOOK_JOB, DeliverWebhookJob, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, webhookBackoff } from './webhook-queue';
+
+/** Adds delivery jobs; adding a delivery whose job exists does nothing (the job id is the delivery's). */
+@Injectable()
+export class WebhookProducer {
+  constructor(@InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<DeliverWebhookJob>) {}
+
+  async enqueue(deliveryIds: string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await this.queue.addBulk(
+      deliveryIds.map((deliveryId) => ({ name: DELIVER_WEBHOOK_JOB, data: { version: 1, deliveryId }, opts: { jobId: deliveryId } })),
+    );
+  }
+}
+
+/** Registers the `webhook` queue: one try per job run, WEBHOOK_RETRY_DELAYS_MS between tries, then the delivery has failed. */
+@Module({
+  imports: [
+    BullModule.registerQueueAsync({
+      name: WEBHOOK_QUEUE,
+      inject: [SESAME_CONFIG],
+      useFactory: (config: SesameConfig) => ({
+        redis: redisConnection(config),
+        prefix: bullPrefix(config),
+        settings: {
+          backoffStrategies: { [WEBHOOK_BACKOFF]: (attemptsMade: number) => webhookBackoff(attemptsMade, config.webhooks.retryDelaysMs) },
+        },
+        defaultJobOptions: {
+          attempts: config.webhooks.retryDelaysMs.length + 1,
+          backoff: { type: WEBHOOK_BACKOFF },
+          timeout: config.webhooks.timeoutMs + 5000,
+          removeOnComplete: true,
+          removeOnFail: 1000,
+        },
+      }),
+    }),
+  ],
+  providers: [WebhookProducer],
+  exports: [BullModule, WebhookProducer],
+})
+export class WebhookQueueModule {}

@@ -1,0 +1,165 @@
+import { Transactions, WebhookEventRepository } from '@sesame/entities';
+import { DataSource } from 'typeorm';
+import { Webhook } from 'standardwebhooks';
+import request from 'supertest';
+import { startStack, Stack } from '../support/apps';
+import { ApplicationFixture, createApplication, createOrganization, createTenant, TenantFixture } from '../support/fixtures';
+import { loginByLink, uniqueEmail } from '../support/login';
+import { SmtpSink } from '../support/smtp-sink';
+import { bodyOf, ReceivedWebhook, WebhookBody, WebhookReceiver } from './receiver';
+
+const headersOf = (hook: ReceivedWebhook) => ({
+  'webhook-id': String(hook.headers['webhook-id']),
+  'webhook-timestamp': String(hook.headers['webhook-timestamp']),
+  'webhook-signature': String(hook.headers['webhook-signature']),
+});
+
+/** Verified with the Standard Webhooks reference library, not with Sesame's code. */
+const verified = (secret: string, hook: ReceivedWebhook) => new Webhook(secret).verify(hook.body, headersOf(hook)) as WebhookBody;
+
+describe('webhooks', () => {
+  const smtp = new SmtpSink();
+  const receiver = new WebhookReceiver();
+  let stack: Stack;
+  let tenant: TenantFixture;
+  let app: ApplicationFixture;
+
+  beforeAll(async () => {
+    await smtp.start();
+    await receiver.start();
+    stack = await startStack(smtp.url, {
+      env: { WEBHOOK_ALLOW_HTTP_LOOPBACK: 'on', WEBHOOK_RETRY_DELAYS_MS: '50,50,50', WEBHOOK_DISPATCH_INTERVAL_MS: '50' },
+    });
+    tenant = await createTenant(stack.management.url, 'pro');
+    app = await createApplication(stack.management.url, await createOrganization(stack.management.url, tenant));
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+    await receiver.stop();
+    await smtp.stop();
+  });
+
+  const management = () => request(stack.management.url);
+  const asOwner = (test: request.Test) => test.set('Authorization', `Bearer ${tenant.apiKey}`);
+  const addEndpoint = async (body: Record<string, unknown> = {}) =>
+    (
+      await asOwner(management().post('/api/v2/tenant/webhook_endpoint'))
+        .send({ url: receiver.url, ...body })
+        .expect(201)
+    ).body as {
+      id: string;
+      secret: string;
+    };
+
+  it('a first login sends user.created and user.signed_in, a later login user.signed_in only; each verifies with standardwebhooks', async () => {
+    const endpoint = await addEndpoint({ eventTypes: ['user.created', 'user.signed_in'] });
+    expect(endpoint.secret).toMatch(/^whsec_/);
+    const email = uniqueEmail('webhook');
+    await loginByLink(stack, smtp, app, { email });
+    const ofEmail = (type: string) => (hook: ReceivedWebhook) => bodyOf(hook).type === type && bodyOf(hook).data.user?.email === email;
+
+    const created = verified(endpoint.secret, await receiver.next(ofEmail('user.created')));
+    const signedIn = verified(endpoint.secret, await receiver.next(ofEmail('user.signed_in')));
+    expect(created.data.user).toEqual({ id: expect.any(String), email, organizationId: app.organizationId });
+    expect(signedIn.data).toMatchObject({ user: created.data.user, applicationId: app.applicationId, flow: 'direct' });
+
+    await loginByLink(stack, smtp, app, { email });
+    await receiver.next((hook) => ofEmail('user.signed_in')(hook) && hook !== receiver.received.find(ofEmail('user.signed_in')));
+    expect(receiver.received.filter(ofEmail('user.created'))).toHaveLength(1);
+    await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
+  });
+
+  it('a receiver answering 500 twice then 200 gets three tries with one webhook-id, and the deliveries list shows them', async () => {
+    const endpoint = await addEndpoint();
+    receiver.answerWith(500, 500);
+    const ping = (await asOwner(management().post(`/api/v2/tenant/webhook_endpoint/${endpoint.id}/test`)).expect(202)).body as {
+      eventId: string;
+    };
+    const ofPing = (hook: ReceivedWebhook) => hook.headers['webhook-id'] === ping.eventId;
+    await receiver.next((hook) => ofPing(hook) && hook.answered === 200);
+
+    const tries = receiver.received.filter(ofPing);
+    expect(tries.map((hook) => hook.answered)).toEqual([500, 500, 200]);
+    for (const hook of tries) expect(verified(endpoint.secret, hook).type).toBe('ping');
+    const list = await asOwner(management().get(`/api/v2/tenant/webhook_endpoint/${endpoint.id}/delivery`)).expect(200);
+    const delivery = list.body.data.find((d: { eventId: string }) => d.eventId === ping.eventId);
+    expect(delivery).toMatchObject({ type: 'ping', status: 'succeeded', attempts: 3 });
+    expect(delivery.attemptLog.map((a: { responseStatus: number }) => a.responseStatus)).toEqual([200, 500, 500]);
+    expect(delivery.attemptLog[1].responseExcerpt).toBe('not now');
+    await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
+  });
+
+  it('after a rotation both secrets sign during the overlap: a receiver with either verifies', async () => {
+    const endpoint = await addEndpoint();
+    const rotated = (await asOwner(management().post(`/api/v2/tenant/webhook_endpoint/${endpoint.id}/rotate_secret`)).expect(200)).body as {
+      secret: string;
+    };
+    expect(rotated.secret).not.toBe(endpoint.secret);
+    const ping = (await asOwner(management().post(`/api/v2/tenant/webhook_endpoint/${endpoint.id}/test`)).expect(202)).body as {
+      eventId: string;
+    };
+    const hook = await receiver.next((received) => received.headers['webhook-id'] === ping.eventId);
+    expect(String(hook.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verified(rotated.secret, hook).type).toBe('ping');
+    expect(verified(endpoint.secret, hook).type).toBe('ping');
+    expect(() => verified(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, hook)).toThrow();
+    await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
+  });
+
+  it.each([
+    ['plain http to another host', 'http://example.com/hooks'],
+    ['a private address', 'https://10.0.0.8/hooks'],
+    ['the cloud metadata address', 'https://169.254.169.254/latest/meta-data'],
+    ['an IPv6 unique local address', 'https://[fd00::1]/hooks'],
+    ['an IPv4-mapped private address', 'https://[::ffff:192.168.1.1]/hooks'],
+    ['credentials in the URL', 'https://user:pass@example.com/hooks'],
+    ['another scheme', 'ftp://example.com/hooks'],
+  ])('refuses %s with 400 webhook_url_not_allowed, and adds nothing', async (_, url) => {
+    const before = (await asOwner(management().get('/api/v2/tenant/webhook_endpoint')).expect(200)).body.data.length;
+    const refused = await asOwner(management().post('/api/v2/tenant/webhook_endpoint')).send({ url }).expect(400);
+    expect(refused.body.code).toBe('webhook_url_not_allowed');
+    expect((await asOwner(management().get('/api/v2/tenant/webhook_endpoint')).expect(200)).body.data).toHaveLength(before);
+  });
+
+  it('an event written in a transaction that is rolled back is never sent', async () => {
+    const endpoint = await addEndpoint();
+    const transactions = stack.auth.app.get(Transactions);
+    const events = stack.auth.app.get(WebhookEventRepository);
+    const record = (marker: string) => (manager: Parameters<Parameters<Transactions['run']>[0]>[0]) =>
+      events.record(manager, { type: 'user.blocked', scope: { tenantId: tenant.tenantId }, data: { marker } });
+    await expect(
+      transactions.run(async (manager) => {
+        await record('rolled back')(manager);
+        throw new Error('the change fails');
+      }),
+    ).rejects.toThrow('the change fails');
+    await transactions.run(record('committed'));
+
+    await receiver.next((hook) => bodyOf(hook).data.marker === 'committed');
+    const outbox = await stack.auth.app
+      .get(DataSource)
+      .query(`SELECT count(*)::int AS n FROM webhook_event WHERE payload->>'marker' = 'rolled back'`);
+    expect(outbox[0].n).toBe(0);
+    expect(receiver.received.filter((hook) => bodyOf(hook).data.marker === 'rolled back')).toHaveLength(0);
+    await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
+  });
+
+  it("is the tenant's own: another tenant's key sees 404; the secret is never read back", async () => {
+    const endpoint = await addEndpoint();
+    const other = await createTenant(stack.management.url, 'pro');
+    const path = `/api/v2/tenant/webhook_endpoint/${endpoint.id}`;
+    await management().get(path).set('Authorization', `Bearer ${other.apiKey}`).expect(404);
+    await management().post(`${path}/test`).set('Authorization', `Bearer ${other.apiKey}`).expect(404);
+    await management().delete(path).set('Authorization', `Bearer ${other.apiKey}`).expect(404);
+    const read = await asOwner(management().get(path)).expect(200);
+    expect(JSON.stringify(read.body)).not.toContain('whsec_');
+    await asOwner(management().delete(path)).expect(204);
+    const audit = await asOwner(management().get('/api/v2/tenant/audit_event').query({ targetId: endpoint.id })).expect(200);
+    expect(audit.body.data.map((event: { action: string }) => event.action).sort()).toEqual([
+      'webhook_endpoint.create',
+      'webhook_endpoint.delete',
+    ]);
+    expect(JSON.stringify(audit.body)).not.toContain('whsec_');
+  });
+});
