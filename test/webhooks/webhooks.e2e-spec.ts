@@ -70,6 +70,33 @@ describe('webhooks', () => {
     await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
   });
 
+  it('blocking, unblocking and deleting a user send user.blocked, user.unblocked and user.deleted; a rename sends nothing', async () => {
+    const endpoint = await addEndpoint({ eventTypes: ['user.blocked', 'user.unblocked', 'user.deleted'] });
+    const users = `/api/v2/organization/${app.organizationId}/user`;
+    const email = uniqueEmail('blocked');
+    const user = (await asOwner(management().post(users)).send({ email }).expect(201)).body as { id: string };
+    const ofUser = (type: string) => (hook: ReceivedWebhook) => bodyOf(hook).type === type && bodyOf(hook).data.user?.id === user.id;
+
+    await asOwner(management().post(`${users}/${user.id}`))
+      .send({ blocked: true })
+      .expect(200);
+    await asOwner(management().post(`${users}/${user.id}`))
+      .send({ name: 'Renamed', blocked: true })
+      .expect(200);
+    await asOwner(management().post(`${users}/${user.id}`))
+      .send({ blocked: false })
+      .expect(200);
+    await asOwner(management().delete(`${users}/${user.id}`)).expect(204);
+
+    const deleted = verified(endpoint.secret, await receiver.next(ofUser('user.deleted')));
+    expect(deleted.data.user).toEqual({ id: user.id, email, organizationId: app.organizationId });
+    await receiver.next(ofUser('user.blocked'));
+    await receiver.next(ofUser('user.unblocked'));
+    const types = receiver.received.filter((hook) => bodyOf(hook).data.user?.id === user.id).map((hook) => bodyOf(hook).type);
+    expect(types.sort()).toEqual(['user.blocked', 'user.deleted', 'user.unblocked']);
+    await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
+  });
+
   it('a receiver answering 500 twice then 200 gets three tries with one webhook-id, and the deliveries list shows them', async () => {
     const endpoint = await addEndpoint();
     receiver.answerWith(500, 500);

@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { notFound, Page, problem, toPage, validEmail } from '@sesame/common';
-import { User, UserRepository } from '@sesame/entities';
+import { Transactions, User, UserRepository, WebhookEventRepository } from '@sesame/entities';
+import { EntityManager } from 'typeorm';
 import { CreateUserDto, UpdateUserDto, UserQuery, UserResponse } from './dto/user.dto';
 
 /** Users of one organization; the caller has already checked the organization is in reach. */
 @Injectable()
 export class UsersService {
-  constructor(private readonly users: UserRepository) {}
+  constructor(
+    private readonly users: UserRepository,
+    private readonly transactions: Transactions,
+    private readonly webhookEvents: WebhookEventRepository,
+  ) {}
 
   async list(organizationId: string, query: UserQuery): Promise<Page<UserResponse>> {
     const email = query.email === undefined ? null : validEmail(query.email);
@@ -24,16 +29,37 @@ export class UsersService {
     return UserResponse.from(user);
   }
 
+  /** Blocking or unblocking is reported (`user.blocked`, `user.unblocked`) in the change's transaction. */
   async update(organizationId: string, id: string, input: UpdateUserDto): Promise<UserResponse> {
-    const user = await this.findOrFail(organizationId, id);
-    if (input.name !== undefined) user.name = input.name;
-    if (input.blocked !== undefined) user.blocked = input.blocked;
-    return UserResponse.from(await this.users.update(user));
+    return this.transactions.run(async (manager) => {
+      const user = await this.lockedOrFail(manager, organizationId, id);
+      const wasBlocked = user.blocked;
+      if (input.name !== undefined) user.name = input.name;
+      if (input.blocked !== undefined) user.blocked = input.blocked;
+      const saved = await this.users.update(user, manager);
+      if (saved.blocked !== wasBlocked) await this.report(manager, saved.blocked ? 'user.blocked' : 'user.unblocked', saved);
+      return UserResponse.from(saved);
+    });
   }
 
+  /** Reported (`user.deleted`) in the change's transaction. */
   async delete(organizationId: string, id: string): Promise<void> {
-    await this.findOrFail(organizationId, id);
-    await this.users.delete(organizationId, id);
+    await this.transactions.run(async (manager) => {
+      const user = await this.lockedOrFail(manager, organizationId, id);
+      await this.users.delete(organizationId, id, manager);
+      await this.report(manager, 'user.deleted', user);
+    });
+  }
+
+  private report(manager: EntityManager, type: string, user: User): Promise<string[]> {
+    const subject = { id: user.id, email: user.email, organizationId: user.organizationId };
+    return this.webhookEvents.record(manager, { type, scope: { organizationId: user.organizationId }, data: { user: subject } });
+  }
+
+  private async lockedOrFail(manager: EntityManager, organizationId: string, id: string): Promise<User> {
+    const user = await this.users.findForUpdate(manager, organizationId, id);
+    if (!user) throw notFound('user');
+    return user;
   }
 
   private async findOrFail(organizationId: string, id: string): Promise<User> {

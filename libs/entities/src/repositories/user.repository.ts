@@ -21,6 +21,15 @@ export class UserRepository {
     return rows[0] ?? null;
   }
 
+  /** The user, locked until the caller's transaction ends (a change reported by a webhook event is decided on what it locked). */
+  async findForUpdate(manager: EntityManager, organizationId: string, id: string): Promise<User | null> {
+    const rows: User[] = await manager.query(`SELECT ${COLUMNS} FROM "user" WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [
+      organizationId,
+      id,
+    ]);
+    return rows[0] ?? null;
+  }
+
   /** `limit + 1` users of the organization after the cursor, oldest first; only the one of `email` when given. */
   list(organizationId: string, page: PageQuery, email: string | null): Promise<User[]> {
     const params: unknown[] = [organizationId];
@@ -43,8 +52,8 @@ export class UserRepository {
   }
 
   /** Sets the user's name and blocked flag; updated_at moves only when one of them changes. */
-  async update(user: User): Promise<User> {
-    const rows: User[] = await this.dataSource.query(
+  async update(user: User, manager: EntityManager = this.dataSource.manager): Promise<User> {
+    const rows: User[] = await manager.query(
       `WITH updated AS (
          UPDATE "user" SET name = $3, blocked = $4,
                 updated_at = CASE WHEN (name, blocked) IS DISTINCT FROM ($3::varchar, $4::boolean) THEN now() ELSE updated_at END
@@ -55,8 +64,8 @@ export class UserRepository {
     return rows[0] ?? user;
   }
 
-  async delete(organizationId: string, id: string): Promise<void> {
-    await this.dataSource.query('DELETE FROM "user" WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+  async delete(organizationId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.query('DELETE FROM "user" WHERE organization_id = $1 AND id = $2', [organizationId, id]);
   }
 
   /** Whether the address is a blocked user of the organization (false when it is no user yet), in the caller's transaction. */
