@@ -43,6 +43,9 @@ export default async function globalSetup(): Promise<void> {
     // Every file shares the run's database, many with a clock far from real time: the maintenance
     // job runs only where a test turns it on (test/ops/maintenance.e2e-spec.ts, on a database of its own).
     MAINTENANCE_INTERVAL_SECONDS: '0',
+    // Likewise the webhook dispatcher: a worker of another file would claim a file's events from the
+    // shared database and queue them on its own Redis prefix. test/webhooks turns it on for its worker.
+    WEBHOOK_DISPATCH_INTERVAL_MS: '0',
     CLIENT_CACHE_SECONDS: '0',
     // Apps started as processes stop at once on SIGTERM; test/ops/shutdown.e2e-spec.ts sets a drain where it tests one.
     SHUTDOWN_DRAIN_SECONDS: '0',

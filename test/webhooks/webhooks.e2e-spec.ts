@@ -6,6 +6,7 @@ import { startStack, Stack } from '../support/apps';
 import { ApplicationFixture, createApplication, createOrganization, createTenant, TenantFixture } from '../support/fixtures';
 import { loginByLink, uniqueEmail } from '../support/login';
 import { SmtpSink } from '../support/smtp-sink';
+import { ThrowawayDatabase } from '../support/throwaway-database';
 import { bodyOf, ReceivedWebhook, WebhookBody, WebhookReceiver } from './receiver';
 
 const headersOf = (hook: ReceivedWebhook) => ({
@@ -21,14 +22,22 @@ describe('webhooks', () => {
   const smtp = new SmtpSink();
   const receiver = new WebhookReceiver();
   let stack: Stack;
+  /** Its own database: the dispatcher takes every event of its database, and other files' endpoints are no receivers of this one. */
+  let database: ThrowawayDatabase;
   let tenant: TenantFixture;
   let app: ApplicationFixture;
 
   beforeAll(async () => {
     await smtp.start();
     await receiver.start();
+    database = await ThrowawayDatabase.create();
     stack = await startStack(smtp.url, {
-      env: { WEBHOOK_ALLOW_HTTP_LOOPBACK: 'on', WEBHOOK_RETRY_DELAYS_MS: '50,50,50', WEBHOOK_DISPATCH_INTERVAL_MS: '50' },
+      env: {
+        DATABASE_URL: database.url,
+        WEBHOOK_ALLOW_HTTP_LOOPBACK: 'on',
+        WEBHOOK_RETRY_DELAYS_MS: '50,50,50',
+        WEBHOOK_DISPATCH_INTERVAL_MS: '50',
+      },
     });
     tenant = await createTenant(stack.management.url, 'pro');
     app = await createApplication(stack.management.url, await createOrganization(stack.management.url, tenant));
@@ -38,6 +47,7 @@ describe('webhooks', () => {
     await stack?.close();
     await receiver.stop();
     await smtp.stop();
+    await database?.drop();
   });
 
   const management = () => request(stack.management.url);

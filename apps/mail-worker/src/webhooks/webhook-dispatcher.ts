@@ -31,7 +31,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   ) {}
 
   onApplicationBootstrap(): void {
-    this.task.start(this.config.webhooks.dispatchIntervalMs);
+    if (this.config.webhooks.dispatchIntervalMs > 0) this.task.start(this.config.webhooks.dispatchIntervalMs);
   }
 
   /** Before Postgres and Redis close: no new pass, and the one under way finishes. */

@@ -114,7 +114,7 @@ export function parseEnvironment(env: Env): SesameConfig {
       allowHttpLoopback: read.oneOf('WEBHOOK_ALLOW_HTTP_LOOPBACK', ['off', 'on'] as const, 'off') === 'on',
       timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
       retryDelaysMs: read.durationList('WEBHOOK_RETRY_DELAYS_MS', WEBHOOK_RETRY_DELAYS_MS),
-      dispatchIntervalMs: read.integer('WEBHOOK_DISPATCH_INTERVAL_MS', 1000, 10, 60_000),
+      dispatchIntervalMs: read.integer('WEBHOOK_DISPATCH_INTERVAL_MS', 1000, 0, 60_000),
       secretRotationOverlapSeconds: read.integer('WEBHOOK_SECRET_ROTATION_OVERLAP_SECONDS', 24 * 3600, 0, 30 * 24 * 3600),
     },
     log: {

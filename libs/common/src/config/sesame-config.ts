@@ -91,7 +91,7 @@ export interface SesameConfig {
     timeoutMs: number;
     /** The waits between attempts; after the last, the delivery has failed. */
     retryDelaysMs: number[];
-    /** How often the worker turns recorded events into deliveries. */
+    /** How often the worker turns recorded events into deliveries; 0: this worker does not (another does). */
     dispatchIntervalMs: number;
     /** After a rotation the previous secret also signs, for this long. */
     secretRotationOverlapSeconds: number;
