@@ -127,6 +127,26 @@ describe('webhooks', () => {
     await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
   });
 
+  it("an endpoint limited to one organization gets its test ping, and none of another organization's events", async () => {
+    const other = await createApplication(stack.management.url, await createOrganization(stack.management.url, tenant));
+    const endpoint = await addEndpoint({ organizationId: other.organizationId, eventTypes: ['user.created'] });
+    const ping = (await asOwner(management().post(`/api/v2/tenant/webhook_endpoint/${endpoint.id}/test`)).expect(202)).body as {
+      eventId: string;
+    };
+    expect(verified(endpoint.secret, await receiver.next((hook) => hook.headers['webhook-id'] === ping.eventId)).type).toBe('ping');
+    const email = uniqueEmail('elsewhere');
+    await loginByLink(stack, smtp, app, { email });
+    const mine = uniqueEmail('mine');
+    await loginByLink(stack, smtp, other, { email: mine });
+    const ofEmail = (address: string) => (hook: ReceivedWebhook) => bodyOf(hook).data.user?.email === address;
+    await receiver.next((hook) => ofEmail(mine)(hook) && bodyOf(hook).type === 'user.created');
+    // The other organization's login came first and was dispatched no later: it has no delivery here.
+    const list = await asOwner(management().get(`/api/v2/tenant/webhook_endpoint/${endpoint.id}/delivery`)).expect(200);
+    expect(list.body.data.map((delivery: { type: string }) => delivery.type).sort()).toEqual(['ping', 'user.created']);
+    expect(receiver.received.filter(ofEmail(email))).toHaveLength(0);
+    await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
+  });
+
   it('after a rotation both secrets sign during the overlap: a receiver with either verifies', async () => {
     const endpoint = await addEndpoint();
     const rotated = (await asOwner(management().post(`/api/v2/tenant/webhook_endpoint/${endpoint.id}/rotate_secret`)).expect(200)).body as {

@@ -44,7 +44,7 @@ export class WebhookEventRepository {
   /**
    * Claims up to `limit` undispatched events, oldest first, and makes one delivery per event and
    * endpoint that takes it (enabled, of the tenant, of the event's organization or the whole
-   * tenant's, subscribed to its type or to all), in one statement: an event is dispatched exactly
+   * tenant's, subscribed to its type or to all; a targeted event, the test ping, its endpoint only), in one statement: an event is dispatched exactly
    * once, whichever workers run this at the same time.
    */
   async dispatch(limit: number, now: Date): Promise<DispatchedEvents> {
@@ -58,8 +58,9 @@ export class WebhookEventRepository {
          INSERT INTO webhook_delivery (event_id, endpoint_id, created_at)
          SELECT c.id, w.id, $2 FROM claimed c
            JOIN webhook_endpoint w ON w.tenant_id = c.tenant_id AND w.enabled
-            AND (w.organization_id IS NULL OR w.organization_id = c.organization_id)
-            AND (CASE WHEN c.endpoint_id IS NULL THEN cardinality(w.event_types) = 0 OR c.type = ANY(w.event_types) ELSE w.id = c.endpoint_id END)
+            AND (CASE WHEN c.endpoint_id IS NOT NULL THEN w.id = c.endpoint_id
+                      ELSE (w.organization_id IS NULL OR w.organization_id = c.organization_id)
+                           AND (cardinality(w.event_types) = 0 OR c.type = ANY(w.event_types)) END)
          ON CONFLICT DO NOTHING RETURNING id)
        SELECT d.id AS delivery_id, (SELECT count(*)::int FROM marked) AS events FROM (SELECT 1) one LEFT JOIN delivered d ON true`,
       [limit, now],
