@@ -3,7 +3,16 @@ import { Response } from 'supertest';
 import { CONSOLE_SETUP_TIMEOUT_MS, ConsoleBrowser, ConsoleStack, signInThroughConsole, startConsoleStack } from '../support/console';
 import { query } from '../support/direct-auth';
 import { uniqueEmail } from '../support/login';
-import { call, PLATFORM_KEY, registeredRoutes, UNTHROTTLED_ENV, V2, validationProblem, expectProblem } from '../support/management';
+import {
+  call,
+  expectProblem,
+  insertFailedDelivery,
+  PLATFORM_KEY,
+  registeredRoutes,
+  UNTHROTTLED_ENV,
+  V2,
+  validationProblem,
+} from '../support/management';
 import { SmtpSink } from '../support/smtp-sink';
 
 interface Change {
@@ -107,6 +116,7 @@ describe('the audit log', () => {
     'POST /tenant/webhook_endpoint/{endpointId}': 'webhook_endpoint.update',
     'POST /tenant/webhook_endpoint/{endpointId}/rotate_secret': 'webhook_endpoint.rotate_secret',
     'POST /tenant/webhook_endpoint/{endpointId}/test': 'webhook_endpoint.test',
+    'POST /tenant/webhook_endpoint/{endpointId}/delivery/{deliveryId}/redeliver': 'webhook_delivery.redeliver',
     'DELETE /tenant/webhook_endpoint/{endpointId}': 'webhook_endpoint.delete',
   };
 
@@ -153,6 +163,13 @@ describe('the audit log', () => {
     await change('member', 'post', 'POST /tenant/webhook_endpoint/{endpointId}', hook, { enabled: false });
     await change('member', 'post', 'POST /tenant/webhook_endpoint/{endpointId}/rotate_secret', `${hook}/rotate_secret`);
     await change('api_key', 'post', 'POST /tenant/webhook_endpoint/{endpointId}/test', `${hook}/test`);
+    const delivery = await insertFailedDelivery(tenantId, endpoint.body.id);
+    await change(
+      'member',
+      'post',
+      'POST /tenant/webhook_endpoint/{endpointId}/delivery/{deliveryId}/redeliver',
+      `${hook}/delivery/${delivery}/redeliver`,
+    );
     await change('api_key', 'delete', 'DELETE /tenant/webhook_endpoint/{endpointId}', hook);
 
     const mutating = registeredRoutes(stack.stack.management)

@@ -219,6 +219,22 @@ async function webhookEndpoint(world: ProbeWorld): Promise<string> {
   return `/tenant/webhook_endpoint/${await made(world, '/tenant/webhook_endpoint', { url: HOOK_URL })}`;
 }
 
+/** A failed delivery of the endpoint, written straight to the run's database (no worker runs in these tests): its id. */
+export async function insertFailedDelivery(tenantId: string, endpointId: string): Promise<string> {
+  const client = new Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    const result = await client.query(
+      `WITH event AS (INSERT INTO webhook_event (tenant_id, type, payload, dispatched_at) VALUES ($1, 'ping', '{}', now()) RETURNING id)
+       INSERT INTO webhook_delivery (event_id, endpoint_id, status, attempts, finished_at) SELECT id, $2, 'failed', 1, now() FROM event RETURNING id`,
+      [tenantId, endpointId],
+    );
+    return result.rows[0].id;
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * How to call each route of the management API (not who may: that is its rule), keyed as the
  * OpenAPI document names it. Changes act on things made for the probe, so every caller the rule
@@ -268,6 +284,10 @@ const RECIPES: Record<string, Recipe> = {
   'POST /api/v2/tenant/webhook_endpoint/{endpointId}/rotate_secret': async (w) => ({ path: `${await webhookEndpoint(w)}/rotate_secret` }),
   'POST /api/v2/tenant/webhook_endpoint/{endpointId}/test': async (w) => ({ path: `${await webhookEndpoint(w)}/test` }),
   'GET /api/v2/tenant/webhook_endpoint/{endpointId}/delivery': async (w) => ({ path: `${await webhookEndpoint(w)}/delivery` }),
+  'POST /api/v2/tenant/webhook_endpoint/{endpointId}/delivery/{deliveryId}/redeliver': async (w) => {
+    const endpoint = await webhookEndpoint(w);
+    return { path: `${endpoint}/delivery/${await insertFailedDelivery(w.tenantId, endpoint.split('/').pop()!)}/redeliver` };
+  },
   'GET /api/v2/organization': fixed(() => '/organization'),
   'POST /api/v2/organization': fixed(() => '/organization', named),
   'GET /api/v2/organization/{id}': fixed(inOrganization),

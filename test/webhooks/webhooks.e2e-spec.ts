@@ -7,6 +7,7 @@ import { ApplicationFixture, createApplication, createOrganization, createTenant
 import { loginByLink, uniqueEmail } from '../support/login';
 import { SmtpSink } from '../support/smtp-sink';
 import { ThrowawayDatabase } from '../support/throwaway-database';
+import { until } from '../containers/support/until';
 import { bodyOf, ReceivedWebhook, WebhookBody, WebhookReceiver } from './receiver';
 
 const headersOf = (hook: ReceivedWebhook) => ({
@@ -125,6 +126,39 @@ describe('webhooks', () => {
     expect(delivery.attemptLog.map((a: { responseStatus: number }) => a.responseStatus)).toEqual([200, 500, 500]);
     expect(delivery.attemptLog[1].responseExcerpt).toBe('not now');
     await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
+  });
+
+  it('a failed delivery is redelivered with the same webhook-id and body; one still pending answers 409; re-enabling sends what waited', async () => {
+    const endpoint = await addEndpoint();
+    const path = `/api/v2/tenant/webhook_endpoint/${endpoint.id}`;
+    receiver.answerWith(500, 500, 500, 500);
+    const ping = (await asOwner(management().post(`${path}/test`)).expect(202)).body as { eventId: string };
+    const ofPing = (hook: ReceivedWebhook) => hook.headers['webhook-id'] === ping.eventId;
+    const delivery = async () =>
+      (await asOwner(management().get(`${path}/delivery`)).expect(200)).body.data.find(
+        (d: { eventId: string }) => d.eventId === ping.eventId,
+      ) as { id: string; status: string; attempts: number; requestBody: string };
+    await until('the delivery failed', async () => (await delivery())?.status === 'failed', 20_000);
+    const failed = await delivery();
+    expect(receiver.received.filter(ofPing)).toHaveLength(4);
+    expect(failed.requestBody).toBe(receiver.received.find(ofPing)!.body);
+
+    // Disabled, the redelivered delivery waits: a second redelivery is refused while it is pending.
+    await asOwner(management().post(path)).send({ enabled: false }).expect(200);
+    const redeliver = `${path}/delivery/${failed.id}/redeliver`;
+    expect((await asOwner(management().post(redeliver)).expect(202)).body).toEqual({ deliveryId: failed.id, redeliveries: 1 });
+    expect((await asOwner(management().post(redeliver)).expect(409)).body.code).toBe('webhook_delivery_pending');
+    const other = await createTenant(stack.management.url, 'pro');
+    await management().post(redeliver).set('Authorization', `Bearer ${other.apiKey}`).expect(404);
+
+    await asOwner(management().post(path)).send({ enabled: true }).expect(200);
+    const redelivered = await receiver.next((hook) => ofPing(hook) && hook.answered === 200);
+    expect(verified(endpoint.secret, redelivered).type).toBe('ping');
+    expect(redelivered.body).toBe(failed.requestBody);
+    await until('the redelivery succeeded', async () => (await delivery()).status === 'succeeded', 20_000);
+    expect(await delivery()).toMatchObject({ status: 'succeeded', attempts: 5 });
+    expect(receiver.received.filter(ofPing)).toHaveLength(5);
+    await asOwner(management().delete(path)).expect(204);
   });
 
   it("an endpoint limited to one organization gets its test ping, and none of another organization's events", async () => {

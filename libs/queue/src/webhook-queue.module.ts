@@ -3,17 +3,21 @@ import { Injectable, Module } from '@nestjs/common';
 import { redisConnection, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import type { Queue } from 'bull';
 import { bullPrefix } from './mail-queue.module';
-import { DELIVER_WEBHOOK_JOB, DeliverWebhookJob, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, webhookBackoff } from './webhook-queue';
+import { DELIVER_WEBHOOK_JOB, DeliverWebhookJob, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, webhookBackoff, webhookJobId } from './webhook-queue';
 
-/** Adds delivery jobs; adding a delivery whose job exists does nothing (the job id is the delivery's). */
+/** Adds delivery jobs; adding a delivery whose job exists does nothing (see webhookJobId). */
 @Injectable()
 export class WebhookProducer {
   constructor(@InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<DeliverWebhookJob>) {}
 
-  async enqueue(deliveryIds: string[]): Promise<void> {
-    if (deliveryIds.length === 0) return;
+  async enqueue(deliveries: { id: string; redeliveries: number }[]): Promise<void> {
+    if (deliveries.length === 0) return;
     await this.queue.addBulk(
-      deliveryIds.map((deliveryId) => ({ name: DELIVER_WEBHOOK_JOB, data: { version: 1, deliveryId }, opts: { jobId: deliveryId } })),
+      deliveries.map((delivery) => ({
+        name: DELIVER_WEBHOOK_JOB,
+        data: { version: 1, deliveryId: delivery.id },
+        opts: { jobId: webhookJobId(delivery) },
+      })),
     );
   }
 }

@@ -4,10 +4,19 @@ export const WEBHOOK_QUEUE = 'webhook';
 /** The one job name on it: one try of one delivery (its retries are the job's). */
 export const DELIVER_WEBHOOK_JOB = 'deliver';
 
-/** Payload of a `deliver` job: the delivery's id. The job id is the delivery's id too, so it is queued once however often it is added. */
+/** Payload of a `deliver` job: the delivery's id. */
 export interface DeliverWebhookJob {
   version: 1;
   deliveryId: string;
+}
+
+/**
+ * A delivery's job id: its id, and the redelivery's number after a redelivery. Adding a job whose id
+ * exists does nothing, so a delivery is queued once however often it is added, and a redelivery
+ * gets a job of its own.
+ */
+export function webhookJobId(delivery: { id: string; redeliveries: number }): string {
+  return delivery.redeliveries === 0 ? delivery.id : `${delivery.id}:${delivery.redeliveries}`;
 }
 
 /** The backoff strategy's name in the queue's settings. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, webhookHeaders } from '@sesame/common';
+import { Clock, webhookBody, webhookHeaders } from '@sesame/common';
 import { WebhookDeliveryRepository, WebhookDeliveryStatus, WebhookEndpointRepository } from '@sesame/entities';
 import { WebhookSender } from './webhook-sender';
 
@@ -25,7 +25,7 @@ export class WebhookDeliveryService {
     const now = this.clock.now();
     const secrets = await this.endpoints.signingSecrets(delivery.endpointId, now);
     if (!secrets) return 'skipped';
-    const body = JSON.stringify({ type: delivery.type, timestamp: delivery.eventCreatedAt.toISOString(), data: delivery.payload });
+    const body = webhookBody(delivery.type, delivery.eventCreatedAt, delivery.payload);
     const headers = webhookHeaders(
       [secrets.current, ...(secrets.previous ? [secrets.previous] : [])],
       delivery.eventId,

@@ -3,16 +3,17 @@ import { Clock, PeriodicTask, SESAME_CONFIG, SesameConfig } from '@sesame/common
 import { WebhookDeliveryRepository, WebhookEventRepository } from '@sesame/entities';
 import { WebhookProducer } from '@sesame/queue';
 
-/** Events turned into deliveries per pass. */
+/** Events turned into deliveries, and deliveries queued, per statement. */
 const BATCH = 200;
-/** A delivery still pending this long after it was made may have lost its job with Redis: it is queued again (a no-op while the job exists). */
+/** A pending delivery queued this long ago may have lost its job with Redis: it is queued again (a no-op while the job exists). */
 const REQUEUE_AFTER_MS = 60_000;
 
 /**
  * Moves events from the outbox to the queue: every WEBHOOK_DISPATCH_INTERVAL_MS, claims the
- * undispatched events and makes their deliveries (one statement), then queues a job per delivery.
- * A crash between the two, or Redis losing its jobs, leaves pending deliveries without a job: each
- * pass also queues again the pending deliveries older than a minute. Nothing committed is lost.
+ * undispatched events and makes their deliveries (one statement), then queues a job per delivery
+ * that has none and records when. A crash between the two leaves deliveries never queued, which
+ * the next pass queues; Redis losing its jobs leaves deliveries queued long ago, which are queued
+ * again once a minute (all of them in turn, however many). Nothing committed is lost.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -39,14 +40,21 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     return this.task.stop();
   }
 
-  /** One pass: new events to deliveries to jobs, then the pending deliveries that may have lost theirs. */
+  /** One pass: new events to deliveries, then jobs for the deliveries without one (or that may have lost theirs). */
   async dispatch(): Promise<void> {
     const now = this.clock.now();
+    let claimed: number;
+    do claimed = await this.events.dispatch(BATCH, now);
+    while (claimed === BATCH);
+    const staleBefore = new Date(now.getTime() - REQUEUE_AFTER_MS);
     for (;;) {
-      const { events, deliveryIds } = await this.events.dispatch(BATCH, now);
-      await this.producer.enqueue(deliveryIds);
-      if (events < BATCH) break;
+      const deliveries = await this.deliveries.toQueue(staleBefore, BATCH);
+      await this.producer.enqueue(deliveries);
+      await this.deliveries.markQueued(
+        deliveries.map((delivery) => delivery.id),
+        now,
+      );
+      if (deliveries.length < BATCH) break;
     }
-    await this.producer.enqueue(await this.deliveries.pendingSince(new Date(now.getTime() - REQUEUE_AFTER_MS), BATCH));
   }
 }

@@ -1,6 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { pageOf, PageQuery, UuidParam } from '@sesame/common';
+import {
+  ApiAcceptedResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { pageOf, PageQuery, ProblemDetails, UuidParam } from '@sesame/common';
 import { Access, CurrentTenantId } from '../access/access.decorator';
 import { ManagementErrors } from '../access/management-errors';
 import { Audited, fromAnswer, fromParam } from '../audit/audited.decorator';
@@ -10,6 +18,7 @@ import {
   UpdateWebhookEndpointDto,
   WebhookDeliveryResponse,
   WebhookEndpointResponse,
+  WebhookRedeliveryResponse,
   WebhookSecretResponse,
   WebhookTestResponse,
 } from './dto/webhook-endpoint.dto';
@@ -102,5 +111,20 @@ export class WebhooksController {
   @ManagementErrors({ notFound: true })
   deliveries(@CurrentTenantId() tenantId: string, @UuidParam('endpointId') id: string, @Query() page: PageQuery) {
     return this.webhooks.deliveriesOf(tenantId, id, page);
+  }
+
+  @Post(':endpointId/delivery/:deliveryId/redeliver')
+  @HttpCode(202)
+  @Access({ role: 'admin' })
+  @Audited('webhook_delivery.redeliver', fromParam('deliveryId'))
+  @ApiOperation({ summary: 'Send a finished delivery again: same event and `webhook-id`, a fresh schedule of retries' })
+  @ApiAcceptedResponse({ type: WebhookRedeliveryResponse })
+  @ApiConflictResponse({
+    type: ProblemDetails,
+    description: 'The delivery is still pending: it will be tried (`webhook_delivery_pending`).',
+  })
+  @ManagementErrors({ notFound: true })
+  redeliver(@CurrentTenantId() tenantId: string, @UuidParam('endpointId') id: string, @UuidParam('deliveryId') deliveryId: string) {
+    return this.webhooks.redeliver(tenantId, id, deliveryId);
   }
 }

@@ -26,6 +26,7 @@ import {
   UpdateWebhookEndpointDto,
   WebhookDeliveryResponse,
   WebhookEndpointResponse,
+  WebhookRedeliveryResponse,
   WebhookSecretResponse,
   WebhookTestResponse,
 } from './dto/webhook-endpoint.dto';
@@ -101,6 +102,16 @@ export class WebhooksService {
   async deliveriesOf(tenantId: string, id: string, page: PageQuery): Promise<Page<WebhookDeliveryResponse>> {
     await this.existing(tenantId, id);
     return toPage(await this.deliveries.listForEndpoint(id, page), page.limit, WebhookDeliveryResponse.from);
+  }
+
+  /** Sends a finished delivery again (the worker queues it within WEBHOOK_DISPATCH_INTERVAL_MS), with a fresh schedule of retries. */
+  async redeliver(tenantId: string, endpointId: string, deliveryId: string): Promise<WebhookRedeliveryResponse> {
+    await this.existing(tenantId, endpointId);
+    const redelivery = await this.deliveries.redeliver(endpointId, deliveryId);
+    if (!redelivery) throw notFound('webhook delivery');
+    if (redelivery === 'pending')
+      throw problem('webhook_delivery_pending', 'This delivery is still pending: it will be tried on its schedule');
+    return { deliveryId: redelivery.id, redeliveries: redelivery.redeliveries };
   }
 
   private async existing(tenantId: string, id: string) {

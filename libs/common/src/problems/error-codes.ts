@@ -132,6 +132,11 @@ export const ERROR_CODES = {
   request_timeout: framework(408, 'the request took too long to arrive'),
   user_exists: { status: 409, apis: ['v2'], doc: 'the e-mail address is taken in the organization' },
   member_exists: { status: 409, apis: ['v2'], doc: 'the address is already a member of the tenant' },
+  webhook_delivery_pending: {
+    status: 409,
+    apis: ['v2'],
+    doc: 'a redelivery of a webhook delivery that is still pending (it will be tried on its schedule)',
+  },
   last_owner: { status: 409, apis: ['v2'], doc: "the tenant's last owner cannot be removed or demoted" },
   conflict: framework(409, 'a conflict'),
   payload_too_large: { status: 413, apis: ['v2'], oauth: 'invalid_request', doc: 'body over `HTTP_BODY_LIMIT_BYTES`' },

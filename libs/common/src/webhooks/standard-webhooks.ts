@@ -25,3 +25,8 @@ export function webhookHeaders(secrets: string[], id: string, timestamp: number,
     'webhook-signature': secrets.map((secret) => signWebhook(secret, id, timestamp, body)).join(' '),
   };
 }
+
+/** The body of every delivery of an event, the same on every try: its type, when it happened, and its data. */
+export function webhookBody(type: string, createdAt: Date, data: Record<string, unknown>): string {
+  return JSON.stringify({ type, timestamp: createdAt.toISOString(), data });
+}

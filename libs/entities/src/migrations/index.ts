@@ -9,6 +9,7 @@ import { OrderedLoginAttemptIds1796600000001 } from './1796600000001-ordered-log
 import { AnyDeviceTrust1796700000000 } from './1796700000000-any-device-trust';
 import { KeyRoles1796700000001 } from './1796700000001-key-roles';
 import { Webhooks1796800000000 } from './1796800000000-webhooks';
+import { WebhookRedelivery1796900000000 } from './1796900000000-webhook-redelivery';
 
 /** Every migration, in order (registered explicitly, no globs). */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   AnyDeviceTrust1796700000000,
   KeyRoles1796700000001,
   Webhooks1796800000000,
+  WebhookRedelivery1796900000000,
 ];

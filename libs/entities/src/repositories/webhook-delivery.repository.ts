@@ -14,6 +14,7 @@ export interface WebhookDeliveryToSend {
   endpointId: string;
   url: string;
   endpointEnabled: boolean;
+  tenantId: string;
   eventId: string;
   type: string;
   payload: Record<string, unknown>;
@@ -35,12 +36,23 @@ export interface WebhookDeliveryView {
   id: string;
   eventId: string;
   type: string;
+  eventCreatedAt: Date;
+  payload: Record<string, unknown>;
   status: WebhookDeliveryStatus;
   attempts: number;
   createdAt: Date;
   finishedAt: Date | null;
   attemptLog: WebhookAttempt[];
 }
+
+/** A delivery that needs a job: its id and how often it was redelivered (the job id tells them apart). */
+export interface WebhookDeliveryToQueue {
+  id: string;
+  redeliveries: number;
+}
+
+/** What a redelivery found: the delivery made pending again, one still pending (nothing to do), or none. */
+export type Redelivery = WebhookDeliveryToQueue | 'pending' | null;
 
 /** webhook_delivery and webhook_attempt: one delivery per event and endpoint, and each try of it. */
 @Injectable()
@@ -49,7 +61,7 @@ export class WebhookDeliveryRepository {
 
   async toSend(id: string): Promise<WebhookDeliveryToSend | null> {
     const rows: WebhookDeliveryToSend[] = await this.dataSource.query(
-      `SELECT d.id, d.status, w.id AS "endpointId", w.url, w.enabled AS "endpointEnabled", e.id AS "eventId", e.type, e.payload,
+      `SELECT d.id, d.status, w.id AS "endpointId", w.url, w.enabled AS "endpointEnabled", w.tenant_id AS "tenantId", e.id AS "eventId", e.type, e.payload,
               e.created_at AS "eventCreatedAt"
          FROM webhook_delivery d JOIN webhook_endpoint w ON w.id = d.endpoint_id JOIN webhook_event e ON e.id = d.event_id
         WHERE d.id = $1`,
@@ -71,13 +83,39 @@ export class WebhookDeliveryRepository {
     );
   }
 
-  /** Pending deliveries made before `before` (their jobs may have been lost with Redis), oldest first. */
-  async pendingSince(before: Date, limit: number): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM webhook_delivery WHERE status = 'pending' AND created_at < $1 ORDER BY created_at LIMIT $2`,
-      [before, limit],
+  /**
+   * Pending deliveries that need a job: never queued (new or redelivered), or queued before
+   * `staleBefore` (the job may have been lost with Redis; queuing it again is a no-op while it
+   * exists). Those never queued first, then the longest ago, so every pending delivery comes round.
+   */
+  async toQueue(staleBefore: Date, limit: number): Promise<WebhookDeliveryToQueue[]> {
+    return this.dataSource.query(
+      `SELECT id, redeliveries FROM webhook_delivery
+        WHERE status = 'pending' AND (queued_at IS NULL OR queued_at < $1) ORDER BY queued_at NULLS FIRST LIMIT $2`,
+      [staleBefore, limit],
     );
-    return rows.map((row) => row.id);
+  }
+
+  async markQueued(ids: string[], at: Date): Promise<void> {
+    if (ids.length > 0) await this.dataSource.query(`UPDATE webhook_delivery SET queued_at = $2 WHERE id = ANY($1::uuid[])`, [ids, at]);
+  }
+
+  /**
+   * Makes a finished delivery of the endpoint pending again, to be queued as a new job with a fresh
+   * schedule (the same event, so the same `webhook-id`). A delivery still pending is left alone.
+   */
+  async redeliver(endpointId: string, id: string): Promise<Redelivery> {
+    const rows: (WebhookDeliveryToQueue & { redelivered: boolean })[] = await this.dataSource.query(
+      `WITH redelivered AS (
+         UPDATE webhook_delivery SET status = 'pending', finished_at = NULL, queued_at = NULL, redeliveries = redeliveries + 1
+          WHERE id = $1 AND endpoint_id = $2 AND status <> 'pending' RETURNING id, redeliveries)
+       SELECT id, redeliveries, true AS redelivered FROM redelivered
+       UNION ALL SELECT id, redeliveries, false FROM webhook_delivery WHERE id = $1 AND endpoint_id = $2 AND status = 'pending'`,
+      [id, endpointId],
+    );
+    const [row] = rows;
+    if (!row) return null;
+    return row.redelivered ? { id: row.id, redeliveries: row.redeliveries } : 'pending';
   }
 
   /** The endpoint's deliveries, newest first, with their attempts. */
@@ -87,7 +125,7 @@ export class WebhookDeliveryRepository {
     const rows: (Omit<WebhookDeliveryView, 'attemptLog'> & {
       attemptLog: (Omit<WebhookAttempt, 'attemptedAt'> & { attemptedAt: string })[];
     })[] = await this.dataSource.query(
-      `SELECT d.id, d.event_id AS "eventId", e.type, d.status, d.attempts, d.created_at AS "createdAt", d.finished_at AS "finishedAt",
+      `SELECT d.id, d.event_id AS "eventId", e.type, e.created_at AS "eventCreatedAt", e.payload, d.status, d.attempts, d.created_at AS "createdAt", d.finished_at AS "finishedAt",
               COALESCE((SELECT json_agg(json_build_object('attemptedAt', a.attempted_at, 'durationMs', a.duration_ms,
                                  'responseStatus', a.response_status, 'responseExcerpt', a.response_excerpt, 'error', a.error)
                                  ORDER BY a.attempted_at DESC)

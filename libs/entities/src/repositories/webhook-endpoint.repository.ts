@@ -15,6 +15,8 @@ export interface WebhookEndpoint {
   /** The event types it receives; empty: all of them. */
   eventTypes: string[];
   enabled: boolean;
+  /** Why Sesame disabled it ('failing': every try failed for WEBHOOK_DISABLE_AFTER_DAYS); null when it was not Sesame. */
+  disabledReason: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -32,7 +34,7 @@ export interface WebhookSigningSecrets {
 }
 
 const COLUMNS = `id, tenant_id AS "tenantId", organization_id AS "organizationId", url, description, event_types AS "eventTypes", enabled,
-  created_at AS "createdAt", updated_at AS "updatedAt"`;
+  disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** A secret is sealed with SECRETS_KEY and bound to its endpoint, so a sealed value cannot be moved to another endpoint. */
 const associatedData = (endpointId: string) => `webhook-endpoint:${endpointId}`;
@@ -77,14 +79,21 @@ export class WebhookEndpointRepository {
     return rows[0];
   }
 
-  /** Null when the tenant has no such endpoint. */
+  /**
+   * Null when the tenant has no such endpoint. Setting `enabled` clears the reason Sesame disabled
+   * it for; enabling it also queues again the deliveries that waited while it was disabled.
+   */
   async update(tenantId: string, id: string, changes: WebhookEndpointChanges): Promise<WebhookEndpoint | null> {
     // UPDATE … RETURNING inside a CTE: TypeORM answers a bare UPDATE with [rows, count], not the rows.
     const rows: WebhookEndpoint[] = await this.dataSource.query(
       `WITH updated AS (
          UPDATE webhook_endpoint SET url = COALESCE($3, url), description = CASE WHEN $4::boolean THEN $5 ELSE description END,
-                event_types = COALESCE($6, event_types), enabled = COALESCE($7, enabled), updated_at = now()
-          WHERE tenant_id = $1 AND id = $2 RETURNING ${COLUMNS})
+                event_types = COALESCE($6, event_types), enabled = COALESCE($7, enabled), updated_at = now(),
+                disabled_reason = CASE WHEN $7 IS NULL THEN disabled_reason END,
+                failing_since = CASE WHEN $7 THEN NULL ELSE failing_since END
+          WHERE tenant_id = $1 AND id = $2 RETURNING ${COLUMNS}),
+       requeued AS (
+         UPDATE webhook_delivery SET queued_at = NULL WHERE $7 AND endpoint_id = (SELECT id FROM updated) AND status = 'pending')
        SELECT * FROM updated`,
       [
         tenantId,

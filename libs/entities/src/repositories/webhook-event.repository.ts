@@ -13,12 +13,6 @@ export interface NewWebhookEvent {
   endpointId?: string;
 }
 
-/** The events of one dispatch, turned into deliveries. */
-export interface DispatchedEvents {
-  events: number;
-  deliveryIds: string[];
-}
-
 /** webhook_event: the outbox. Nothing rolled back is ever in it, and nothing committed is missed. */
 @Injectable()
 export class WebhookEventRepository {
@@ -44,11 +38,12 @@ export class WebhookEventRepository {
   /**
    * Claims up to `limit` undispatched events, oldest first, and makes one delivery per event and
    * endpoint that takes it (enabled, of the tenant, of the event's organization or the whole
-   * tenant's, subscribed to its type or to all; a targeted event, the test ping, its endpoint only), in one statement: an event is dispatched exactly
-   * once, whichever workers run this at the same time.
+   * tenant's, subscribed to its type or to all; a targeted event, the test ping, its endpoint
+   * only), in one statement: an event is dispatched exactly once, whichever workers run this at
+   * the same time. Answers how many events it claimed; the deliveries wait to be queued.
    */
-  async dispatch(limit: number, now: Date): Promise<DispatchedEvents> {
-    const rows: { delivery_id: string | null; events: number }[] = await this.dataSource.query(
+  async dispatch(limit: number, now: Date): Promise<number> {
+    const rows: { events: number }[] = await this.dataSource.query(
       `WITH claimed AS (
          SELECT id, tenant_id, organization_id, endpoint_id, type FROM webhook_event
           WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED),
@@ -61,10 +56,10 @@ export class WebhookEventRepository {
             AND (CASE WHEN c.endpoint_id IS NOT NULL THEN w.id = c.endpoint_id
                       ELSE (w.organization_id IS NULL OR w.organization_id = c.organization_id)
                            AND (cardinality(w.event_types) = 0 OR c.type = ANY(w.event_types)) END)
-         ON CONFLICT DO NOTHING RETURNING id)
-       SELECT d.id AS delivery_id, (SELECT count(*)::int FROM marked) AS events FROM (SELECT 1) one LEFT JOIN delivered d ON true`,
+         ON CONFLICT DO NOTHING)
+       SELECT count(*)::int AS events FROM marked`,
       [limit, now],
     );
-    return { events: rows[0]?.events ?? 0, deliveryIds: rows.map((row) => row.delivery_id).filter((id): id is string => id !== null) };
+    return rows[0].events;
   }
 }

@@ -179,6 +179,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/tenant/webhook_endpoint/{endpointId}/delivery/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a finished delivery again: same event and `webhook-id`, a fresh schedule of retries */
+        post: operations["WebhooksController_redeliver_v2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/tenant/usage": {
         parameters: {
             query?: never;
@@ -558,7 +575,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "access_denied" | "bad_request" | "conflict" | "console_not_built" | "cross_origin_request" | "cross_site_request" | "csrf_token_invalid" | "forbidden" | "insufficient_role" | "internal_error" | "invalid_api_key" | "invalid_client" | "invalid_cursor" | "invalid_grant" | "invalid_id" | "invalid_login_code" | "invalid_member_token" | "invalid_path" | "invalid_request" | "invalid_token" | "last_owner" | "login_attempt_locked" | "login_code_disabled" | "login_link_expired" | "login_link_used" | "mail_queue_unavailable" | "malformed_body" | "member_exists" | "member_token_required" | "method_not_allowed" | "missing_api_key" | "no_callback_url" | "no_client_secret" | "not_a_member" | "not_acceptable" | "not_found" | "not_signed_in" | "payload_too_large" | "plan_change_forbidden" | "plan_not_supported" | "platform_key_required" | "rate_limited" | "rate_limiter_unavailable" | "reauthentication_required" | "request_timeout" | "service_unavailable" | "sesame_unavailable" | "sign_in_not_found" | "sign_in_refused" | "temporarily_unavailable" | "tenant_header_required" | "tenant_key_required" | "too_early" | "try_failed" | "unauthorized" | "unauthorized_client" | "unprocessable_entity" | "unsupported_grant_type" | "unsupported_media_type" | "usage_unavailable" | "user_exists" | "validation_failed" | "webhook_url_not_allowed";
+            code: "access_denied" | "bad_request" | "conflict" | "console_not_built" | "cross_origin_request" | "cross_site_request" | "csrf_token_invalid" | "forbidden" | "insufficient_role" | "internal_error" | "invalid_api_key" | "invalid_client" | "invalid_cursor" | "invalid_grant" | "invalid_id" | "invalid_login_code" | "invalid_member_token" | "invalid_path" | "invalid_request" | "invalid_token" | "last_owner" | "login_attempt_locked" | "login_code_disabled" | "login_link_expired" | "login_link_used" | "mail_queue_unavailable" | "malformed_body" | "member_exists" | "member_token_required" | "method_not_allowed" | "missing_api_key" | "no_callback_url" | "no_client_secret" | "not_a_member" | "not_acceptable" | "not_found" | "not_signed_in" | "payload_too_large" | "plan_change_forbidden" | "plan_not_supported" | "platform_key_required" | "rate_limited" | "rate_limiter_unavailable" | "reauthentication_required" | "request_timeout" | "service_unavailable" | "sesame_unavailable" | "sign_in_not_found" | "sign_in_refused" | "temporarily_unavailable" | "tenant_header_required" | "tenant_key_required" | "too_early" | "try_failed" | "unauthorized" | "unauthorized_client" | "unprocessable_entity" | "unsupported_grant_type" | "unsupported_media_type" | "usage_unavailable" | "user_exists" | "validation_failed" | "webhook_delivery_pending" | "webhook_url_not_allowed";
             /** @example /api/v2/organization/2d5d5f0e-0f7b-4e84-8a52-39b8bd0e4a0b */
             instance?: string;
             /**
@@ -627,6 +644,11 @@ export interface components {
             /** @description Empty: every event type. */
             eventTypes: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
             enabled: boolean;
+            /**
+             * @description Why Sesame disabled it: `failing`, every try failed for WEBHOOK_DISABLE_AFTER_DAYS. Null when enabled or disabled by the tenant.
+             * @enum {string|null}
+             */
+            disabledReason: "failing" | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -665,6 +687,11 @@ export interface components {
             /** @description Empty: every event type. */
             eventTypes: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
             enabled: boolean;
+            /**
+             * @description Why Sesame disabled it: `failing`, every try failed for WEBHOOK_DISABLE_AFTER_DAYS. Null when enabled or disabled by the tenant.
+             * @enum {string|null}
+             */
+            disabledReason: "failing" | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -717,6 +744,8 @@ export interface components {
             eventId: string;
             /** @example user.created */
             type: string;
+            /** @description The body every try sends (`type`, `timestamp`, `data`), exactly as signed. */
+            requestBody: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempts: number;
@@ -731,6 +760,12 @@ export interface components {
             data: components["schemas"]["WebhookDeliveryResponse"][];
             /** @description Pass as `cursor` to get the next page; null on the last page. */
             nextCursor: string | null;
+        };
+        WebhookRedeliveryResponse: {
+            /** Format: uuid */
+            deliveryId: string;
+            /** @description How often this delivery has been redelivered, this time included. */
+            redeliveries: number;
         };
         WindowUsageResponse: {
             /**
@@ -2720,6 +2755,103 @@ export interface operations {
             };
             /** @description Not found, or outside the caller's reach. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The tenant's plan limit, or the member's own limit, is used up (`rate_limited`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    WebhooksController_redeliver_v2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedeliveryResponse"];
+                };
+            };
+            /** @description Invalid input (see `errors`), or a member token without a valid `Sesame-Tenant` header (`tenant_header_required`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`missing_api_key`, `invalid_api_key`), or a console access token that is not valid (`invalid_member_token`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or outside the caller's reach. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The delivery is still pending: it will be tried (`webhook_delivery_pending`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

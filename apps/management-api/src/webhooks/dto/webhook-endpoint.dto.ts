@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
-import { Omittable, WEBHOOK_EVENT_TYPES, WebhookEventType } from '@sesame/common';
+import { Omittable, WEBHOOK_EVENT_TYPES, webhookBody, WebhookEventType } from '@sesame/common';
 import { WebhookAttempt, WebhookDeliveryView, WebhookEndpoint } from '@sesame/entities';
 
 export class CreateWebhookEndpointDto {
@@ -85,6 +85,15 @@ export class WebhookEndpointResponse {
   @ApiProperty()
   enabled: boolean;
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['failing'],
+    description:
+      'Why Sesame disabled it: `failing`, every try failed for WEBHOOK_DISABLE_AFTER_DAYS. Null when enabled or disabled by the tenant.',
+  })
+  disabledReason: string | null;
+
   @ApiProperty({ type: String, format: 'date-time' })
   createdAt: string;
 
@@ -99,6 +108,7 @@ export class WebhookEndpointResponse {
       description: endpoint.description,
       eventTypes: endpoint.eventTypes,
       enabled: endpoint.enabled,
+      disabledReason: endpoint.disabledReason,
       createdAt: endpoint.createdAt.toISOString(),
       updatedAt: endpoint.updatedAt.toISOString(),
     };
@@ -121,6 +131,14 @@ export class CreatedWebhookEndpointResponse extends WebhookEndpointResponse {
 export class WebhookTestResponse {
   @ApiProperty({ format: 'uuid', description: 'The `ping` event’s id: the `webhook-id` of its delivery.' })
   eventId: string;
+}
+
+export class WebhookRedeliveryResponse {
+  @ApiProperty({ format: 'uuid' })
+  deliveryId: string;
+
+  @ApiProperty({ description: 'How often this delivery has been redelivered, this time included.' })
+  redeliveries: number;
 }
 
 export class WebhookAttemptResponse {
@@ -154,6 +172,9 @@ export class WebhookDeliveryResponse {
   @ApiProperty({ example: 'user.created' })
   type: string;
 
+  @ApiProperty({ description: 'The body every try sends (`type`, `timestamp`, `data`), exactly as signed.' })
+  requestBody: string;
+
   @ApiProperty({ enum: ['pending', 'succeeded', 'failed'] })
   status: string;
 
@@ -174,6 +195,7 @@ export class WebhookDeliveryResponse {
       id: delivery.id,
       eventId: delivery.eventId,
       type: delivery.type,
+      requestBody: webhookBody(delivery.type, delivery.eventCreatedAt, delivery.payload),
       status: delivery.status,
       attempts: delivery.attempts,
       createdAt: delivery.createdAt.toISOString(),

@@ -1,0 +1,31 @@
+// Webhooks, second step: a delivery records when its job was last queued (the dispatcher queues the
+// ones that have none, or may have lost theirs with Redis) and how often it was redelivered (each
+// redelivery is a job of its own); an endpoint records since when it has been failing, and why it
+// was disabled when Sesame disabled it.
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class WebhookRedelivery1796900000000 implements MigrationInterface {
+  name = 'WebhookRedelivery1796900000000';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "webhook_delivery" ADD "queued_at" TIMESTAMP(3) WITH TIME ZONE`);
+    await queryRunner.query(`ALTER TABLE "webhook_delivery" ADD "redeliveries" integer NOT NULL DEFAULT 0`);
+    // Deliveries made before this step were queued when they were made.
+    await queryRunner.query(`UPDATE "webhook_delivery" SET "queued_at" = "created_at"`);
+    await queryRunner.query(
+      `CREATE INDEX "webhook_delivery_to_queue" ON "webhook_delivery" ("queued_at" NULLS FIRST) WHERE "status" = 'pending'`,
+    );
+    await queryRunner.query(`ALTER TABLE "webhook_endpoint" ADD "failing_since" TIMESTAMP(3) WITH TIME ZONE`);
+    await queryRunner.query(`ALTER TABLE "webhook_endpoint" ADD "disabled_reason" character varying(32)`);
+    await queryRunner.query(`CREATE INDEX "webhook_event_retention" ON "webhook_event" ("created_at")`);
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP INDEX "public"."webhook_event_retention"`);
+    await queryRunner.query(`ALTER TABLE "webhook_endpoint" DROP COLUMN "disabled_reason"`);
+    await queryRunner.query(`ALTER TABLE "webhook_endpoint" DROP COLUMN "failing_since"`);
+    await queryRunner.query(`DROP INDEX "public"."webhook_delivery_to_queue"`);
+    await queryRunner.query(`ALTER TABLE "webhook_delivery" DROP COLUMN "redeliveries"`);
+    await queryRunner.query(`ALTER TABLE "webhook_delivery" DROP COLUMN "queued_at"`);
+  }
+}
