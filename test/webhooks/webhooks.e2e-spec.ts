@@ -5,10 +5,15 @@ import request from 'supertest';
 import { startStack, Stack } from '../support/apps';
 import { ApplicationFixture, createApplication, createOrganization, createTenant, TenantFixture } from '../support/fixtures';
 import { loginByLink, uniqueEmail } from '../support/login';
-import { SmtpSink } from '../support/smtp-sink';
+import { codeIn, SmtpSink } from '../support/smtp-sink';
+import { authenticateDirect, loginCode, tokenIn, useLink } from '../support/direct-auth';
 import { ThrowawayDatabase } from '../support/throwaway-database';
 import { until } from '../containers/support/until';
 import { bodyOf, ReceivedWebhook, WebhookBody, WebhookReceiver } from './receiver';
+
+const CALLBACK = 'http://localhost:4000/callback';
+/** A code other than `code` (every digit changed). */
+const wrong = (code: string) => code.replace(/\d/g, (digit) => String((Number(digit) + 1) % 10));
 
 const headersOf = (hook: ReceivedWebhook) => ({
   'webhook-id': String(hook.headers['webhook-id']),
@@ -78,6 +83,55 @@ describe('webhooks', () => {
     await loginByLink(stack, smtp, app, { email });
     await receiver.next((hook) => ofEmail('user.signed_in')(hook) && hook !== receiver.received.find(ofEmail('user.signed_in')));
     expect(receiver.received.filter(ofEmail('user.created'))).toHaveLength(1);
+    await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
+  });
+
+  it("five wrong codes send login.locked; the stopped attempt's link, a used link and a blocked user send login.failed with the reason", async () => {
+    const endpoint = await addEndpoint({ eventTypes: ['login.failed', 'login.locked'] });
+    const start = async (email: string) => {
+      const started = await authenticateDirect(stack.auth.url, app, { email, redirect_uri: CALLBACK, state: 'hooks' }).expect(200);
+      const mail = await smtp.next(email);
+      return { id: started.body.loginAttemptId as string, code: codeIn(mail), token: tokenIn(mail) };
+    };
+    const ofAttempt = (type: string, id: string) => (hook: ReceivedWebhook) =>
+      bodyOf(hook).type === type && bodyOf(hook).data.loginAttemptId === id;
+    const reported = { organizationId: app.organizationId, applicationId: app.applicationId, flow: 'direct' };
+
+    const email = uniqueEmail('locked');
+    const locked = await start(email);
+    for (let wrongCode = 1; wrongCode <= 5; wrongCode++) await loginCode(stack.auth.url, app, locked.id, wrong(locked.code)).expect(400);
+    await useLink(stack.auth.url, locked.token).expect(303);
+    expect(verified(endpoint.secret, await receiver.next(ofAttempt('login.locked', locked.id))).data).toEqual({
+      ...reported,
+      loginAttemptId: locked.id,
+      email,
+      lockedAt: expect.any(String),
+    });
+    expect(verified(endpoint.secret, await receiver.next(ofAttempt('login.failed', locked.id))).data).toMatchObject({
+      loginAttemptId: locked.id,
+      email,
+      reason: 'locked',
+    });
+
+    const used = await start(uniqueEmail('used'));
+    await useLink(stack.auth.url, used.token).expect(303);
+    await useLink(stack.auth.url, used.token).expect(303);
+    expect(bodyOf(await receiver.next(ofAttempt('login.failed', used.id))).data.reason).toBe('used');
+
+    // Blocked between the e-mail and its link.
+    const blockedEmail = uniqueEmail('blocked-login');
+    const users = `/api/v2/organization/${app.organizationId}/user`;
+    const user = (await asOwner(management().post(users)).send({ email: blockedEmail }).expect(201)).body as { id: string };
+    const blocked = await start(blockedEmail);
+    await asOwner(management().post(`${users}/${user.id}`))
+      .send({ blocked: true })
+      .expect(200);
+    await useLink(stack.auth.url, blocked.token).expect(303);
+    expect(bodyOf(await receiver.next(ofAttempt('login.failed', blocked.id))).data).toMatchObject({ reason: 'blocked', ...reported });
+
+    // Wrong codes before the fifth are not events; each refusal above is reported once.
+    const types = receiver.received.filter((hook) => [locked.id, used.id].includes(String(bodyOf(hook).data.loginAttemptId)));
+    expect(types.map((hook) => bodyOf(hook).type).sort()).toEqual(['login.failed', 'login.failed', 'login.locked']);
     await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
   });
 

@@ -14,6 +14,7 @@ import { LoginAttemptEvents } from './login-attempt-events';
 import { LoginAttemptService } from './login-attempt.service';
 import { LoginCodeService } from './login-code.service';
 import { LoginCompletionService } from './login-completion.service';
+import { LoginWebhookEvents } from './login-webhook-events';
 import { LoginLinkController } from './login-link.controller';
 import { LoginLinkService } from './login-link.service';
 
@@ -26,6 +27,7 @@ import { LoginLinkService } from './login-link.service';
     LoginAttemptService,
     LoginLinkService,
     LoginCompletionService,
+    LoginWebhookEvents,
     LoginCodeService,
     LoginApprovalService,
     LoginAttemptEvents,

@@ -11,10 +11,19 @@ import {
   SesameConfig,
   SesameMetrics,
 } from '@sesame/common';
-import { CODE_FAILURE_LIMIT, effectiveStatus, EmailThrottleRepository, LoginAttemptRepository, Transactions } from '@sesame/entities';
+import {
+  CODE_FAILURE_LIMIT,
+  CodeCheck,
+  effectiveStatus,
+  EmailThrottleRepository,
+  LoginAttemptRepository,
+  Transactions,
+} from '@sesame/entities';
+import { EntityManager } from 'typeorm';
 import { UsageCounter } from '@sesame/usage';
 import { LoginAttemptEvents } from './login-attempt-events';
 import { Completion, LoginCompletionService } from './login-completion.service';
+import { LoginWebhookEvents } from './login-webhook-events';
 import { Requester, requestedBy } from './requester';
 
 /** Wrong codes for an address are counted over this window, across its attempts. */
@@ -41,6 +50,7 @@ export class LoginCodeService {
     private readonly codes: LoginCodes,
     private readonly completion: LoginCompletionService,
     private readonly events: LoginAttemptEvents,
+    private readonly loginEvents: LoginWebhookEvents,
     private readonly usage: UsageCounter,
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
     @Optional() private readonly metrics?: SesameMetrics,
@@ -76,7 +86,7 @@ export class LoginCodeService {
       const attempt = await this.attempts.lockForCode(manager, loginAttemptId, applicationId);
       if (!attempt || !requestedBy(attempt, by)) throw notFound('login attempt');
       const status = effectiveStatus(attempt, now);
-      if (status !== 'pending') return stopped(status);
+      if (status !== 'pending') return this.refused(manager, attempt, stopped(status), now);
       if ((await this.throttles.lockCodes(manager, attempt.organizationId, attempt.email)).disabled) return codesDisabled();
       if (!this.codes.matches(attempt.tokenHash, code, attempt.codeVerifier)) {
         const attemptStatus = await this.attempts.recordWrongCode(manager, attempt.id);
@@ -89,10 +99,12 @@ export class LoginCodeService {
           windowStart,
           this.config.auth.codeFailuresPerAddress,
         );
-        return attemptStatus === 'locked' ? stopped('locked') : wrongCode();
+        if (attemptStatus !== 'locked') return wrongCode();
+        await this.loginEvents.locked(manager, attempt, now);
+        return stopped('locked');
       }
       const claimed = await this.attempts.claimById(manager, attempt.id, now);
-      if (!claimed) return stopped('completed');
+      if (!claimed) return this.refused(manager, attempt, stopped('completed'), now);
       return this.completion.complete(manager, claimed, now, options);
     });
     if ('error' in outcome) {
@@ -108,6 +120,12 @@ export class LoginCodeService {
     this.metrics?.loginsCompleted.inc();
     await this.usage.recordForOrganization(outcome.organizationId, 'logins');
     return outcome;
+  }
+
+  /** A code for an attempt that is no longer pending: the refusal, reported as `login.failed` in the transaction. */
+  private async refused(manager: EntityManager, attempt: CodeCheck, refusal: Refusal, now: Date): Promise<Refusal> {
+    await this.loginEvents.failed(manager, attempt, refusal.failure, now);
+    return refusal;
   }
 }
 

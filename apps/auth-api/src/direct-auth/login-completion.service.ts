@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { withQuery } from '@sesame/common';
-import { ClaimedAttempt, EmailThrottleRepository, NewWebhookEvent, UserRepository, WebhookEventRepository } from '@sesame/entities';
+import { ClaimedAttempt, EmailThrottleRepository, UserRepository } from '@sesame/entities';
 import { EntityManager } from 'typeorm';
 import { StoredRedirectCheck } from '../clients/stored-redirect-check';
 import { AuthorizationCodeService } from '../tokens/authorization-code.service';
 import { AutologinService, CompletedLogin } from './autologin.service';
+import { LoginWebhookEvents } from './login-webhook-events';
 
 /** A claimed attempt, completed: the code for its redirect_uri, or the first stop of an autologin walk. */
 export type Completion =
@@ -25,20 +26,22 @@ export class LoginCompletionService {
     private readonly codes: AuthorizationCodeService,
     private readonly autologin: AutologinService,
     private readonly redirects: StoredRedirectCheck,
-    private readonly webhookEvents: WebhookEventRepository,
+    private readonly loginEvents: LoginWebhookEvents,
   ) {}
 
   /** In the transaction that claimed the attempt. A walk only starts where a browser follows it (`walk`). */
   async complete(manager: EntityManager, attempt: ClaimedAttempt, now: Date, options: { walk: boolean }): Promise<Completion> {
     await this.redirects.require(manager, attempt.applicationId, attempt.redirectUri);
     const user = await this.users.upsertSignedIn(manager, attempt.organizationId, attempt.email, now);
-    if (!user)
+    if (!user) {
+      await this.loginEvents.failed(manager, attempt, 'access_denied', now);
       return {
         kind: 'blocked',
         url: withQuery(attempt.redirectUri, { error: 'access_denied', error_description: 'This account is blocked', state: attempt.state }),
       };
+    }
     await this.throttles.clear(manager, attempt.organizationId, attempt.email);
-    await this.reportSignIn(manager, attempt, user, now);
+    await this.loginEvents.signedIn(manager, attempt, user, now);
     const login: CompletedLogin = {
       attemptId: attempt.id,
       applicationId: attempt.applicationId,
@@ -61,31 +64,5 @@ export class LoginCompletionService {
       url: withQuery(attempt.redirectUri, { code, state: attempt.state }),
       organizationId: attempt.organizationId,
     };
-  }
-
-  /** The webhook events of the sign-in, committed with it: `user.created` on a first login, `user.signed_in` on every one. */
-  private async reportSignIn(
-    manager: EntityManager,
-    attempt: ClaimedAttempt,
-    user: { id: string; created: boolean },
-    now: Date,
-  ): Promise<void> {
-    const scope = { organizationId: attempt.organizationId };
-    const subject = { id: user.id, email: attempt.email, organizationId: attempt.organizationId };
-    const signedIn: NewWebhookEvent = {
-      type: 'user.signed_in',
-      scope,
-      data: {
-        user: subject,
-        applicationId: attempt.applicationId,
-        loginAttemptId: attempt.id,
-        flow: attempt.flow,
-        signedInAt: now.toISOString(),
-      },
-    };
-    await this.webhookEvents.record(
-      manager,
-      ...(user.created ? [{ type: 'user.created', scope, data: { user: subject } }, signedIn] : [signedIn]),
-    );
   }
 }

@@ -16,6 +16,7 @@ import { StoredRedirectCheck } from '../clients/stored-redirect-check';
 import { unknownLink } from './link-errors';
 import { LoginAttemptEvents } from './login-attempt-events';
 import { LoginCompletionService } from './login-completion.service';
+import { LoginWebhookEvents } from './login-webhook-events';
 
 export type LinkState = 'pending' | 'used' | 'expired' | 'locked';
 
@@ -56,6 +57,7 @@ export class LoginLinkService {
     private readonly attempts: LoginAttemptRepository,
     private readonly completion: LoginCompletionService,
     private readonly events: LoginAttemptEvents,
+    private readonly loginEvents: LoginWebhookEvents,
     private readonly redirects: StoredRedirectCheck,
     private readonly usage: UsageCounter,
     @Optional() private readonly metrics?: SesameMetrics,
@@ -100,7 +102,7 @@ export class LoginLinkService {
       .run(async (manager) => {
         // Of concurrent requests exactly one claims the attempt.
         const attempt = await this.attempts.claimByTokenHash(manager, hash, now);
-        return attempt ? this.complete(manager, attempt, now) : this.refuse(manager, hash);
+        return attempt ? this.complete(manager, attempt, now) : this.refuse(manager, hash, now);
       })
       .catch((error: unknown) => {
         if (error instanceof ProblemException && error.code === 'unknown_login_link')
@@ -126,10 +128,17 @@ export class LoginLinkService {
     };
   }
 
-  private async refuse(manager: EntityManager, hash: Buffer): Promise<LinkOutcome> {
+  /** A link of an attempt that is no longer pending: back to the application with an error, reported as `login.failed`. */
+  private async refuse(manager: EntityManager, hash: Buffer, now: Date): Promise<LinkOutcome> {
     const attempt = await this.attempts.findByTokenHash(manager, hash);
     if (!attempt) throw unknownLink();
     await this.redirects.require(manager, attempt.applicationId, attempt.redirectUri);
+    const refusal = this.refusal(attempt);
+    await this.loginEvents.failed(manager, attempt, refusal.failure, now);
+    return refusal;
+  }
+
+  private refusal(attempt: AttemptSummary): LinkOutcome & { failure: LoginFailureReason } {
     const state = this.linkState(attempt);
     if (state === 'used')
       return { url: errorRedirect(attempt, 'login_link_used', 'This login link has already been used'), failure: 'login_link_used' };

@@ -72,6 +72,7 @@ export interface ClaimedAttempt {
 }
 
 export interface AttemptSummary {
+  id: string;
   applicationId: string;
   organizationId: string;
   email: string;
@@ -130,14 +131,12 @@ export interface ClaimedWalk extends Omit<ClaimedAttempt, 'organizationId' | 'em
 
 /** An attempt locked for a code check, in the caller's transaction. */
 export interface CodeCheck extends AttemptSummary {
-  id: string;
   tokenHash: Buffer;
   codeVerifier: Buffer | null;
 }
 
 /** An attempt locked for an approval from another device, in the caller's transaction. */
 export interface ApprovalCheck extends AttemptSummary {
-  id: string;
   tokenHash: Buffer;
   approvalVerifier: Buffer | null;
 }
@@ -189,6 +188,7 @@ function claimed(row: Row): ClaimedAttempt {
 
 function summary(row: Row): AttemptSummary {
   return {
+    id: row.id as string,
     applicationId: row.application_id as string,
     organizationId: row.organization_id as string,
     email: row.email as string,
@@ -204,7 +204,7 @@ function summary(row: Row): AttemptSummary {
 
 /** The columns `summary` reads. */
 const SUMMARY_COLUMNS =
-  'application_id, organization_id, email, sentence, state, redirect_uri, status, expires_at, flow, requester_browser_hash';
+  'id, application_id, organization_id, email, sentence, state, redirect_uri, status, expires_at, flow, requester_browser_hash';
 
 /**
  * All SQL about login attempts, for auth-api and the mail worker alike. Methods that take an
@@ -344,12 +344,12 @@ export class LoginAttemptRepository {
    */
   async lockForCode(manager: EntityManager, id: string, applicationId: string): Promise<CodeCheck | null> {
     const rows: Row[] = await manager.query(
-      `SELECT id, ${SUMMARY_COLUMNS}, token_hash, code_verifier FROM login_attempt WHERE id = $1 AND application_id = $2 FOR UPDATE`,
+      `SELECT ${SUMMARY_COLUMNS}, token_hash, code_verifier FROM login_attempt WHERE id = $1 AND application_id = $2 FOR UPDATE`,
       [id, applicationId],
     );
     const row = rows[0];
     if (!row) return null;
-    return { ...summary(row), id: row.id as string, tokenHash: row.token_hash as Buffer, codeVerifier: row.code_verifier as Buffer | null };
+    return { ...summary(row), tokenHash: row.token_hash as Buffer, codeVerifier: row.code_verifier as Buffer | null };
   }
 
   /** Counts a wrong code; the CODE_FAILURE_LIMIT-th locks the attempt and erases its sealed token. Returns the status after. */
@@ -383,14 +383,13 @@ export class LoginAttemptRepository {
   /** Locks the attempt of a link for a decision taken on its page (approval from another device). */
   async lockForApproval(manager: EntityManager, tokenHash: Buffer): Promise<ApprovalCheck | null> {
     const rows: Row[] = await manager.query(
-      `SELECT id, ${SUMMARY_COLUMNS}, token_hash, approval_verifier FROM login_attempt WHERE token_hash = $1 FOR UPDATE`,
+      `SELECT ${SUMMARY_COLUMNS}, token_hash, approval_verifier FROM login_attempt WHERE token_hash = $1 FOR UPDATE`,
       [tokenHash],
     );
     const row = rows[0];
     if (!row) return null;
     return {
       ...summary(row),
-      id: row.id as string,
       tokenHash: row.token_hash as Buffer,
       approvalVerifier: row.approval_verifier as Buffer | null,
     };
