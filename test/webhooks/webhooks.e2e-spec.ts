@@ -162,6 +162,68 @@ describe('webhooks', () => {
     await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
   });
 
+  it('member, API key and application secret changes send member.*, api_key.* and application.secret_rotated, never a key or secret', async () => {
+    const endpoint = await addEndpoint({
+      eventTypes: [
+        'member.added',
+        'member.role_changed',
+        'member.removed',
+        'api_key.created',
+        'api_key.revoked',
+        'application.secret_rotated',
+      ],
+    });
+    const email = uniqueEmail('member');
+    const member = (await asOwner(management().post('/api/v2/tenant/member')).send({ email, role: 'viewer' }).expect(201)).body as {
+      id: string;
+    };
+    await asOwner(management().post(`/api/v2/tenant/member/${member.id}`))
+      .send({ role: 'admin' })
+      .expect(200);
+    await asOwner(management().delete(`/api/v2/tenant/member/${member.id}`)).expect(204);
+    const key = (await asOwner(management().post('/api/v2/tenant/api_key')).send({ name: 'Hooked', role: 'viewer' }).expect(201)).body as {
+      id: string;
+      key: string;
+    };
+    await asOwner(management().delete(`/api/v2/tenant/api_key/${key.id}`)).expect(204);
+    await asOwner(management().delete(`/api/v2/tenant/api_key/${key.id}`)).expect(204);
+    const rotated = await asOwner(
+      management().post(`/api/v2/organization/${app.organizationId}/application/${app.applicationId}/rotate_secret`),
+    )
+      .send({})
+      .expect(200);
+
+    const ofType = (type: string, match: (data: Record<string, any>) => boolean) => (hook: ReceivedWebhook) =>
+      bodyOf(hook).type === type && match(bodyOf(hook).data);
+    const ofMember = (type: string) => ofType(type, (data) => data.member?.id === member.id);
+    const ofKey = (type: string) => ofType(type, (data) => data.apiKey?.id === key.id);
+    const added = verified(endpoint.secret, await receiver.next(ofMember('member.added')));
+    expect(added.data).toEqual({ member: { id: member.id, email, role: 'viewer' }, invitedBy: 'Initial key' });
+    expect(bodyOf(await receiver.next(ofMember('member.role_changed'))).data).toEqual({
+      member: { id: member.id, email, role: 'admin' },
+      previousRole: 'viewer',
+    });
+    expect(bodyOf(await receiver.next(ofMember('member.removed'))).data).toEqual({ member: { id: member.id, email, role: 'admin' } });
+    const reportedKey = { id: key.id, name: 'Hooked', prefix: expect.any(String), role: 'viewer', organizationId: null };
+    expect(bodyOf(await receiver.next(ofKey('api_key.created'))).data).toEqual({ apiKey: reportedKey });
+    expect(bodyOf(await receiver.next(ofKey('api_key.revoked'))).data).toEqual({ apiKey: reportedKey });
+    const rotation = bodyOf(
+      await receiver.next(ofType('application.secret_rotated', (data) => data.application?.id === app.applicationId)),
+    );
+    expect(rotation.data).toEqual({
+      application: { id: app.applicationId, clientId: app.clientId, name: expect.any(String), organizationId: app.organizationId },
+      previousSecretExpiresAt: expect.any(String),
+      accessTokensRevoked: false,
+    });
+
+    // Revoking twice reported once; neither the key nor a client secret is ever in a body.
+    expect(receiver.received.filter(ofKey('api_key.revoked'))).toHaveLength(1);
+    const bodies = receiver.received.map((hook) => hook.body).join('\n');
+    expect(bodies).not.toContain(key.key);
+    expect(bodies).not.toContain(rotated.body.clientSecret);
+    await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
+  });
+
   it('a receiver answering 500 twice then 200 gets three tries with one webhook-id, and the deliveries list shows them', async () => {
     const endpoint = await addEndpoint();
     receiver.answerWith(500, 500);

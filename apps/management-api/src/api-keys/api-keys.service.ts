@@ -12,9 +12,10 @@ import {
   toPage,
   validationFailed,
 } from '@sesame/common';
-import { ApiKeyOwner, ApiKeyRepository, ApiKeyWithCreator } from '@sesame/entities';
+import { ApiKeyOwner, ApiKeyRepository, ApiKeyWithCreator, Transactions, WebhookEventRepository } from '@sesame/entities';
 import { ApiKeyVerifier, generateApiKey, TenantScopedPrincipal } from '@sesame/guards';
 import { EntityManager } from 'typeorm';
+import { apiKeyEvent } from '../webhooks/change-events';
 import { ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.dto';
 
 /** Who creates a key: its role bounds the key's, and it is recorded on the key (a member's keys go with them). */
@@ -41,6 +42,8 @@ export class ApiKeysService {
     private readonly verifier: ApiKeyVerifier,
     private readonly clock: Clock,
     private readonly invalidations: CacheInvalidationBus,
+    private readonly transactions: Transactions,
+    private readonly webhookEvents: WebhookEventRepository,
   ) {}
 
   /**
@@ -60,14 +63,18 @@ export class ApiKeysService {
     if (!roleIncludes(creator.role, role))
       throw problem('insufficient_role', `A key's role can be no higher than its creator's (${creator.role})`);
     const { key, prefix, hash } = generateApiKey();
-    const created = await this.keys.insert(manager, {
-      ...owner,
-      name: input.name,
-      prefix,
-      hash,
-      role,
-      createdByMemberId: creator.memberId,
-      createdByApiKeyId: creator.apiKeyId,
+    const created = await this.transactions.runIn(manager, async (inTransaction) => {
+      const inserted = await this.keys.insert(inTransaction, {
+        ...owner,
+        name: input.name,
+        prefix,
+        hash,
+        role,
+        createdByMemberId: creator.memberId,
+        createdByApiKeyId: creator.apiKeyId,
+      });
+      await this.webhookEvents.record(inTransaction, apiKeyEvent('api_key.created', owner.tenantId, inserted));
+      return inserted;
     });
     return CreatedApiKeyResponse.withKey(created, key);
   }
@@ -83,7 +90,10 @@ export class ApiKeysService {
   async revoke(owner: ApiKeyOwner, revoker: Role, id: string): Promise<void> {
     const key = await this.findOrFail(owner, id);
     if (!roleIncludes(revoker, key.role)) throw problem('insufficient_role', `Revoking this key needs the ${key.role} role`);
-    await this.keys.revoke(key.id, this.clock.now());
+    await this.transactions.run(async (manager) => {
+      if (await this.keys.revoke(manager, key.id, this.clock.now()))
+        await this.webhookEvents.record(manager, apiKeyEvent('api_key.revoked', owner.tenantId, key));
+    });
     this.verifier.forget(key.hash);
     await this.invalidations.publish({ kind: 'api-key', apiKeyId: key.id });
   }

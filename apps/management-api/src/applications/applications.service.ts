@@ -15,7 +15,7 @@ import {
   validateCallbackUrl,
   validationFailed,
 } from '@sesame/common';
-import { AccessTokenRepository, Application, ApplicationRepository, Transactions } from '@sesame/entities';
+import { AccessTokenRepository, Application, ApplicationRepository, Transactions, WebhookEventRepository } from '@sesame/entities';
 import { generateClientId, generateClientSecret } from './client-credentials';
 import {
   ApplicationResponse,
@@ -37,6 +37,7 @@ export class ApplicationsService {
     private readonly verifiers: ClientSecretVerifier,
     private readonly clock: Clock,
     private readonly invalidations: CacheInvalidationBus,
+    private readonly webhookEvents: WebhookEventRepository,
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
   ) {}
 
@@ -113,6 +114,15 @@ export class ApplicationsService {
     const saved = await this.transactions.run(async (manager) => {
       const updated = await this.applications.updateSecrets(manager, application);
       if (options.revokeAccessTokens) await this.accessTokens.revokeAllOfApplication(manager, application.id, now);
+      await this.webhookEvents.record(manager, {
+        type: 'application.secret_rotated',
+        scope: { organizationId },
+        data: {
+          application: { id: application.id, clientId: application.clientId, name: application.name, organizationId },
+          previousSecretExpiresAt: application.previousClientSecretExpiresAt?.toISOString() ?? null,
+          accessTokensRevoked: options.revokeAccessTokens ?? false,
+        },
+      });
       return updated;
     });
     await this.changed(id);

@@ -1,11 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { CacheInvalidationBus, Clock, notFound, Page, PageQuery, problem, Role, roleIncludes, toPage, validEmail } from '@sesame/common';
-import { ApiKeyRepository, CascadedKey, TenantMember, TenantMemberRepository } from '@sesame/entities';
+import {
+  ApiKeyRepository,
+  CascadedKey,
+  TenantMember,
+  TenantMemberRepository,
+  Transactions,
+  WebhookEventRepository,
+} from '@sesame/entities';
 import { ApiKeyVerifier, MemberVerifier, SignedInPerson } from '@sesame/guards';
 import { MailProducer, QueueUnavailableError } from '@sesame/queue';
 import { EntityManager } from 'typeorm';
 import { AuditContext } from '../audit/audit-context';
 import { AuditService } from '../audit/audit.service';
+import { apiKeyEvent, memberEvent } from '../webhooks/change-events';
 import { InviteMemberDto, MembershipResponse, MemberResponse } from './dto/member.dto';
 
 /** Who a new member is told invited them: a member's address or an API key's name; null for the platform key. */
@@ -29,6 +37,8 @@ export class MembersService {
     private readonly audit: AuditService,
     private readonly clock: Clock,
     private readonly invalidations: CacheInvalidationBus,
+    private readonly transactions: Transactions,
+    private readonly webhookEvents: WebhookEventRepository,
   ) {}
 
   async list(tenantId: string, page: PageQuery): Promise<Page<MemberResponse>> {
@@ -36,15 +46,31 @@ export class MembersService {
   }
 
   async invite(tenantId: string, input: InviteMemberDto, inviter: Inviter, requestId: string | null): Promise<MemberResponse> {
-    const member = await this.members.insertIfAbsent(null, {
-      tenantId,
-      email: validEmail(input.email),
-      role: input.role,
-      invitedBy: inviter,
+    const { member, eventId } = await this.transactions.run(async (manager) => {
+      const member = await this.members.insertIfAbsent(manager, {
+        tenantId,
+        email: validEmail(input.email),
+        role: input.role,
+        invitedBy: inviter,
+      });
+      if (!member) throw problem('member_exists', 'This address is already a member of the tenant');
+      const [eventId] = await this.webhookEvents.record(manager, memberEvent('member.added', member, { invitedBy: inviter }));
+      return { member, eventId };
     });
-    if (!member) throw problem('member_exists', 'This address is already a member of the tenant');
-    await this.sendInvitation(member, requestId, () => this.members.delete(null, tenantId, member.id));
+    await this.sendInvitation(member, requestId, () => this.withdraw(member, eventId));
     return MemberResponse.from(member);
+  }
+
+  /**
+   * A member whose invitation could not be queued is removed again, and their `member.added` with
+   * them while no worker has taken it; if one has, `member.removed` follows it.
+   */
+  private withdraw(member: TenantMember, addedEventId: string): Promise<void> {
+    return this.transactions.run(async (manager) => {
+      await this.members.delete(manager, member.tenantId, member.id);
+      if (!(await this.webhookEvents.withdraw(manager, addedEventId)))
+        await this.webhookEvents.record(manager, memberEvent('member.removed', member, { reason: 'invitation_not_sent' }));
+    });
   }
 
   /** The first owner of a new tenant, inside the transaction that creates it; send the invitation with sendInvitation once it has committed. */
@@ -77,7 +103,10 @@ export class MembersService {
       const capped = demoted ? await this.keys.capMadeBy(manager, tenantId, id, role) : [];
       for (const key of capped)
         await this.recordKeyChange(manager, context, tenantId, 'api_key.update', key, { role: key.role, reason: 'creator_demoted' });
-      return { member: await this.members.setRole(manager, found, role), capped };
+      const member = await this.members.setRole(manager, found, role);
+      if (member.role !== found.role)
+        await this.webhookEvents.record(manager, memberEvent('member.role_changed', member, { previousRole: found.role }));
+      return { member, capped };
     });
     await this.forget(tenantId, member, capped);
     return MemberResponse.from(member);
@@ -91,6 +120,11 @@ export class MembersService {
       for (const key of revoked)
         await this.recordKeyChange(manager, context, tenantId, 'api_key.revoke', key, { reason: 'creator_removed' });
       await this.members.delete(manager, tenantId, id);
+      await this.webhookEvents.record(
+        manager,
+        memberEvent('member.removed', found),
+        ...revoked.map((key) => apiKeyEvent('api_key.revoked', tenantId, key, { reason: 'creator_removed' })),
+      );
       return { member: found, revoked };
     });
     await this.forget(tenantId, member, revoked);

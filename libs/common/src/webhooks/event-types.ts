@@ -1,8 +1,4 @@
-/**
- * The events a webhook endpoint can subscribe to (docs/webhooks.md has an example body of each).
- * Those Sesame sends today come first; the others are reserved, accepted in a subscription and
- * sent as they are built.
- */
+/** The events a webhook endpoint can subscribe to (docs/webhooks.md has an example body of each). */
 export const WEBHOOK_EVENT_TYPES = [
   'user.created',
   'user.signed_in',

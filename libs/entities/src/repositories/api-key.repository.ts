@@ -33,7 +33,12 @@ export interface CascadedKey {
   id: string;
   hash: Buffer;
   role: Role;
+  name: string;
+  prefix: string;
+  organizationId: string | null;
 }
+
+const CASCADED = `id, hash, role, name, prefix, organization_id AS "organizationId"`;
 
 /** A live key as the guard resolves it, with its tenant's plan. */
 export interface LiveApiKey {
@@ -101,15 +106,20 @@ export class ApiKeyRepository {
   }
 
   /** Revoking a revoked key changes nothing. */
-  async revoke(id: string, at: Date): Promise<void> {
-    await this.dataSource.query('UPDATE api_key SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, at]);
+  /** In the caller's transaction; false when the key was revoked already. */
+  async revoke(manager: EntityManager, id: string, at: Date): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      'WITH revoked AS (UPDATE api_key SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id) SELECT id FROM revoked',
+      [id, at],
+    );
+    return rows.length > 0;
   }
 
   /** Revokes the live keys a member created (transitively), in the caller's transaction. */
   revokeMadeBy(manager: EntityManager, tenantId: string, memberId: string, at: Date): Promise<CascadedKey[]> {
     return manager.query(
       `${MADE_BY_MEMBER},
-       revoked AS (UPDATE api_key SET revoked_at = $3 WHERE id IN (SELECT id FROM made) AND revoked_at IS NULL RETURNING id, hash, role)
+       revoked AS (UPDATE api_key SET revoked_at = $3 WHERE id IN (SELECT id FROM made) AND revoked_at IS NULL RETURNING ${CASCADED})
        SELECT * FROM revoked`,
       [tenantId, memberId, at],
     );
@@ -119,7 +129,7 @@ export class ApiKeyRepository {
   capMadeBy(manager: EntityManager, tenantId: string, memberId: string, role: Role): Promise<CascadedKey[]> {
     return manager.query(
       `${MADE_BY_MEMBER},
-       capped AS (UPDATE api_key SET role = $3 WHERE id IN (SELECT id FROM made) AND revoked_at IS NULL AND role > $3::access_role RETURNING id, hash, role)
+       capped AS (UPDATE api_key SET role = $3 WHERE id IN (SELECT id FROM made) AND revoked_at IS NULL AND role > $3::access_role RETURNING ${CASCADED})
        SELECT * FROM capped`,
       [tenantId, memberId, role],
     );

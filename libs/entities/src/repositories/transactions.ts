@@ -13,4 +13,9 @@ export class Transactions {
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
   }
+
+  /** In the caller's transaction when it has one, else in one of its own. */
+  runIn<T>(manager: EntityManager | null, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return manager ? work(manager) : this.run(work);
+  }
 }

@@ -35,6 +35,15 @@ export class WebhookEventRepository {
     return inserted.map((row) => row.id);
   }
 
+  /** Takes back an event no worker has taken yet (in the caller's transaction); false when it is already on its way. */
+  async withdraw(manager: EntityManager, id: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      'WITH gone AS (DELETE FROM webhook_event WHERE id = $1 AND dispatched_at IS NULL RETURNING id) SELECT id FROM gone',
+      [id],
+    );
+    return rows.length > 0;
+  }
+
   /**
    * Claims up to `limit` undispatched events, oldest first, and makes one delivery per event and
    * endpoint that takes it (enabled, of the tenant, of the event's organization or the whole
