@@ -18,6 +18,9 @@ export class WebhookReceiver {
   private script: number[] = [];
   private waiters: { match: (hook: ReceivedWebhook) => boolean; resolve: (hook: ReceivedWebhook) => void }[] = [];
   private server: Server | undefined;
+  /** Answers kept back while holding (a slow endpoint), and who waits for their number. */
+  private held: (() => void)[] | null = null;
+  private heldWaiters: { count: number; resolve: () => void }[] = [];
   url = '';
 
   async start(): Promise<void> {
@@ -25,13 +28,21 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        const answered = this.script.shift() ?? 200;
-        const hook = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), answered };
-        this.received.push(hook);
-        response.writeHead(answered, { 'content-type': 'text/plain' }).end(answered === 200 ? 'ok' : 'not now');
-        for (const waiter of this.waiters.filter((w) => w.match(hook))) {
-          this.waiters.splice(this.waiters.indexOf(waiter), 1);
-          waiter.resolve(hook);
+        const answer = () => {
+          const answered = this.script.shift() ?? 200;
+          const hook = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), answered };
+          this.received.push(hook);
+          response.writeHead(answered, { 'content-type': 'text/plain' }).end(answered === 200 ? 'ok' : 'not now');
+          for (const waiter of this.waiters.filter((w) => w.match(hook))) {
+            this.waiters.splice(this.waiters.indexOf(waiter), 1);
+            waiter.resolve(hook);
+          }
+        };
+        if (!this.held) return answer();
+        this.held.push(answer);
+        for (const waiter of this.heldWaiters.filter((w) => w.count <= this.held!.length)) {
+          this.heldWaiters.splice(this.heldWaiters.indexOf(waiter), 1);
+          waiter.resolve();
         }
       });
     });
@@ -43,6 +54,29 @@ export class WebhookReceiver {
   /** The next statuses to answer with, in order. */
   answerWith(...statuses: number[]): void {
     this.script.push(...statuses);
+  }
+
+  /** From now on requests stay open, unanswered, until `release()`: a slow endpoint. */
+  hold(): void {
+    this.held = [];
+  }
+
+  /** How many requests are open now (while holding). */
+  get heldCount(): number {
+    return this.held?.length ?? 0;
+  }
+
+  /** Resolves once `count` requests are held open. */
+  holding(count: number): Promise<void> {
+    if (this.heldCount >= count) return Promise.resolve();
+    return new Promise((resolve) => this.heldWaiters.push({ count, resolve }));
+  }
+
+  /** Answers the held requests and stops holding. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const answer of held) answer();
   }
 
   /** The first delivery (already received or still to come) that `match` accepts. */

@@ -2,7 +2,17 @@ import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { SESAME_CONFIG, SesameConfig, SesameMetrics, withTimeout } from '@sesame/common';
 import type { Queue } from 'bull';
-import { LOGIN_LINK_JOB, LoginLinkJob, MAIL_QUEUE, MEMBER_INVITATION_JOB, MemberInvitationJob } from './mail-queue';
+import {
+  ENDPOINT_DISABLED_JOB,
+  EndpointDisabledJob,
+  LOGIN_LINK_JOB,
+  LoginLinkJob,
+  MAIL_QUEUE,
+  MEMBER_INVITATION_JOB,
+  MemberInvitationJob,
+} from './mail-queue';
+
+type MailJob = LoginLinkJob | MemberInvitationJob | EndpointDisabledJob;
 
 export class QueueUnavailableError extends Error {
   constructor() {
@@ -14,7 +24,7 @@ export class QueueUnavailableError extends Error {
 @Injectable()
 export class MailProducer {
   constructor(
-    @InjectQueue(MAIL_QUEUE) private readonly queue: Queue<LoginLinkJob | MemberInvitationJob>,
+    @InjectQueue(MAIL_QUEUE) private readonly queue: Queue<MailJob>,
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
     @Optional() private readonly metrics?: SesameMetrics,
   ) {}
@@ -41,7 +51,13 @@ export class MailProducer {
     await this.add(MEMBER_INVITATION_JOB, job, `${MEMBER_INVITATION_JOB}:${memberId}`);
   }
 
-  private async add(name: string, job: LoginLinkJob | MemberInvitationJob, jobId: string): Promise<void> {
+  /** Queues the e-mail to a tenant's owners that Sesame disabled a webhook endpoint (once per time it was disabled). Throws QueueUnavailableError like enqueueLoginLink. */
+  async enqueueEndpointDisabled(endpointId: string, disabledAt: Date): Promise<void> {
+    const job: EndpointDisabledJob = { version: 1, endpointId, requestId: null };
+    await this.add(ENDPOINT_DISABLED_JOB, job, `${ENDPOINT_DISABLED_JOB}:${endpointId}:${disabledAt.getTime()}`);
+  }
+
+  private async add(name: string, job: MailJob, jobId: string): Promise<void> {
     try {
       await withTimeout(this.queue.add(name, job, { jobId }), this.enqueueTimeoutMs);
     } catch {

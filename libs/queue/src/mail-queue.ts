@@ -4,6 +4,7 @@ export const MAIL_QUEUE = 'mail';
 /** Job names on the mail queue. */
 export const LOGIN_LINK_JOB = 'login-link';
 export const MEMBER_INVITATION_JOB = 'member-invitation';
+export const ENDPOINT_DISABLED_JOB = 'endpoint-disabled';
 
 /**
  * Payload of a `login-link` job: ids only. The worker reads the attempt (address, sentence,
@@ -26,4 +27,15 @@ export interface MemberInvitationJob {
   memberId: string;
   /** The id of the HTTP request that invited the member, for log correlation. */
   requestId: string | null;
+}
+
+/**
+ * Payload of an `endpoint-disabled` job: the webhook endpoint Sesame disabled. The worker reads the
+ * endpoint and the tenant's owners from Postgres; an endpoint enabled again before the job runs
+ * gets no mail.
+ */
+export interface EndpointDisabledJob {
+  version: 1;
+  endpointId: string;
+  requestId: null;
 }

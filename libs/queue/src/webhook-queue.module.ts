@@ -3,7 +3,15 @@ import { Injectable, Module } from '@nestjs/common';
 import { redisConnection, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import type { Queue } from 'bull';
 import { bullPrefix } from './mail-queue.module';
-import { DELIVER_WEBHOOK_JOB, DeliverWebhookJob, WEBHOOK_BACKOFF, WEBHOOK_QUEUE, webhookBackoff, webhookJobId } from './webhook-queue';
+import {
+  DELIVER_WEBHOOK_JOB,
+  DeliverWebhookJob,
+  MAX_WEBHOOK_DEFERRALS,
+  WEBHOOK_BACKOFF,
+  WEBHOOK_QUEUE,
+  webhookJobId,
+  webhookRetryDelay,
+} from './webhook-queue';
 
 /** Adds delivery jobs; adding a delivery whose job exists does nothing (see webhookJobId). */
 @Injectable()
@@ -32,10 +40,14 @@ export class WebhookProducer {
         redis: redisConnection(config),
         prefix: bullPrefix(config),
         settings: {
-          backoffStrategies: { [WEBHOOK_BACKOFF]: (attemptsMade: number) => webhookBackoff(attemptsMade, config.webhooks.retryDelaysMs) },
+          backoffStrategies: {
+            [WEBHOOK_BACKOFF]: (attemptsMade: number, error: unknown) =>
+              webhookRetryDelay(attemptsMade, error, config.webhooks.retryDelaysMs),
+          },
         },
         defaultJobOptions: {
-          attempts: config.webhooks.retryDelaysMs.length + 1,
+          // The tries are counted by the processor (runs deferred for the tenant's cap are no try).
+          attempts: config.webhooks.retryDelaysMs.length + 1 + MAX_WEBHOOK_DEFERRALS,
           backoff: { type: WEBHOOK_BACKOFF },
           timeout: config.webhooks.timeoutMs + 5000,
           removeOnComplete: true,

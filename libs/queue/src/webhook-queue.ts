@@ -8,6 +8,40 @@ export const DELIVER_WEBHOOK_JOB = 'deliver';
 export interface DeliverWebhookJob {
   version: 1;
   deliveryId: string;
+  /** How often the job was put back because its tenant had WEBHOOK_TENANT_CONCURRENCY deliveries under way: runs that were no try. */
+  deferrals?: number;
+}
+
+/** Runs of a job put back for its tenant's cap, at most (then the job fails, and the dispatcher queues the delivery again). */
+export const MAX_WEBHOOK_DEFERRALS = 10_000;
+
+/** Why a run of a `deliver` job failed, for its backoff: a try the receiver refused (the try's number), or a run deferred for the tenant's cap. */
+export class WebhookTryRefused extends Error {
+  constructor(
+    deliveryId: string,
+    readonly tryNumber: number,
+  ) {
+    super(`Webhook delivery ${deliveryId} was not accepted (try ${tryNumber}); it will be tried again`);
+    this.name = 'WebhookTryRefused';
+  }
+}
+
+export class WebhookTenantBusy extends Error {
+  constructor(deliveryId: string) {
+    super(`Webhook delivery ${deliveryId} waits: its tenant has as many deliveries under way as it may`);
+    this.name = 'WebhookTenantBusy';
+  }
+}
+
+/** A deferred run waits a second or two (spread, so that one tenant's many jobs do not come back together). */
+export function deferralDelay(random = Math.random): number {
+  return Math.round(1000 + random() * 1000);
+}
+
+/** The wait after a failed run: the schedule's for a refused try, a deferral's for a busy tenant, the schedule's by run for anything else. */
+export function webhookRetryDelay(attemptsMade: number, error: unknown, delaysMs: number[]): number {
+  if (error instanceof WebhookTenantBusy) return deferralDelay();
+  return webhookBackoff(error instanceof WebhookTryRefused ? error.tryNumber : attemptsMade, delaysMs);
 }
 
 /**

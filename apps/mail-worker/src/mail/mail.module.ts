@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { RepositoriesModule } from '@sesame/entities';
 import { MailQueueModule } from '@sesame/queue';
 import { UsageCountersModule } from '@sesame/usage';
+import { EndpointDisabledMailer } from './endpoint-disabled.mailer';
+import { EndpointDisabledProcessor } from './endpoint-disabled.processor';
 import { LoginLinkMailer } from './login-link.mailer';
 import { LoginLinkProcessor } from './login-link.processor';
 import { MailSweeper } from './mail-sweeper';
@@ -11,7 +13,16 @@ import { SmtpTransport } from './smtp-transport';
 
 @Module({
   imports: [RepositoriesModule, MailQueueModule, UsageCountersModule],
-  providers: [LoginLinkMailer, LoginLinkProcessor, MemberInvitationMailer, MemberInvitationProcessor, MailSweeper, SmtpTransport],
+  providers: [
+    LoginLinkMailer,
+    LoginLinkProcessor,
+    MemberInvitationMailer,
+    MemberInvitationProcessor,
+    EndpointDisabledMailer,
+    EndpointDisabledProcessor,
+    MailSweeper,
+    SmtpTransport,
+  ],
   exports: [MailSweeper, SmtpTransport],
 })
 export class MailModule {}

@@ -1,27 +1,60 @@
-import { Injectable } from '@nestjs/common';
-import { Clock, webhookBody, webhookHeaders } from '@sesame/common';
-import { WebhookDeliveryRepository, WebhookDeliveryStatus, WebhookEndpointRepository } from '@sesame/entities';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Clock, SESAME_CONFIG, SesameConfig, webhookBody, webhookHeaders } from '@sesame/common';
+import {
+  AuditEventRepository,
+  Transactions,
+  WebhookDeliveryRepository,
+  WebhookDeliveryStatus,
+  WebhookDeliveryToSend,
+  WebhookEndpointRepository,
+} from '@sesame/entities';
+import { MailProducer } from '@sesame/queue';
+import { TenantSlots } from './tenant-slots';
 import { WebhookSender } from './webhook-sender';
 
-export type TryOutcome = 'succeeded' | 'retry' | 'failed' | 'skipped';
+/** What a run of a delivery's job did: a try and its result, nothing to do, or nothing yet (its tenant's slots are taken). */
+export type TryOutcome = 'succeeded' | 'retry' | 'failed' | 'skipped' | 'busy';
+
+const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * One try of one delivery. The body and `webhook-id` are the event's, the same on every try (so a
  * receiver can deduplicate); the timestamp is the try's. A 2xx answer delivers it; anything else
- * is retried until the last try, then the delivery has failed.
+ * is retried until the last try, then the delivery has failed. A tenant has at most
+ * WEBHOOK_TENANT_CONCURRENCY tries under way in this worker; an endpoint whose every try failed for
+ * WEBHOOK_DISABLE_AFTER_DAYS is disabled, audited and its tenant's owners e-mailed.
  */
 @Injectable()
 export class WebhookDeliveryService {
+  private readonly logger = new Logger(WebhookDeliveryService.name);
+  private readonly slots: TenantSlots;
+
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly endpoints: WebhookEndpointRepository,
+    private readonly audit: AuditEventRepository,
+    private readonly transactions: Transactions,
     private readonly sender: WebhookSender,
+    private readonly mail: MailProducer,
     private readonly clock: Clock,
-  ) {}
+    @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
+  ) {
+    this.slots = new TenantSlots(config.webhooks.tenantConcurrency);
+  }
 
-  async attempt(deliveryId: string, lastTry: boolean): Promise<TryOutcome> {
+  /** Try number `tryNumber` (from 1) of the delivery; the last is the one after the last wait of WEBHOOK_RETRY_DELAYS_MS. */
+  async attempt(deliveryId: string, tryNumber: number): Promise<TryOutcome> {
     const delivery = await this.deliveries.toSend(deliveryId);
     if (!delivery || delivery.status !== 'pending' || !delivery.endpointEnabled) return 'skipped';
+    if (!this.slots.take(delivery.tenantId)) return 'busy';
+    try {
+      return await this.tryOnce(delivery, tryNumber > this.config.webhooks.retryDelaysMs.length);
+    } finally {
+      this.slots.release(delivery.tenantId);
+    }
+  }
+
+  private async tryOnce(delivery: WebhookDeliveryToSend, lastTry: boolean): Promise<TryOutcome> {
     const now = this.clock.now();
     const secrets = await this.endpoints.signingSecrets(delivery.endpointId, now);
     if (!secrets) return 'skipped';
@@ -35,17 +68,43 @@ export class WebhookDeliveryService {
     const result = await this.sender.send(delivery.url, headers, body);
     const delivered = result.status !== null && result.status >= 200 && result.status < 300;
     const status: WebhookDeliveryStatus = delivered ? 'succeeded' : lastTry ? 'failed' : 'pending';
-    await this.deliveries.recordAttempt(
-      deliveryId,
-      {
-        attemptedAt: now,
-        durationMs: result.durationMs,
-        responseStatus: result.status,
-        responseExcerpt: result.excerpt,
-        error: result.error,
-      },
-      status,
-    );
+    const attempt = {
+      attemptedAt: now,
+      durationMs: result.durationMs,
+      responseStatus: result.status,
+      responseExcerpt: result.excerpt,
+      error: result.error,
+    };
+    const disabled = await this.transactions.run(async (manager) => {
+      await this.deliveries.recordAttempt(manager, delivery.id, attempt, status);
+      const failingTooLong = new Date(now.getTime() - this.config.webhooks.disableAfterDays * DAY_MS);
+      if (!(await this.endpoints.recordTry(manager, delivery.endpointId, delivered, now, failingTooLong))) return false;
+      await this.audit.insert(manager, {
+        tenantId: delivery.tenantId,
+        actorType: 'sesame',
+        actorId: null,
+        actorName: 'Sesame',
+        action: 'webhook_endpoint.disable',
+        targetType: 'webhook_endpoint',
+        targetId: delivery.endpointId,
+        changes: { enabled: false, reason: 'failing', failingForDays: this.config.webhooks.disableAfterDays },
+        ip: null,
+        requestId: null,
+        createdAt: now,
+      });
+      return true;
+    });
+    if (disabled) await this.tellOwners(delivery.endpointId, now);
     return delivered ? 'succeeded' : lastTry ? 'failed' : 'retry';
+  }
+
+  /** The owners' e-mail; the endpoint is disabled whether or not it can be queued (the audit log and the console say so too). */
+  private async tellOwners(endpointId: string, disabledAt: Date): Promise<void> {
+    this.logger.warn(`Webhook endpoint ${endpointId} disabled: every try failed for ${this.config.webhooks.disableAfterDays} days`);
+    try {
+      await this.mail.enqueueEndpointDisabled(endpointId, disabledAt);
+    } catch (error) {
+      this.logger.warn(`The e-mail about disabled webhook endpoint ${endpointId} could not be queued: ${(error as Error).message}`);
+    }
   }
 }

@@ -1,20 +1,17 @@
 import { InjectQueue, OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
-import { DELIVER_WEBHOOK_JOB, DeliverWebhookJob, knownPayload, WEBHOOK_QUEUE } from '@sesame/queue';
+import { DELIVER_WEBHOOK_JOB, DeliverWebhookJob, knownPayload, WEBHOOK_QUEUE, WebhookTenantBusy, WebhookTryRefused } from '@sesame/queue';
 import type { Job, Queue } from 'bull';
 import { TryOutcome, WebhookDeliveryService } from './webhook-delivery.service';
 
 /** Deliveries one worker makes at once (they wait on the receivers). */
 const CONCURRENCY = 8;
 
-export class WebhookTryFailed extends Error {
-  constructor(deliveryId: string) {
-    super(`Webhook delivery ${deliveryId} was not accepted; it will be tried again`);
-    this.name = 'WebhookTryFailed';
-  }
-}
-
-/** Runs `deliver` jobs: a try that is not accepted fails the job, and Bull runs it again on the schedule. */
+/**
+ * Runs `deliver` jobs. A try that is not accepted fails the run, and Bull runs it again on the
+ * schedule; a run whose tenant has no slot free is no try: it is counted in the job's `deferrals`
+ * and put back for a second or two.
+ */
 @Processor(WEBHOOK_QUEUE)
 export class WebhookProcessor implements BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookProcessor.name);
@@ -26,17 +23,24 @@ export class WebhookProcessor implements BeforeApplicationShutdown {
 
   @Process({ name: DELIVER_WEBHOOK_JOB, concurrency: CONCURRENCY })
   async handle(job: Job<DeliverWebhookJob>): Promise<TryOutcome> {
-    const { deliveryId } = await knownPayload(job);
-    const outcome = await this.deliveries.attempt(deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
-    if (outcome === 'retry') throw new WebhookTryFailed(deliveryId);
-    if (outcome === 'failed') this.logger.warn(`Webhook delivery ${deliveryId} failed after ${job.attemptsMade + 1} tries`);
+    const payload = await knownPayload(job);
+    const deferrals = payload.deferrals ?? 0;
+    const tryNumber = job.attemptsMade + 1 - deferrals;
+    const outcome = await this.deliveries.attempt(payload.deliveryId, tryNumber);
+    if (outcome === 'busy') {
+      await job.update({ ...payload, deferrals: deferrals + 1 });
+      throw new WebhookTenantBusy(payload.deliveryId);
+    }
+    if (outcome === 'retry') throw new WebhookTryRefused(payload.deliveryId, tryNumber);
+    if (outcome === 'failed') this.logger.warn(`Webhook delivery ${payload.deliveryId} failed after ${tryNumber} tries`);
     return outcome;
   }
 
-  /** A try the receiver refused is expected; anything else (Postgres away, a bug) is logged. */
+  /** A try the receiver refused, or a deferral, is expected; anything else (Postgres away, a bug) is logged. */
   @OnQueueFailed()
   onFailed(job: Job<DeliverWebhookJob>, error: Error): void {
-    if (!(error instanceof WebhookTryFailed)) this.logger.warn(`Webhook job ${job.id} failed (try ${job.attemptsMade}): ${error.message}`);
+    if (!(error instanceof WebhookTryRefused || error instanceof WebhookTenantBusy))
+      this.logger.warn(`Webhook job ${job.id} failed (run ${job.attemptsMade}): ${error.message}`);
   }
 
   /** On SIGTERM: no new job; the tries under way finish (a killed worker's job is run again: the receiver may see it twice). */

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RepositoriesModule } from '@sesame/entities';
-import { WebhookQueueModule } from '@sesame/queue';
+import { MailQueueModule, WebhookQueueModule } from '@sesame/queue';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookProcessor } from './webhook.processor';
@@ -8,7 +8,7 @@ import { WEBHOOK_RESOLVER, WebhookSender } from './webhook-sender';
 
 /** Webhook delivery: the outbox's events to deliveries to signed POSTs, retried on the schedule. */
 @Module({
-  imports: [RepositoriesModule, WebhookQueueModule],
+  imports: [RepositoriesModule, WebhookQueueModule, MailQueueModule],
   providers: [
     WebhookDispatcher,
     WebhookProcessor,

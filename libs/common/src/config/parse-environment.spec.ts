@@ -72,6 +72,8 @@ describe('parseEnvironment', () => {
         timeoutMs: 10_000,
         retryDelaysMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000],
         dispatchIntervalMs: 1000,
+        tenantConcurrency: 4,
+        disableAfterDays: 5,
         secretRotationOverlapSeconds: 86_400,
       });
     });

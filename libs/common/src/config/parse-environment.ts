@@ -115,6 +115,8 @@ export function parseEnvironment(env: Env): SesameConfig {
       timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
       retryDelaysMs: read.durationList('WEBHOOK_RETRY_DELAYS_MS', WEBHOOK_RETRY_DELAYS_MS),
       dispatchIntervalMs: read.integer('WEBHOOK_DISPATCH_INTERVAL_MS', 1000, 0, 60_000),
+      tenantConcurrency: read.integer('WEBHOOK_TENANT_CONCURRENCY', 4, 1, 64),
+      disableAfterDays: read.integer('WEBHOOK_DISABLE_AFTER_DAYS', 5, 1, 365),
       secretRotationOverlapSeconds: read.integer('WEBHOOK_SECRET_ROTATION_OVERLAP_SECONDS', 24 * 3600, 0, 30 * 24 * 3600),
     },
     log: {

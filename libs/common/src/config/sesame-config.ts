@@ -93,6 +93,10 @@ export interface SesameConfig {
     retryDelaysMs: number[];
     /** How often the worker turns recorded events into deliveries; 0: this worker does not (another does). */
     dispatchIntervalMs: number;
+    /** Deliveries of one tenant under way at once in one worker (of its 8). */
+    tenantConcurrency: number;
+    /** An endpoint whose every try has failed for this many days is disabled, its owners told. */
+    disableAfterDays: number;
     /** After a rotation the previous secret also signs, for this long. */
     secretRotationOverlapSeconds: number;
   };

@@ -2,10 +2,11 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
 import { TIMESTAMP } from './columns';
 import { Tenant } from './tenant.entity';
 
-export const AUDIT_ACTOR_TYPES = ['platform', 'api_key', 'member'] as const;
+/** Who made a change: the platform key, a tenant's key, a member in the console, or Sesame itself (a webhook endpoint disabled after days of failures). */
+export const AUDIT_ACTOR_TYPES = ['platform', 'api_key', 'member', 'sesame'] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
-/** One change made through the management API: who, what, to which object, from where. Never holds a secret. */
+/** One change made through the management API (or by Sesame itself): who, what, to which object, from where. Never holds a secret. */
 @Entity('audit_event')
 @Index('audit_event_tenant_page', ['tenantId', 'createdAt', 'id'])
 // Retention deletes by age across all tenants.

@@ -1,7 +1,7 @@
 // Webhooks, second step: a delivery records when its job was last queued (the dispatcher queues the
 // ones that have none, or may have lost theirs with Redis) and how often it was redelivered (each
 // redelivery is a job of its own); an endpoint records since when it has been failing, and why it
-// was disabled when Sesame disabled it.
+// was disabled when Sesame disabled it; the audit log can name Sesame itself as the actor.
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class WebhookRedelivery1796900000000 implements MigrationInterface {
@@ -18,9 +18,11 @@ export class WebhookRedelivery1796900000000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "webhook_endpoint" ADD "failing_since" TIMESTAMP(3) WITH TIME ZONE`);
     await queryRunner.query(`ALTER TABLE "webhook_endpoint" ADD "disabled_reason" character varying(32)`);
     await queryRunner.query(`CREATE INDEX "webhook_event_retention" ON "webhook_event" ("created_at")`);
+    await queryRunner.query(`ALTER TYPE "public"."audit_actor_type" ADD VALUE IF NOT EXISTS 'sesame'`);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    // Postgres cannot drop an enum value: 'sesame' stays, unused.
     await queryRunner.query(`DROP INDEX "public"."webhook_event_retention"`);
     await queryRunner.query(`ALTER TABLE "webhook_endpoint" DROP COLUMN "disabled_reason"`);
     await queryRunner.query(`ALTER TABLE "webhook_endpoint" DROP COLUMN "failing_since"`);

@@ -71,6 +71,15 @@ export class TenantMemberRepository {
     await (manager ?? this.dataSource).query('DELETE FROM tenant_member WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
   }
 
+  /** The addresses of the tenant's owners. */
+  async ownerAddresses(tenantId: string): Promise<string[]> {
+    const rows: { email: string }[] = await this.dataSource.query(
+      `SELECT email FROM tenant_member WHERE tenant_id = $1 AND role = 'owner' ORDER BY created_at`,
+      [tenantId],
+    );
+    return rows.map((row) => row.email);
+  }
+
   async countOwners(manager: EntityManager, tenantId: string): Promise<number> {
     const rows: { count: number }[] = await manager.query(
       `SELECT count(*)::int AS count FROM tenant_member WHERE tenant_id = $1 AND role = 'owner'`,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PageQuery } from '@sesame/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { keysetPage } from './keyset-page';
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
@@ -71,8 +71,8 @@ export class WebhookDeliveryRepository {
   }
 
   /** Records a try and the delivery's status after it, in one statement. */
-  async recordAttempt(id: string, attempt: WebhookAttempt, status: WebhookDeliveryStatus): Promise<void> {
-    await this.dataSource.query(
+  async recordAttempt(manager: EntityManager, id: string, attempt: WebhookAttempt, status: WebhookDeliveryStatus): Promise<void> {
+    await manager.query(
       `WITH attempt AS (
          INSERT INTO webhook_attempt (delivery_id, attempted_at, duration_ms, response_status, response_excerpt, error)
          VALUES ($1, $2, $3, $4, $5, $6))

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PageQuery, SecretBox } from '@sesame/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { keysetPage } from './keyset-page';
 
 /** A tenant's webhook endpoint, without its secrets. */
@@ -35,6 +35,14 @@ export interface WebhookSigningSecrets {
 
 const COLUMNS = `id, tenant_id AS "tenantId", organization_id AS "organizationId", url, description, event_types AS "eventTypes", enabled,
   disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** An endpoint Sesame disabled, as its owners' e-mail tells it. */
+export interface DisabledEndpointNotice {
+  tenantId: string;
+  tenantName: string;
+  url: string;
+  failingSince: Date;
+}
 
 /** A secret is sealed with SECRETS_KEY and bound to its endpoint, so a sealed value cannot be moved to another endpoint. */
 const associatedData = (endpointId: string) => `webhook-endpoint:${endpointId}`;
@@ -127,6 +135,41 @@ export class WebhookEndpointRepository {
       [tenantId, id, this.box.encrypt(secret, associatedData(id)), previousExpiresAt],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Keeps the endpoint's failing streak after a try: a delivered try ends it, a refused one starts
+   * it (or goes on with it); one that fails while the streak began at `disableIfFailingSince` or
+   * earlier disables the endpoint (reason `failing`), in the caller's transaction. Writes only when
+   * something changes. True when this try disabled it.
+   */
+  async recordTry(manager: EntityManager, id: string, delivered: boolean, now: Date, disableIfFailingSince: Date): Promise<boolean> {
+    const rows: { disabled: boolean }[] = await manager.query(
+      `WITH target AS (
+         SELECT id, enabled, COALESCE(failing_since, $3) <= $4 AS expired FROM webhook_endpoint
+          WHERE id = $1 AND CASE WHEN $2 THEN failing_since IS NOT NULL ELSE failing_since IS NULL OR (enabled AND failing_since <= $4) END
+          FOR UPDATE),
+       updated AS (
+         UPDATE webhook_endpoint w SET failing_since = CASE WHEN $2 THEN NULL ELSE COALESCE(w.failing_since, $3) END,
+                enabled = CASE WHEN NOT $2 AND t.expired THEN false ELSE w.enabled END,
+                disabled_reason = CASE WHEN NOT $2 AND t.expired THEN 'failing' ELSE w.disabled_reason END,
+                updated_at = CASE WHEN NOT $2 AND t.expired THEN $3 ELSE w.updated_at END
+           FROM target t WHERE w.id = t.id RETURNING t.enabled AND NOT w.enabled AS disabled)
+       SELECT disabled FROM updated`,
+      [id, delivered, now, disableIfFailingSince],
+    );
+    return rows[0]?.disabled ?? false;
+  }
+
+  /** What the owners' e-mail says of an endpoint Sesame disabled; null when it is gone or enabled again. */
+  async findDisabledNotice(id: string): Promise<DisabledEndpointNotice | null> {
+    const rows: DisabledEndpointNotice[] = await this.dataSource.query(
+      `SELECT w.tenant_id AS "tenantId", t.name AS "tenantName", w.url, w.failing_since AS "failingSince"
+         FROM webhook_endpoint w JOIN tenant t ON t.id = w.tenant_id
+        WHERE w.id = $1 AND NOT w.enabled AND w.disabled_reason = 'failing' AND w.failing_since IS NOT NULL`,
+      [id],
+    );
+    return rows[0] ?? null;
   }
 
   /** The secrets that sign the endpoint's deliveries at `now`; null when the endpoint is gone. */

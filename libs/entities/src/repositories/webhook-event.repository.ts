@@ -46,7 +46,7 @@ export class WebhookEventRepository {
 
   /**
    * Claims up to `limit` undispatched events, oldest first, and makes one delivery per event and
-   * endpoint that takes it (enabled, of the tenant, of the event's organization or the whole
+   * endpoint that takes it (enabled, made before the event, of the tenant, of the event's organization or the whole
    * tenant's, subscribed to its type or to all; a targeted event, the test ping, its endpoint
    * only), in one statement: an event is dispatched exactly once, whichever workers run this at
    * the same time. Answers how many events it claimed; the deliveries wait to be queued.
@@ -54,14 +54,14 @@ export class WebhookEventRepository {
   async dispatch(limit: number, now: Date): Promise<number> {
     const rows: { events: number }[] = await this.dataSource.query(
       `WITH claimed AS (
-         SELECT id, tenant_id, organization_id, endpoint_id, type FROM webhook_event
+         SELECT id, tenant_id, organization_id, endpoint_id, type, created_at FROM webhook_event
           WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED),
        marked AS (
          UPDATE webhook_event e SET dispatched_at = $2 FROM claimed c WHERE e.id = c.id RETURNING e.id),
        delivered AS (
          INSERT INTO webhook_delivery (event_id, endpoint_id, created_at)
          SELECT c.id, w.id, $2 FROM claimed c
-           JOIN webhook_endpoint w ON w.tenant_id = c.tenant_id AND w.enabled
+           JOIN webhook_endpoint w ON w.tenant_id = c.tenant_id AND w.enabled AND w.created_at <= c.created_at
             AND (CASE WHEN c.endpoint_id IS NOT NULL THEN w.id = c.endpoint_id
                       ELSE (w.organization_id IS NULL OR w.organization_id = c.organization_id)
                            AND (cardinality(w.event_types) = 0 OR c.type = ANY(w.event_types)) END)
