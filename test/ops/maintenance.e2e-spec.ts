@@ -20,7 +20,7 @@ const DELETE_LOG = `
   CREATE TABLE delete_log (id serial PRIMARY KEY, tbl text NOT NULL, n integer NOT NULL);
   CREATE FUNCTION log_delete() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN INSERT INTO delete_log (tbl, n) SELECT TG_TABLE_NAME, count(*) FROM gone; RETURN NULL; END $$;
-  ${['authorization_code', 'access_token', 'login_attempt', 'email_throttle', 'audit_event']
+  ${['authorization_code', 'access_token', 'login_attempt', 'email_throttle', 'audit_event', 'webhook_event']
     .map(
       (table) =>
         `CREATE TRIGGER ${table}_deletes AFTER DELETE ON ${table} REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION log_delete();`,
@@ -85,6 +85,7 @@ describe('maintenance job', () => {
      SELECT organization, application, label || g || '@example.com', sha256((label || g)::bytea), label || g, 's', 'https://x.example/cb', 'expired', t, t`;
   const throttles = `INSERT INTO email_throttle (organization_id, email, attempts, allowed_date, last_attempt_at) SELECT organization, label || g || '@example.com', 3, t, t`;
   const events = `INSERT INTO audit_event (tenant_id, actor_type, action, target_type, created_at) SELECT tenant, 'platform', label || g, 'tenant', t`;
+  const webhookEvents = `INSERT INTO webhook_event (tenant_id, type, payload, created_at, dispatched_at) SELECT tenant, label || g, '{}', t, t`;
 
   async function remaining(table: string, column: string, label: string): Promise<number> {
     const [row] = await database.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${column} LIKE $1`, [`${label}%`]);
@@ -109,6 +110,10 @@ describe('maintenance job', () => {
     await seed(throttles, 2, at(-DAY + MINUTE), 'throttle-new');
     await seed(events, 20, at(-365 * DAY - MINUTE), 'event-old');
     await seed(events, 2, at(-365 * DAY + MINUTE), 'event-new');
+    // Webhook events (their deliveries cascade) 30 days; the fixture's own (its tenant's first key, made at the real time) goes first.
+    await database.query('DELETE FROM webhook_event');
+    await seed(webhookEvents, 9, at(-30 * DAY - MINUTE), 'hook-old');
+    await seed(webhookEvents, 2, at(-30 * DAY + MINUTE), 'hook-new');
     await database.query('TRUNCATE delete_log');
     const before = await scrape(stack.worker.url);
 
@@ -121,6 +126,7 @@ describe('maintenance job', () => {
       mail_job: 0,
       email_throttle: 8,
       audit_event: 20,
+      webhook_event: 9,
     });
     const statements = await database.query<{ tbl: string; n: number }>('SELECT tbl, n FROM delete_log ORDER BY id');
     const sizes = (table: string) => statements.filter((s) => s.tbl === table).map((s) => s.n);
@@ -130,6 +136,7 @@ describe('maintenance job', () => {
     expect(sizes('login_attempt')).toEqual([7, 5]);
     expect(sizes('email_throttle')).toEqual([7, 1]);
     expect(sizes('audit_event')).toEqual([7, 7, 6]);
+    expect(sizes('webhook_event')).toEqual([7, 2]);
 
     const codeLabel = async (label: string) =>
       (
@@ -166,6 +173,7 @@ describe('maintenance job', () => {
       await remaining('email_throttle', 'email', 'throttle-new'),
     ]).toEqual([0, 2]);
     expect([await remaining('audit_event', 'action', 'event-old'), await remaining('audit_event', 'action', 'event-new')]).toEqual([0, 2]);
+    expect([await remaining('webhook_event', 'type', 'hook-old'), await remaining('webhook_event', 'type', 'hook-new')]).toEqual([0, 2]);
 
     const after = await scrape(stack.worker.url);
     const deleted = (table: string) =>
@@ -196,6 +204,7 @@ describe('maintenance job', () => {
       mail_job: 0,
       email_throttle: 2,
       audit_event: 2,
+      webhook_event: 2,
     });
   });
 

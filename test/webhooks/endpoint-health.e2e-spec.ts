@@ -67,7 +67,7 @@ describe('webhook endpoint health', () => {
     const stuck = await addEndpoint(hanging, slow.url);
     const healthy = await addEndpoint(other, fast.url);
     slow.hold();
-    const stuckPings = [];
+    const stuckPings: string[] = [];
     for (let i = 0; i < 6; i++) stuckPings.push(await ping(hanging, stuck.id));
     await slow.holding(2);
 

@@ -6,6 +6,7 @@ import {
   AuthorizationCodeRepository,
   EmailThrottleRepository,
   LoginAttemptRepository,
+  WebhookEventRepository,
 } from '@sesame/entities';
 import type { Queue } from 'bull';
 import { MaintenanceLease, MaintenanceLock } from './maintenance-lock';
@@ -58,6 +59,7 @@ function harness(
   const attempts = { deleteCreatedBefore: none } as unknown as LoginAttemptRepository;
   const throttles = { deleteIdleSince: none } as unknown as EmailThrottleRepository;
   const auditEvents = { deleteCreatedBefore: none } as unknown as AuditEventRepository;
+  const webhookEvents = { deleteCreatedBefore: none } as unknown as WebhookEventRepository;
   const mailQueue = {
     clean: jest.fn(async () => {
       events.push('batch');
@@ -78,7 +80,7 @@ function harness(
     MAINTENANCE_BATCH_PAUSE_PERCENT: String(percent),
   });
   const clock = new ManualClock(new Date('2031-03-01T12:00:00.000Z'));
-  const service = new MaintenanceService(lock, codes, tokens, attempts, throttles, auditEvents, mailQueue, clock, fakePause, config);
+  const service = new MaintenanceService(lock, codes, tokens, attempts, throttles, auditEvents, webhookEvents, mailQueue, clock, fakePause, config);
   return { service, events, waits, expiredTokens, none, lease };
 }
 
@@ -169,6 +171,7 @@ describe('MaintenanceService: pacing between batches', () => {
       mail_job: 0,
       email_throttle: 0,
       audit_event: 0,
+      webhook_event: 0,
     });
     expect(expiredTokens).toHaveBeenCalledTimes(1);
     expect(none).toHaveBeenCalledTimes(batchesBefore);

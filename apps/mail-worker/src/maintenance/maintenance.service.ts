@@ -7,6 +7,7 @@ import {
   AuthorizationCodeRepository,
   EmailThrottleRepository,
   LoginAttemptRepository,
+  WebhookEventRepository,
 } from '@sesame/entities';
 import { MAIL_QUEUE } from '@sesame/queue';
 import type { Queue } from 'bull';
@@ -50,6 +51,7 @@ export class MaintenanceService {
     private readonly attempts: LoginAttemptRepository,
     private readonly throttles: EmailThrottleRepository,
     private readonly auditEvents: AuditEventRepository,
+    private readonly webhookEvents: WebhookEventRepository,
     @InjectQueue(MAIL_QUEUE) private readonly mailQueue: Queue,
     private readonly clock: Clock,
     private readonly pause: MaintenancePause,
@@ -116,6 +118,7 @@ export class MaintenanceService {
           this.throttles.deleteIdleSince(ago(retention.emailThrottleRetentionDays), ago(retention.loginActivityRetentionDays), limit),
       },
       { table: 'audit_event', batch: (limit) => this.auditEvents.deleteCreatedBefore(ago(retention.auditRetentionDays), limit) },
+      { table: 'webhook_event', batch: (limit) => this.webhookEvents.deleteCreatedBefore(ago(retention.webhookRetentionDays), limit) },
     ];
   }
 

@@ -96,6 +96,7 @@ describe('parseEnvironment', () => {
         emailThrottleRetentionDays: 1,
         loginActivityRetentionDays: 30,
         auditRetentionDays: 365,
+        webhookRetentionDays: 30,
       });
     });
 

@@ -100,6 +100,7 @@ export function parseEnvironment(env: Env): SesameConfig {
       emailThrottleRetentionDays: read.integer('EMAIL_THROTTLE_RETENTION_DAYS', 1, 1, 3650),
       loginActivityRetentionDays: read.integer('LOGIN_ACTIVITY_RETENTION_DAYS', 30, 1, 3650),
       auditRetentionDays: read.integer('AUDIT_RETENTION_DAYS', 365, 1, 36_500),
+      webhookRetentionDays: read.integer('WEBHOOK_RETENTION_DAYS', 30, 2, 3650),
     },
     auth: {
       codeTtlSeconds: read.integer('CODE_TTL_SECONDS', 300, 10, 600),

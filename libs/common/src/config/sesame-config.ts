@@ -117,6 +117,8 @@ export interface SesameConfig {
     loginActivityRetentionDays: number;
     /** Audit events: days after they were recorded. */
     auditRetentionDays: number;
+    /** Webhook events, with their deliveries and every attempt (longer than the retries' day: at least 2). */
+    webhookRetentionDays: number;
   };
   auth: {
     codeTtlSeconds: number;

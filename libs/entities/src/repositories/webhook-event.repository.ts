@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { deleteRows } from './batch-delete';
 
 /** An event to report to the tenant's webhook endpoints, written in the transaction of the change it reports. */
 export interface NewWebhookEvent {
@@ -33,6 +34,16 @@ export class WebhookEventRepository {
       params,
     );
     return inserted.map((row) => row.id);
+  }
+
+  /** Retention: one batch of events made before `before`, with their deliveries and attempts (which cascade). */
+  deleteCreatedBefore(before: Date, limit: number): Promise<number> {
+    return deleteRows(
+      this.dataSource,
+      `DELETE FROM webhook_event WHERE id IN (
+         SELECT id FROM webhook_event WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      [before, limit],
+    );
   }
 
   /** Takes back an event no worker has taken yet (in the caller's transaction); false when it is already on its way. */
