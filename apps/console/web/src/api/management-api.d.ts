@@ -953,7 +953,7 @@ export interface components {
         };
         AuditActorResponse: {
             /** @enum {string} */
-            type: "platform" | "api_key" | "member";
+            type: "platform" | "api_key" | "member" | "sesame";
             /**
              * Format: uuid
              * @description The API key's or the member's id; null for the platform key.
@@ -3524,7 +3524,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
                 /** @description Only changes made by this kind of caller. */
-                actorType?: "platform" | "api_key" | "member";
+                actorType?: "platform" | "api_key" | "member" | "sesame";
                 /** @description Only changes made by this API key or member. */
                 actorId?: string;
                 /** @description Only this action. */

@@ -14,9 +14,10 @@ const ACTOR_TYPES: { value: AuditActorType; label: string }[] = [
   { value: 'member', label: 'Member' },
   { value: 'api_key', label: 'API key' },
   { value: 'platform', label: 'Platform' },
+  { value: 'sesame', label: 'Sesame' },
 ];
 
-const TARGET_TYPES = ['tenant', 'organization', 'application', 'user', 'api_key', 'member'];
+const TARGET_TYPES = ['tenant', 'organization', 'application', 'user', 'api_key', 'member', 'webhook_endpoint', 'webhook_delivery'];
 
 const FILTER_NAMES = ['action', 'targetType', 'actorType', 'from', 'to'] as const;
 type FilterValues = Record<(typeof FILTER_NAMES)[number], string>;
