@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { WEBHOOK_EVENT_TYPES } from '@sesame/common';
 import { Transactions, WebhookEventRepository } from '@sesame/entities';
 import { DataSource } from 'typeorm';
 import { Webhook } from 'standardwebhooks';
@@ -9,6 +11,7 @@ import { codeIn, SmtpSink } from '../support/smtp-sink';
 import { authenticateDirect, loginCode, tokenIn, useLink } from '../support/direct-auth';
 import { ThrowawayDatabase } from '../support/throwaway-database';
 import { until } from '../containers/support/until';
+import { webhookEventCheck } from './event-schema';
 import { bodyOf, ReceivedWebhook, WebhookBody, WebhookReceiver } from './receiver';
 
 const CALLBACK = 'http://localhost:4000/callback';
@@ -350,6 +353,22 @@ describe('webhooks', () => {
     expect(outbox[0].n).toBe(0);
     expect(receiver.received.filter((hook) => bodyOf(hook).data.marker === 'rolled back')).toHaveLength(0);
     await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
+  });
+
+  it("every body delivered in this file matches WebhookEvent of the served OpenAPI document, its type's schema, no field more", async () => {
+    const problemsOf = await webhookEventCheck(stack.management.url);
+    const types = new Set<string>();
+    for (const hook of receiver.received) {
+      const body = bodyOf(hook);
+      if (body.data.marker) continue; // the test events written by hand
+      types.add(body.type);
+      expect([body.type, problemsOf(body)]).toEqual([body.type, []]);
+    }
+    expect([...types].sort()).toEqual([...WEBHOOK_EVENT_TYPES, 'ping'].sort());
+    const ping = { type: 'ping', timestamp: new Date().toISOString(), data: { endpointId: randomUUID() } };
+    expect(problemsOf(ping)).toEqual([]);
+    expect(problemsOf({ ...ping, data: { ...ping.data, unnamed: 1 } })).not.toEqual([]);
+    expect(problemsOf({ ...ping, type: 'user.created' })).not.toEqual([]);
   });
 
   it("is the tenant's own: another tenant's key sees 404; the secret is never read back", async () => {

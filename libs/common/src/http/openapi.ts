@@ -12,6 +12,9 @@ export interface OpenApiOptions {
   /** How the app's JSON routes answer errors (routes marked @ApiErrorPages() answer HTML pages). */
   errorBody: ErrorBody;
   configure?: (builder: DocumentBuilder) => DocumentBuilder;
+  /** Schemas no route names (the bodies of webhook deliveries), and what the document adds of its own around them. */
+  extraModels?: (new (...args: never[]) => unknown)[];
+  extend?: (document: OpenAPIObject) => void;
 }
 
 /** Sesame's license (package.json), stated in every document it serves. */
@@ -27,10 +30,13 @@ export function setupOpenApi(app: INestApplication, config: SesameConfig, option
     .addServer(new URL(config.http.publicBaseUrl).pathname.replace(/\/api$/, '') || '/', 'This server');
   const document = documentPublicOperations(
     documentCommonAnswers(
-      SwaggerModule.createDocument(app, (options.configure?.(base) ?? base).build(), { extraModels: [options.errorBody.model] }),
+      SwaggerModule.createDocument(app, (options.configure?.(base) ?? base).build(), {
+        extraModels: [options.errorBody.model, ...(options.extraModels ?? [])],
+      }),
       options.errorBody,
     ),
   );
+  options.extend?.(document);
   const root = `${config.http.apiPrefix}/${options.version}`;
   SwaggerModule.setup(`${root}/docs`, app, document, {
     jsonDocumentUrl: `${root}/openapi.json`,

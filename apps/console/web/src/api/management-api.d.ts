@@ -1332,6 +1332,256 @@ export interface components {
             /** @description Pass as `cursor` to get the next page; null on the last page. */
             nextCursor: string | null;
         };
+        PingData: {
+            /** Format: uuid */
+            endpointId: string;
+        };
+        PingEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @description When it happened (`webhook-timestamp` is the try’s time).
+             */
+            timestamp: string;
+            data: components["schemas"]["PingData"];
+        };
+        WebhookUser: {
+            /** Format: uuid */
+            id: string;
+            /** Format: email */
+            email: string;
+            /** Format: uuid */
+            organizationId: string;
+        };
+        UserEventData: {
+            user: components["schemas"]["WebhookUser"];
+        };
+        UserEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "user.created" | "user.blocked" | "user.unblocked" | "user.deleted";
+            /**
+             * Format: date-time
+             * @description When it happened (`webhook-timestamp` is the try’s time).
+             */
+            timestamp: string;
+            data: components["schemas"]["UserEventData"];
+        };
+        SignedInData: {
+            user: components["schemas"]["WebhookUser"];
+            /** Format: uuid */
+            applicationId: string;
+            /** Format: uuid */
+            loginAttemptId: string;
+            /** @enum {string} */
+            flow: "direct" | "hosted";
+            /** Format: date-time */
+            signedInAt: string;
+        };
+        UserSignedInEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "user.signed_in";
+            /**
+             * Format: date-time
+             * @description When it happened (`webhook-timestamp` is the try’s time).
+             */
+            timestamp: string;
+            data: components["schemas"]["SignedInData"];
+        };
+        LoginFailedData: {
+            /** Format: uuid */
+            loginAttemptId: string;
+            /** Format: email */
+            email: string;
+            /** Format: uuid */
+            organizationId: string;
+            /** Format: uuid */
+            applicationId: string;
+            /** @enum {string} */
+            flow: "direct" | "hosted";
+            /** @enum {string} */
+            reason: "expired" | "used" | "locked" | "blocked";
+            /** Format: date-time */
+            failedAt: string;
+        };
+        LoginFailedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "login.failed";
+            /**
+             * Format: date-time
+             * @description When it happened (`webhook-timestamp` is the try’s time).
+             */
+            timestamp: string;
+            data: components["schemas"]["LoginFailedData"];
+        };
+        LoginLockedData: {
+            /** Format: uuid */
+            loginAttemptId: string;
+            /** Format: email */
+            email: string;
+            /** Format: uuid */
+            organizationId: string;
+            /** Format: uuid */
+            applicationId: string;
+            /** @enum {string} */
+            flow: "direct" | "hosted";
+            /** Format: date-time */
+            lockedAt: string;
+        };
+        LoginLockedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "login.locked";
+            /**
+             * Format: date-time
+             * @description When it happened (`webhook-timestamp` is the try’s time).
+             */
+            timestamp: string;
+            data: components["schemas"]["LoginLockedData"];
+        };
+        WebhookApplication: {
+            /** Format: uuid */
+            id: string;
+            clientId: string;
+            name: string;
+            /** Format: uuid */
+            organizationId: string;
+        };
+        SecretRotatedData: {
+            application: components["schemas"]["WebhookApplication"];
+            /**
+             * Format: date-time
+             * @description Null: the old secret stopped at once.
+             */
+            previousSecretExpiresAt: string | null;
+            accessTokensRevoked: boolean;
+        };
+        ApplicationSecretRotatedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "application.secret_rotated";
+            /**
+             * Format: date-time
+             * @description When it happened (`webhook-timestamp` is the try’s time).
+             */
+            timestamp: string;
+            data: components["schemas"]["SecretRotatedData"];
+        };
+        WebhookMember: {
+            /** Format: uuid */
+            id: string;
+            /** Format: email */
+            email: string;
+            /** @enum {string} */
+            role: "viewer" | "admin" | "owner";
+        };
+        MemberAddedData: {
+            member: components["schemas"]["WebhookMember"];
+            /** @description A member’s address or a key’s name. */
+            invitedBy: string | null;
+        };
+        MemberAddedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.added";
+            /**
+             * Format: date-time
+             * @description When it happened (`webhook-timestamp` is the try’s time).
+             */
+            timestamp: string;
+            data: components["schemas"]["MemberAddedData"];
+        };
+        MemberRoleChangedData: {
+            member: components["schemas"]["WebhookMember"];
+            /** @enum {string} */
+            previousRole: "viewer" | "admin" | "owner";
+        };
+        MemberRoleChangedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.role_changed";
+            /**
+             * Format: date-time
+             * @description When it happened (`webhook-timestamp` is the try’s time).
+             */
+            timestamp: string;
+            data: components["schemas"]["MemberRoleChangedData"];
+        };
+        MemberRemovedData: {
+            member: components["schemas"]["WebhookMember"];
+            /** @enum {string} */
+            reason?: "invitation_not_sent";
+        };
+        MemberRemovedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member.removed";
+            /**
+             * Format: date-time
+             * @description When it happened (`webhook-timestamp` is the try’s time).
+             */
+            timestamp: string;
+            data: components["schemas"]["MemberRemovedData"];
+        };
+        WebhookApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The first characters of the key, as the console shows them (never the key). */
+            prefix: string;
+            /** @enum {string} */
+            role: "viewer" | "admin" | "owner";
+            /**
+             * Format: uuid
+             * @description Null: a tenant key.
+             */
+            organizationId: string | null;
+        };
+        ApiKeyEventData: {
+            apiKey: components["schemas"]["WebhookApiKey"];
+            /**
+             * @description Revoked with the member who created it.
+             * @enum {string}
+             */
+            reason?: "creator_removed";
+        };
+        ApiKeyEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "api_key.created" | "api_key.revoked";
+            /**
+             * Format: date-time
+             * @description When it happened (`webhook-timestamp` is the try’s time).
+             */
+            timestamp: string;
+            data: components["schemas"]["ApiKeyEventData"];
+        };
+        /** @description The JSON body of a webhook delivery (docs/webhooks.md), signed per Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`. */
+        WebhookEvent: components["schemas"]["PingEvent"] | components["schemas"]["UserEvent"] | components["schemas"]["UserSignedInEvent"] | components["schemas"]["LoginFailedEvent"] | components["schemas"]["LoginLockedEvent"] | components["schemas"]["ApplicationSecretRotatedEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["ApiKeyEvent"];
     };
     responses: never;
     parameters: never;

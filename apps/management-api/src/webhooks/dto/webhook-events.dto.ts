@@ -1,0 +1,129 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ROLES } from '@sesame/common';
+
+// The bodies Sesame POSTs to webhook endpoints, as components of the OpenAPI document
+// (`WebhookEvent` is their union, by `type`). Receivers never call these: they are documentation
+// for generated types, checked against every delivery of the e2e tests.
+
+const FLOWS = ['direct', 'hosted'];
+
+export class WebhookUser {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'email' }) email: string;
+  @ApiProperty({ format: 'uuid' }) organizationId: string;
+}
+
+export class WebhookMember {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'email' }) email: string;
+  @ApiProperty({ enum: ROLES }) role: string;
+}
+
+export class WebhookApiKey {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ description: 'The first characters of the key, as the console shows them (never the key).' }) prefix: string;
+  @ApiProperty({ enum: ROLES }) role: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Null: a tenant key.' }) organizationId: string | null;
+}
+
+export class WebhookApplication {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() clientId: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ format: 'uuid' }) organizationId: string;
+}
+
+export class PingData {
+  @ApiProperty({ format: 'uuid' }) endpointId: string;
+}
+
+export class UserEventData {
+  @ApiProperty({ type: WebhookUser }) user: WebhookUser;
+}
+
+export class SignedInData extends UserEventData {
+  @ApiProperty({ format: 'uuid' }) applicationId: string;
+  @ApiProperty({ format: 'uuid' }) loginAttemptId: string;
+  @ApiProperty({ enum: FLOWS }) flow: string;
+  @ApiProperty({ format: 'date-time' }) signedInAt: string;
+}
+
+class LoginAttemptData {
+  @ApiProperty({ format: 'uuid' }) loginAttemptId: string;
+  @ApiProperty({ format: 'email' }) email: string;
+  @ApiProperty({ format: 'uuid' }) organizationId: string;
+  @ApiProperty({ format: 'uuid' }) applicationId: string;
+  @ApiProperty({ enum: FLOWS }) flow: string;
+}
+
+export class LoginFailedData extends LoginAttemptData {
+  @ApiProperty({ enum: ['expired', 'used', 'locked', 'blocked'] }) reason: string;
+  @ApiProperty({ format: 'date-time' }) failedAt: string;
+}
+
+export class LoginLockedData extends LoginAttemptData {
+  @ApiProperty({ format: 'date-time' }) lockedAt: string;
+}
+
+export class SecretRotatedData {
+  @ApiProperty({ type: WebhookApplication }) application: WebhookApplication;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Null: the old secret stopped at once.' })
+  previousSecretExpiresAt: string | null;
+  @ApiProperty() accessTokensRevoked: boolean;
+}
+
+export class MemberAddedData {
+  @ApiProperty({ type: WebhookMember }) member: WebhookMember;
+  @ApiProperty({ type: String, nullable: true, description: 'A member’s address or a key’s name.' }) invitedBy: string | null;
+}
+
+export class MemberRoleChangedData {
+  @ApiProperty({ type: WebhookMember }) member: WebhookMember;
+  @ApiProperty({ enum: ROLES }) previousRole: string;
+}
+
+export class MemberRemovedData {
+  @ApiProperty({ type: WebhookMember }) member: WebhookMember;
+  @ApiPropertyOptional({ enum: ['invitation_not_sent'] }) reason?: string;
+}
+
+export class ApiKeyEventData {
+  @ApiProperty({ type: WebhookApiKey }) apiKey: WebhookApiKey;
+  @ApiPropertyOptional({ enum: ['creator_removed'], description: 'Revoked with the member who created it.' }) reason?: string;
+}
+
+/** The envelope of the event types that carry `data`. */
+function webhookEventOf(types: string[], data: new () => object) {
+  class WebhookEventOfTypes {
+    @ApiProperty({ enum: types }) type: string;
+    @ApiProperty({ format: 'date-time', description: 'When it happened (`webhook-timestamp` is the try’s time).' }) timestamp: string;
+    @ApiProperty({ type: data }) data: object;
+  }
+  return WebhookEventOfTypes;
+}
+
+export class PingEvent extends webhookEventOf(['ping'], PingData) {}
+export class UserEvent extends webhookEventOf(['user.created', 'user.blocked', 'user.unblocked', 'user.deleted'], UserEventData) {}
+export class UserSignedInEvent extends webhookEventOf(['user.signed_in'], SignedInData) {}
+export class LoginFailedEvent extends webhookEventOf(['login.failed'], LoginFailedData) {}
+export class LoginLockedEvent extends webhookEventOf(['login.locked'], LoginLockedData) {}
+export class ApplicationSecretRotatedEvent extends webhookEventOf(['application.secret_rotated'], SecretRotatedData) {}
+export class MemberAddedEvent extends webhookEventOf(['member.added'], MemberAddedData) {}
+export class MemberRoleChangedEvent extends webhookEventOf(['member.role_changed'], MemberRoleChangedData) {}
+export class MemberRemovedEvent extends webhookEventOf(['member.removed'], MemberRemovedData) {}
+export class ApiKeyEvent extends webhookEventOf(['api_key.created', 'api_key.revoked'], ApiKeyEventData) {}
+
+/** Every event body, in the order of docs/webhooks.md. */
+export const WEBHOOK_EVENT_MODELS = [
+  PingEvent,
+  UserEvent,
+  UserSignedInEvent,
+  LoginFailedEvent,
+  LoginLockedEvent,
+  ApplicationSecretRotatedEvent,
+  MemberAddedEvent,
+  MemberRoleChangedEvent,
+  MemberRemovedEvent,
+  ApiKeyEvent,
+];
