@@ -196,8 +196,9 @@ describe('webhooks', () => {
       .send({})
       .expect(200);
 
-    const ofType = (type: string, match: (data: Record<string, any>) => boolean) => (hook: ReceivedWebhook) =>
-      bodyOf(hook).type === type && match(bodyOf(hook).data);
+    type Ids = { member?: { id: string }; apiKey?: { id: string }; application?: { id: string } };
+    const ofType = (type: string, match: (data: Ids) => boolean) => (hook: ReceivedWebhook) =>
+      bodyOf(hook).type === type && match(bodyOf(hook).data as Ids);
     const ofMember = (type: string) => ofType(type, (data) => data.member?.id === member.id);
     const ofKey = (type: string) => ofType(type, (data) => data.apiKey?.id === key.id);
     const added = verified(endpoint.secret, await receiver.next(ofMember('member.added')));

@@ -80,7 +80,19 @@ function harness(
     MAINTENANCE_BATCH_PAUSE_PERCENT: String(percent),
   });
   const clock = new ManualClock(new Date('2031-03-01T12:00:00.000Z'));
-  const service = new MaintenanceService(lock, codes, tokens, attempts, throttles, auditEvents, webhookEvents, mailQueue, clock, fakePause, config);
+  const service = new MaintenanceService(
+    lock,
+    codes,
+    tokens,
+    attempts,
+    throttles,
+    auditEvents,
+    webhookEvents,
+    mailQueue,
+    clock,
+    fakePause,
+    config,
+  );
   return { service, events, waits, expiredTokens, none, lease };
 }
 
