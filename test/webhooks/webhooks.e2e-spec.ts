@@ -60,6 +60,8 @@ describe('webhooks', () => {
   });
 
   const management = () => request(stack.management.url);
+  /** The outbox itself: what was recorded, whenever (or whether) it is delivered. */
+  const outbox = (sql: string, parameters: unknown[]): Promise<Record<string, string>[]> => database.query(sql, parameters);
   const asOwner = (test: request.Test) => test.set('Authorization', `Bearer ${tenant.apiKey}`);
   const addEndpoint = async (body: Record<string, unknown> = {}) =>
     (
@@ -117,8 +119,7 @@ describe('webhooks', () => {
     });
 
     const used = await start(uniqueEmail('used'));
-    await useLink(stack.auth.url, used.token).expect(303);
-    await useLink(stack.auth.url, used.token).expect(303);
+    for (let press = 1; press <= 4; press++) await useLink(stack.auth.url, used.token).expect(303);
     expect(bodyOf(await receiver.next(ofAttempt('login.failed', used.id))).data.reason).toBe('used');
 
     // Blocked between the e-mail and its link.
@@ -132,9 +133,16 @@ describe('webhooks', () => {
     await useLink(stack.auth.url, blocked.token).expect(303);
     expect(bodyOf(await receiver.next(ofAttempt('login.failed', blocked.id))).data).toMatchObject({ reason: 'blocked', ...reported });
 
-    // Wrong codes before the fifth are not events; each refusal above is reported once.
-    const types = receiver.received.filter((hook) => [locked.id, used.id].includes(String(bodyOf(hook).data.loginAttemptId)));
-    expect(types.map((hook) => bodyOf(hook).type).sort()).toEqual(['login.failed', 'login.failed', 'login.locked']);
+    // The outbox: wrong codes before the fifth are no event; an attempt's failure is one event however often it is refused.
+    const recorded = await outbox(
+      `SELECT type, payload->>'loginAttemptId' AS attempt FROM webhook_event WHERE type LIKE 'login.%' AND payload->>'loginAttemptId' = ANY($1)`,
+      [[locked.id, used.id]],
+    );
+    expect(recorded.map((row) => `${row.type} ${row.attempt}`).sort()).toEqual(
+      [`login.failed ${locked.id}`, `login.failed ${used.id}`, `login.locked ${locked.id}`].sort(),
+    );
+    await loginCode(stack.auth.url, app, locked.id, locked.code).expect(400);
+    expect(await outbox(`SELECT 1 FROM webhook_event WHERE payload->>'loginAttemptId' = $1`, [locked.id])).toHaveLength(2);
     await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
   });
 
@@ -160,8 +168,8 @@ describe('webhooks', () => {
     expect(deleted.data.user).toEqual({ id: user.id, email, organizationId: app.organizationId });
     await receiver.next(ofUser('user.blocked'));
     await receiver.next(ofUser('user.unblocked'));
-    const types = receiver.received.filter((hook) => bodyOf(hook).data.user?.id === user.id).map((hook) => bodyOf(hook).type);
-    expect(types.sort()).toEqual(['user.blocked', 'user.deleted', 'user.unblocked']);
+    const recorded = await outbox(`SELECT type FROM webhook_event WHERE payload->'user'->>'id' = $1 ORDER BY created_at`, [user.id]);
+    expect(recorded.map((row) => row.type)).toEqual(['user.blocked', 'user.unblocked', 'user.deleted']);
     await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
   });
 
@@ -240,11 +248,16 @@ describe('webhooks', () => {
     const tries = receiver.received.filter(ofPing);
     expect(tries.map((hook) => hook.answered)).toEqual([500, 500, 200]);
     for (const hook of tries) expect(verified(endpoint.secret, hook).type).toBe('ping');
-    const list = await asOwner(management().get(`/api/v2/tenant/webhook_endpoint/${endpoint.id}/delivery`)).expect(200);
-    const delivery = list.body.data.find((d: { eventId: string }) => d.eventId === ping.eventId);
-    expect(delivery).toMatchObject({ type: 'ping', status: 'succeeded', attempts: 3 });
-    expect(delivery.attemptLog.map((a: { responseStatus: number }) => a.responseStatus)).toEqual([200, 500, 500]);
-    expect(delivery.attemptLog[1].responseExcerpt).toBe('not now');
+    // The answer arrives before the worker records it: wait for the record.
+    const delivery = async () =>
+      (await asOwner(management().get(`/api/v2/tenant/webhook_endpoint/${endpoint.id}/delivery`)).expect(200)).body.data.find(
+        (d: { eventId: string }) => d.eventId === ping.eventId,
+      );
+    await until('the delivery is recorded', async () => (await delivery()).status === 'succeeded', 20_000);
+    expect(await delivery()).toMatchObject({ type: 'ping', status: 'succeeded', attempts: 3 });
+    const { attemptLog } = await delivery();
+    expect(attemptLog.map((a: { responseStatus: number }) => a.responseStatus)).toEqual([200, 500, 500]);
+    expect(attemptLog[1].responseExcerpt).toBe('not now');
     await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
   });
 
@@ -379,6 +392,14 @@ describe('webhooks', () => {
     await management().get(path).set('Authorization', `Bearer ${other.apiKey}`).expect(404);
     await management().post(`${path}/test`).set('Authorization', `Bearer ${other.apiKey}`).expect(404);
     await management().delete(path).set('Authorization', `Bearer ${other.apiKey}`).expect(404);
+    await management().post(path).set('Authorization', `Bearer ${other.apiKey}`).send({ enabled: false }).expect(404);
+    await management().post(`${path}/rotate_secret`).set('Authorization', `Bearer ${other.apiKey}`).expect(404);
+    await management().get(`${path}/delivery`).set('Authorization', `Bearer ${other.apiKey}`).expect(404);
+    expect((await asOwner(management().get(path)).expect(200)).body.enabled).toBe(true);
+    // A URL refused on create is refused on update too, and changes nothing.
+    const refused = await asOwner(management().post(path)).send({ url: 'https://169.254.169.254/latest' }).expect(400);
+    expect(refused.body.code).toBe('webhook_url_not_allowed');
+    expect((await asOwner(management().get(path)).expect(200)).body.url).toBe(receiver.url);
     const read = await asOwner(management().get(path)).expect(200);
     expect(JSON.stringify(read.body)).not.toContain('whsec_');
     await asOwner(management().delete(path)).expect(204);
@@ -388,5 +409,19 @@ describe('webhooks', () => {
       'webhook_endpoint.delete',
     ]);
     expect(JSON.stringify(audit.body)).not.toContain('whsec_');
+  });
+
+  it('a tenant has at most 20 endpoints: the 21st is refused with 409 and nothing is added', async () => {
+    const crowded = await createTenant(stack.management.url, 'pro');
+    const add = () =>
+      management().post('/api/v2/tenant/webhook_endpoint').set('Authorization', `Bearer ${crowded.apiKey}`).send({ url: receiver.url });
+    for (let made = 1; made <= 20; made++) await add().expect(201);
+    expect((await add().expect(409)).body.code).toBe('webhook_endpoint_limit');
+    const list = await management()
+      .get('/api/v2/tenant/webhook_endpoint')
+      .query({ limit: 100 })
+      .set('Authorization', `Bearer ${crowded.apiKey}`)
+      .expect(200);
+    expect(list.body.data).toHaveLength(20);
   });
 });

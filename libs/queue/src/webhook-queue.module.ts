@@ -41,17 +41,20 @@ export class WebhookProducer {
         prefix: bullPrefix(config),
         settings: {
           backoffStrategies: {
-            [WEBHOOK_BACKOFF]: (attemptsMade: number, error: unknown) =>
-              webhookRetryDelay(attemptsMade, error, config.webhooks.retryDelaysMs),
+            [WEBHOOK_BACKOFF]: (_attemptsMade: number, error: unknown) => webhookRetryDelay(error, config.webhooks.retryDelaysMs),
           },
         },
         defaultJobOptions: {
-          // The tries are counted by the processor (runs deferred for the tenant's cap are no try).
+          // The tries are counted in Postgres (runs deferred for the tenant's cap, or failed for
+          // another reason, are no try); Bull's count only bounds the runs.
           attempts: config.webhooks.retryDelaysMs.length + 1 + MAX_WEBHOOK_DEFERRALS,
           backoff: { type: WEBHOOK_BACKOFF },
           timeout: config.webhooks.timeoutMs + 5000,
+          // A deferral fails the run: keep one stack trace, not one per run.
+          stackTraceLimit: 1,
           removeOnComplete: true,
-          removeOnFail: 1000,
+          // A job out of runs is removed, so the dispatcher can queue its delivery again.
+          removeOnFail: true,
         },
       }),
     }),

@@ -8,12 +8,10 @@ export const DELIVER_WEBHOOK_JOB = 'deliver';
 export interface DeliverWebhookJob {
   version: 1;
   deliveryId: string;
-  /** How often the job was put back because its tenant had WEBHOOK_TENANT_CONCURRENCY deliveries under way: runs that were no try. */
-  deferrals?: number;
 }
 
-/** Runs of a job put back for its tenant's cap, at most (then the job fails, and the dispatcher queues the delivery again). */
-export const MAX_WEBHOOK_DEFERRALS = 10_000;
+/** Runs of a job that were no try, at most (then the job fails and is removed, and the dispatcher queues the delivery again). */
+export const MAX_WEBHOOK_DEFERRALS = 1_000;
 
 /** Why a run of a `deliver` job failed, for its backoff: a try the receiver refused (the try's number), or a run deferred for the tenant's cap. */
 export class WebhookTryRefused extends Error {
@@ -38,10 +36,14 @@ export function deferralDelay(random = Math.random): number {
   return Math.round(1000 + random() * 1000);
 }
 
-/** The wait after a failed run: the schedule's for a refused try, a deferral's for a busy tenant, the schedule's by run for anything else. */
-export function webhookRetryDelay(attemptsMade: number, error: unknown, delaysMs: number[]): number {
+/**
+ * The wait after a failed run: the schedule's after a refused try (by the try's number, counted in
+ * Postgres), a deferral's for a busy tenant, the first wait of the schedule after anything else
+ * (Postgres away, a bug: no try was made).
+ */
+export function webhookRetryDelay(error: unknown, delaysMs: number[]): number {
   if (error instanceof WebhookTenantBusy) return deferralDelay();
-  return webhookBackoff(error instanceof WebhookTryRefused ? error.tryNumber : attemptsMade, delaysMs);
+  return webhookBackoff(error instanceof WebhookTryRefused ? error.tryNumber : 1, delaysMs);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LoginFailureReason } from '@sesame/common';
-import { ClaimedAttempt, WebhookEventRepository } from '@sesame/entities';
+import { ClaimedAttempt, LoginAttemptRepository, WebhookEventRepository } from '@sesame/entities';
 import { EntityManager } from 'typeorm';
 
 /** The attempt fields the login's events carry. */
@@ -16,12 +16,15 @@ const FAILED_BECAUSE: Partial<Record<LoginFailureReason, string>> = {
 
 /**
  * The webhook events of a login, each written in the transaction of what it reports: `user.created`
- * on a first login and `user.signed_in` on every one, `login.failed` when a link or code of a
- * stopped attempt is used (or the user is blocked), `login.locked` when wrong codes stop one.
+ * on a first login and `user.signed_in` on every one, `login.failed` the first time a link or code
+ * of a stopped attempt is used (or the user is blocked), `login.locked` when wrong codes stop one.
  */
 @Injectable()
 export class LoginWebhookEvents {
-  constructor(private readonly events: WebhookEventRepository) {}
+  constructor(
+    private readonly events: WebhookEventRepository,
+    private readonly attempts: LoginAttemptRepository,
+  ) {}
 
   async signedIn(manager: EntityManager, attempt: ReportedAttempt, user: { id: string; created: boolean }, now: Date): Promise<void> {
     const scope = { organizationId: attempt.organizationId };
@@ -43,9 +46,11 @@ export class LoginWebhookEvents {
     );
   }
 
+  /** Once per attempt: whoever holds a stopped attempt's link or code cannot make it an endless stream of events. */
   async failed(manager: EntityManager, attempt: ReportedAttempt, failure: LoginFailureReason, now: Date): Promise<void> {
     const reason = FAILED_BECAUSE[failure];
-    if (reason) await this.record(manager, 'login.failed', attempt, { reason, failedAt: now.toISOString() });
+    if (reason && (await this.attempts.markFailureReported(manager, attempt.id, now)))
+      await this.record(manager, 'login.failed', attempt, { reason, failedAt: now.toISOString() });
   }
 
   async locked(manager: EntityManager, attempt: ReportedAttempt, now: Date): Promise<void> {

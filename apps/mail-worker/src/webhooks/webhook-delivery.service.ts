@@ -15,7 +15,19 @@ import { WebhookSender } from './webhook-sender';
 /** What a run of a delivery's job did: a try and its result, nothing to do, or nothing yet (its tenant's slots are taken). */
 export type TryOutcome = 'succeeded' | 'retry' | 'failed' | 'skipped' | 'busy';
 
+/** A run's outcome and the number of the try it made (or would have made), counted in Postgres. */
+export interface TryResult {
+  outcome: TryOutcome;
+  tryNumber: number;
+}
+
+/** Postgres text holds no NUL, and the log shows no control characters: an answer's bytes are kept printable. */
+const UNPRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+const printable = (text: string | null) => text?.replace(UNPRINTABLE, '\ufffd') ?? null;
+
 const DAY_MS = 24 * 3600 * 1000;
+/** A failing streak goes on only while failed tries come at most this far apart (the schedule's longest wait is 14 h): a failure after a quiet week starts a new one. */
+const STREAK_GAP_MS = DAY_MS;
 
 /**
  * One try of one delivery. The body and `webhook-id` are the event's, the same on every try (so a
@@ -42,13 +54,14 @@ export class WebhookDeliveryService {
     this.slots = new TenantSlots(config.webhooks.tenantConcurrency);
   }
 
-  /** Try number `tryNumber` (from 1) of the delivery; the last is the one after the last wait of WEBHOOK_RETRY_DELAYS_MS. */
-  async attempt(deliveryId: string, tryNumber: number): Promise<TryOutcome> {
+  /** The delivery's next try (the last is the one after the last wait of WEBHOOK_RETRY_DELAYS_MS), if it is due and its tenant has a slot. */
+  async attempt(deliveryId: string): Promise<TryResult> {
     const delivery = await this.deliveries.toSend(deliveryId);
-    if (!delivery || delivery.status !== 'pending' || !delivery.endpointEnabled) return 'skipped';
-    if (!this.slots.take(delivery.tenantId)) return 'busy';
+    if (!delivery || delivery.status !== 'pending' || !delivery.endpointEnabled) return { outcome: 'skipped', tryNumber: 0 };
+    const result = (outcome: TryOutcome) => ({ outcome, tryNumber: delivery.tryNumber });
+    if (!this.slots.take(delivery.tenantId)) return result('busy');
     try {
-      return await this.tryOnce(delivery, tryNumber > this.config.webhooks.retryDelaysMs.length);
+      return result(await this.tryOnce(delivery, delivery.tryNumber > this.config.webhooks.retryDelaysMs.length));
     } finally {
       this.slots.release(delivery.tenantId);
     }
@@ -78,7 +91,7 @@ export class WebhookDeliveryService {
     const disabled = await this.transactions.run(async (manager) => {
       await this.deliveries.recordAttempt(manager, delivery.id, attempt, status);
       const failingTooLong = new Date(now.getTime() - this.config.webhooks.disableAfterDays * DAY_MS);
-      if (!(await this.endpoints.recordTry(manager, delivery.endpointId, delivered, now, failingTooLong))) return false;
+      if (!(await this.endpoints.recordTry(manager, delivery.endpointId, delivered, now, failingTooLong, STREAK_GAP_MS))) return false;
       await this.audit.insert(manager, {
         tenantId: delivery.tenantId,
         actorType: 'sesame',

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Clock, PeriodicTask, SESAME_CONFIG, SesameConfig } from '@sesame/common';
-import { WebhookDeliveryRepository, WebhookEventRepository } from '@sesame/entities';
+import { WebhookDeliveryRepository, WebhookDeliveryToQueue, WebhookEventRepository } from '@sesame/entities';
 import { WebhookProducer } from '@sesame/queue';
 
 /** Events turned into deliveries, and deliveries queued, per statement. */
@@ -12,8 +12,9 @@ const REQUEUE_AFTER_MS = 60_000;
  * Moves events from the outbox to the queue: every WEBHOOK_DISPATCH_INTERVAL_MS, claims the
  * undispatched events and makes their deliveries (one statement), then queues a job per delivery
  * that has none and records when. A crash between the two leaves deliveries never queued, which
- * the next pass queues; Redis losing its jobs leaves deliveries queued long ago, which are queued
- * again once a minute (all of them in turn, however many). Nothing committed is lost.
+ * the next pass queues; Redis losing its jobs leaves deliveries queued a minute ago or more, which
+ * are queued again, a batch a pass, all of them in turn. Deliveries of a disabled endpoint wait
+ * unqueued until it is enabled. Nothing committed is lost.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -40,21 +41,27 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     return this.task.stop();
   }
 
-  /** One pass: new events to deliveries, then jobs for the deliveries without one (or that may have lost theirs). */
+  /**
+   * One pass: new events to deliveries, jobs for every delivery that has none, then one batch of
+   * those that may have lost theirs (bounded: the pass stays short however many deliveries wait).
+   */
   async dispatch(): Promise<void> {
     const now = this.clock.now();
     let claimed: number;
     do claimed = await this.events.dispatch(BATCH, now);
     while (claimed === BATCH);
-    const staleBefore = new Date(now.getTime() - REQUEUE_AFTER_MS);
-    for (;;) {
-      const deliveries = await this.deliveries.toQueue(staleBefore, BATCH);
-      await this.producer.enqueue(deliveries);
-      await this.deliveries.markQueued(
-        deliveries.map((delivery) => delivery.id),
-        now,
-      );
-      if (deliveries.length < BATCH) break;
-    }
+    let queued: number;
+    do queued = await this.queue(await this.deliveries.unqueued(BATCH), now);
+    while (queued === BATCH);
+    await this.queue(await this.deliveries.stale(new Date(now.getTime() - REQUEUE_AFTER_MS), BATCH), now);
+  }
+
+  private async queue(deliveries: WebhookDeliveryToQueue[], now: Date): Promise<number> {
+    await this.producer.enqueue(deliveries);
+    await this.deliveries.markQueued(
+      deliveries.map((delivery) => delivery.id),
+      now,
+    );
+    return deliveries.length;
   }
 }

@@ -9,8 +9,8 @@ const CONCURRENCY = 8;
 
 /**
  * Runs `deliver` jobs. A try that is not accepted fails the run, and Bull runs it again on the
- * schedule; a run whose tenant has no slot free is no try: it is counted in the job's `deferrals`
- * and put back for a second or two.
+ * schedule (the try's number is counted in Postgres); a run whose tenant has no slot free is no
+ * try: it is put back for a second or two.
  */
 @Processor(WEBHOOK_QUEUE)
 export class WebhookProcessor implements BeforeApplicationShutdown {
@@ -24,13 +24,8 @@ export class WebhookProcessor implements BeforeApplicationShutdown {
   @Process({ name: DELIVER_WEBHOOK_JOB, concurrency: CONCURRENCY })
   async handle(job: Job<DeliverWebhookJob>): Promise<TryOutcome> {
     const payload = await knownPayload(job);
-    const deferrals = payload.deferrals ?? 0;
-    const tryNumber = job.attemptsMade + 1 - deferrals;
-    const outcome = await this.deliveries.attempt(payload.deliveryId, tryNumber);
-    if (outcome === 'busy') {
-      await job.update({ ...payload, deferrals: deferrals + 1 });
-      throw new WebhookTenantBusy(payload.deliveryId);
-    }
+    const { outcome, tryNumber } = await this.deliveries.attempt(payload.deliveryId);
+    if (outcome === 'busy') throw new WebhookTenantBusy(payload.deliveryId);
     if (outcome === 'retry') throw new WebhookTryRefused(payload.deliveryId, tryNumber);
     if (outcome === 'failed') this.logger.warn(`Webhook delivery ${payload.deliveryId} failed after ${tryNumber} tries`);
     return outcome;

@@ -46,6 +46,7 @@ export class WebhooksController {
   @Audited('webhook_endpoint.create', fromAnswer)
   @ApiOperation({ summary: 'Add a webhook endpoint; its signing secret is shown only in this response' })
   @ApiCreatedResponse({ type: CreatedWebhookEndpointResponse })
+  @ApiConflictResponse({ type: ProblemDetails, description: 'The tenant has 20 endpoints already (`webhook_endpoint_limit`).' })
   @ManagementErrors()
   create(@CurrentTenantId() tenantId: string, @Body() body: CreateWebhookEndpointDto) {
     return this.webhooks.create(tenantId, body);
@@ -99,6 +100,7 @@ export class WebhooksController {
   @Audited('webhook_endpoint.test', fromParam('endpointId'))
   @ApiOperation({ summary: 'Send a `ping` event to this endpoint (delivered by the worker, like every event)' })
   @ApiAcceptedResponse({ type: WebhookTestResponse })
+  @ApiConflictResponse({ type: ProblemDetails, description: 'The endpoint is disabled (`webhook_endpoint_disabled`).' })
   @ManagementErrors({ notFound: true })
   test(@CurrentTenantId() tenantId: string, @UuidParam('endpointId') id: string) {
     return this.webhooks.test(tenantId, id);

@@ -31,6 +31,9 @@ import {
   WebhookTestResponse,
 } from './dto/webhook-endpoint.dto';
 
+/** Endpoints a tenant may have: each event becomes a delivery per endpoint, so their number bounds the work one event makes. */
+export const MAX_WEBHOOK_ENDPOINTS = 20;
+
 /** A tenant's webhook endpoints: where its events go, signed with a secret only the tenant sees (once). */
 @Injectable()
 export class WebhooksService {
@@ -55,6 +58,8 @@ export class WebhooksService {
   async create(tenantId: string, input: CreateWebhookEndpointDto): Promise<CreatedWebhookEndpointResponse> {
     this.checkUrl(input.url);
     if (input.organizationId && !(await this.organizations.find(tenantId, input.organizationId))) throw notFound('organization');
+    if ((await this.endpoints.countOf(tenantId)) >= MAX_WEBHOOK_ENDPOINTS)
+      throw problem('webhook_endpoint_limit', `A tenant has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; remove one first`);
     const secret = newWebhookSecret();
     const endpoint = await this.endpoints.insert(
       {
@@ -93,6 +98,7 @@ export class WebhooksService {
   /** Sends a `ping` event to this endpoint only, through the same outbox and worker as every event. */
   async test(tenantId: string, id: string): Promise<WebhookTestResponse> {
     const endpoint = await this.existing(tenantId, id);
+    if (!endpoint.enabled) throw problem('webhook_endpoint_disabled', 'This endpoint is disabled: enable it to send it a test event');
     const [eventId] = await this.transactions.run((manager) =>
       this.events.record(manager, { type: WEBHOOK_PING, scope: { tenantId }, endpointId: endpoint.id, data: { endpointId: endpoint.id } }),
     );

@@ -132,6 +132,8 @@ export const ERROR_CODES = {
   request_timeout: framework(408, 'the request took too long to arrive'),
   user_exists: { status: 409, apis: ['v2'], doc: 'the e-mail address is taken in the organization' },
   member_exists: { status: 409, apis: ['v2'], doc: 'the address is already a member of the tenant' },
+  webhook_endpoint_limit: { status: 409, apis: ['v2'], doc: 'the tenant has 20 webhook endpoints, as many as it may' },
+  webhook_endpoint_disabled: { status: 409, apis: ['v2'], doc: 'a test event for a disabled webhook endpoint (enable it first)' },
   webhook_delivery_pending: {
     status: 409,
     apis: ['v2'],

@@ -24,6 +24,11 @@ describe('addressAllowed', () => {
     '::',
     '::ffff:10.0.0.1',
     '::ffff:127.0.0.1',
+    '::a9fe:a9fe',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b:1::a9fe:a9fe',
+    '2002:a9fe:a9fe::1',
+    'fec0::1',
     'not an address',
   ])('refuses %s', (address) => {
     expect(addressAllowed(address, STRICT)).toBe(false);
@@ -49,6 +54,9 @@ describe('webhookUrlProblem', () => {
     ['http://127.0.0.1:4000/x', 'url must use https'],
     ['https://127.0.0.1/x', 'url must not point to a private, loopback or link-local address'],
     ['https://localhost/x', 'url must not point to a private, loopback or link-local address'],
+    ['https://localhost./x', 'url must not point to a private, loopback or link-local address'],
+    ['https://localhost.localdomain/x', 'url must not point to a private, loopback or link-local address'],
+    ['https://[64:ff9b:1::a9fe:a9fe]/x', 'url must not point to a private, loopback or link-local address'],
     ['https://[fe80::1]/x', 'url must not point to a private, loopback or link-local address'],
     ['https://a:b@hooks.example.com/x', 'url must not contain credentials'],
     ['hooks.example.com/x', 'url must be an absolute URL'],

@@ -26,12 +26,19 @@ for (const [network, prefix] of [
 ] as const)
   FORBIDDEN.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 128],
+  // The unspecified address and the deprecated IPv4-compatible ones (::1 is loopback, below).
+  ['::', 96],
+  // NAT64, well-known and local-use: they reach IPv4 addresses through a gateway.
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
   ['100::', 64],
   ['2001:db8::', 32],
+  // 6to4: an IPv4 address inside.
+  ['2002::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
+  // Site-local (deprecated, still routed inward by some networks).
+  ['fec0::', 10],
   ['ff00::', 8],
 ] as const)
   FORBIDDEN.addSubnet(network, prefix, 'ipv6');
@@ -65,9 +72,10 @@ export function webhookUrlProblem(value: string, policy: OutboundPolicy): string
     return 'url must be an absolute URL';
   }
   if (url.username || url.password) return 'url must not contain credentials';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // A trailing dot names the same host (`localhost.`).
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   const literal = isIP(host) !== 0;
-  const loopbackName = host === 'localhost' || host.endsWith('.localhost');
+  const loopbackName = host === 'localhost' || host.endsWith('.localhost') || host === 'localhost.localdomain';
   if (url.protocol === 'http:') {
     if (!policy.allowHttpLoopback || !(loopbackName || (literal && LOOPBACK.check(host, isIP(host) === 4 ? 'ipv4' : 'ipv6'))))
       return 'url must use https';
@@ -99,9 +107,8 @@ export function guardedLookup(policy: OutboundPolicy, resolve: LookupFunction = 
       if (error) return callback(error, '', 0);
       const refused = addresses.find((entry) => !addressAllowed(entry.address, policy));
       if (refused || addresses.length === 0) {
-        const failure: NodeJS.ErrnoException = new Error(
-          `${hostname} resolves to an address webhooks may not reach (${refused?.address ?? 'none'})`,
-        );
+        // Which address is not said: the try log is the tenant's, and must not map the worker's network.
+        const failure: NodeJS.ErrnoException = new Error(`${hostname} resolves to an address webhooks may not reach`);
         failure.code = 'EADDRNOTALLOWED';
         return callback(failure, '', 0);
       }

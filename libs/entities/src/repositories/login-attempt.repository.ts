@@ -352,6 +352,15 @@ export class LoginAttemptRepository {
     return { ...summary(row), tokenHash: row.token_hash as Buffer, codeVerifier: row.code_verifier as Buffer | null };
   }
 
+  /** Marks the attempt's failure as reported (its `login.failed` is sent once, however often it is refused); false when it already was. */
+  async markFailureReported(manager: EntityManager, id: string, at: Date): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      'WITH marked AS (UPDATE login_attempt SET failure_reported_at = $2 WHERE id = $1 AND failure_reported_at IS NULL RETURNING id) SELECT id FROM marked',
+      [id, at],
+    );
+    return rows.length > 0;
+  }
+
   /** Counts a wrong code; the CODE_FAILURE_LIMIT-th locks the attempt and erases its sealed token. Returns the status after. */
   async recordWrongCode(manager: EntityManager, id: string): Promise<LoginAttemptStatus> {
     const rows: { status: LoginAttemptStatus }[] = await manager.query(

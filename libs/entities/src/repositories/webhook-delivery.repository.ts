@@ -15,6 +15,8 @@ export interface WebhookDeliveryToSend {
   url: string;
   endpointEnabled: boolean;
   tenantId: string;
+  /** The number of the next try in this round (from 1; a redelivery starts a round). */
+  tryNumber: number;
   eventId: string;
   type: string;
   payload: Record<string, unknown>;
@@ -61,7 +63,7 @@ export class WebhookDeliveryRepository {
 
   async toSend(id: string): Promise<WebhookDeliveryToSend | null> {
     const rows: WebhookDeliveryToSend[] = await this.dataSource.query(
-      `SELECT d.id, d.status, w.id AS "endpointId", w.url, w.enabled AS "endpointEnabled", w.tenant_id AS "tenantId", e.id AS "eventId", e.type, e.payload,
+      `SELECT d.id, d.status, w.id AS "endpointId", w.url, w.enabled AS "endpointEnabled", w.tenant_id AS "tenantId", d.attempts - d.round_start + 1 AS "tryNumber", e.id AS "eventId", e.type, e.payload,
               e.created_at AS "eventCreatedAt"
          FROM webhook_delivery d JOIN webhook_endpoint w ON w.id = d.endpoint_id JOIN webhook_event e ON e.id = d.event_id
         WHERE d.id = $1`,
@@ -83,15 +85,24 @@ export class WebhookDeliveryRepository {
     );
   }
 
-  /**
-   * Pending deliveries that need a job: never queued (new or redelivered), or queued before
-   * `staleBefore` (the job may have been lost with Redis; queuing it again is a no-op while it
-   * exists). Those never queued first, then the longest ago, so every pending delivery comes round.
-   */
-  async toQueue(staleBefore: Date, limit: number): Promise<WebhookDeliveryToQueue[]> {
+  /** Pending deliveries never queued (new, redelivered, or of an endpoint enabled again), of enabled endpoints, oldest first. */
+  unqueued(limit: number): Promise<WebhookDeliveryToQueue[]> {
     return this.dataSource.query(
-      `SELECT id, redeliveries FROM webhook_delivery
-        WHERE status = 'pending' AND (queued_at IS NULL OR queued_at < $1) ORDER BY queued_at NULLS FIRST LIMIT $2`,
+      `SELECT d.id, d.redeliveries FROM webhook_delivery d JOIN webhook_endpoint w ON w.id = d.endpoint_id AND w.enabled
+        WHERE d.status = 'pending' AND d.queued_at IS NULL ORDER BY d.created_at LIMIT $1`,
+      [limit],
+    );
+  }
+
+  /**
+   * Pending deliveries of enabled endpoints queued before `staleBefore`, the longest ago first: their
+   * job may have been lost with Redis (queuing it again is a no-op while it exists). Taken a batch at
+   * a time, they all come round however many there are.
+   */
+  stale(staleBefore: Date, limit: number): Promise<WebhookDeliveryToQueue[]> {
+    return this.dataSource.query(
+      `SELECT d.id, d.redeliveries FROM webhook_delivery d JOIN webhook_endpoint w ON w.id = d.endpoint_id AND w.enabled
+        WHERE d.status = 'pending' AND d.queued_at < $1 ORDER BY d.queued_at LIMIT $2`,
       [staleBefore, limit],
     );
   }
@@ -105,17 +116,24 @@ export class WebhookDeliveryRepository {
    * schedule (the same event, so the same `webhook-id`). A delivery still pending is left alone.
    */
   async redeliver(endpointId: string, id: string): Promise<Redelivery> {
-    const rows: (WebhookDeliveryToQueue & { redelivered: boolean })[] = await this.dataSource.query(
-      `WITH redelivered AS (
-         UPDATE webhook_delivery SET status = 'pending', finished_at = NULL, queued_at = NULL, redeliveries = redeliveries + 1
-          WHERE id = $1 AND endpoint_id = $2 AND status <> 'pending' RETURNING id, redeliveries)
-       SELECT id, redeliveries, true AS redelivered FROM redelivered
-       UNION ALL SELECT id, redeliveries, false FROM webhook_delivery WHERE id = $1 AND endpoint_id = $2 AND status = 'pending'`,
-      [id, endpointId],
-    );
-    const [row] = rows;
-    if (!row) return null;
-    return row.redelivered ? { id: row.id, redeliveries: row.redeliveries } : 'pending';
+    return this.dataSource.transaction(async (manager) => {
+      // Locked first: of two redeliveries at once, the second sees the first's pending delivery.
+      const found: { status: WebhookDeliveryStatus }[] = await manager.query(
+        'SELECT status FROM webhook_delivery WHERE id = $1 AND endpoint_id = $2 FOR UPDATE',
+        [id, endpointId],
+      );
+      if (!found[0]) return null;
+      if (found[0].status === 'pending') return 'pending';
+      const rows: WebhookDeliveryToQueue[] = await manager.query(
+        `WITH redelivered AS (
+           UPDATE webhook_delivery SET status = 'pending', finished_at = NULL, queued_at = NULL, redeliveries = redeliveries + 1,
+                  round_start = attempts
+            WHERE id = $1 RETURNING id, redeliveries)
+         SELECT * FROM redelivered`,
+        [id],
+      );
+      return rows[0];
+    });
   }
 
   /** The endpoint's deliveries, newest first, with their attempts. */

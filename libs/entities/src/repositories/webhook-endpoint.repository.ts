@@ -69,6 +69,14 @@ export class WebhookEndpointRepository {
     return rows[0] ?? null;
   }
 
+  async countOf(tenantId: string): Promise<number> {
+    const rows: { count: number }[] = await this.dataSource.query(
+      'SELECT count(*)::int AS count FROM webhook_endpoint WHERE tenant_id = $1',
+      [tenantId],
+    );
+    return rows[0].count;
+  }
+
   async insert(endpoint: NewWebhookEndpoint, secret: string): Promise<WebhookEndpoint> {
     const rows: WebhookEndpoint[] = await this.dataSource.query(
       `INSERT INTO webhook_endpoint (id, tenant_id, organization_id, url, description, event_types, enabled, secret_encrypted)
@@ -89,7 +97,8 @@ export class WebhookEndpointRepository {
 
   /**
    * Null when the tenant has no such endpoint. Setting `enabled` clears the reason Sesame disabled
-   * it for; enabling it also queues again the deliveries that waited while it was disabled.
+   * it for; enabling a disabled one ends its failing streak and queues again the deliveries that
+   * waited (re-enabling an enabled endpoint changes nothing: it cannot keep a dead one alive).
    */
   async update(tenantId: string, id: string, changes: WebhookEndpointChanges): Promise<WebhookEndpoint | null> {
     // UPDATE … RETURNING inside a CTE: TypeORM answers a bare UPDATE with [rows, count], not the rows.
@@ -98,10 +107,12 @@ export class WebhookEndpointRepository {
          UPDATE webhook_endpoint SET url = COALESCE($3, url), description = CASE WHEN $4::boolean THEN $5 ELSE description END,
                 event_types = COALESCE($6, event_types), enabled = COALESCE($7, enabled), updated_at = now(),
                 disabled_reason = CASE WHEN $7 IS NULL THEN disabled_reason END,
-                failing_since = CASE WHEN $7 THEN NULL ELSE failing_since END
+                failing_since = CASE WHEN $7 AND NOT enabled THEN NULL ELSE failing_since END
           WHERE tenant_id = $1 AND id = $2 RETURNING ${COLUMNS}),
        requeued AS (
-         UPDATE webhook_delivery SET queued_at = NULL WHERE $7 AND endpoint_id = (SELECT id FROM updated) AND status = 'pending')
+         UPDATE webhook_delivery SET queued_at = NULL
+          WHERE $7 AND endpoint_id = (SELECT id FROM updated) AND status = 'pending'
+            AND (SELECT NOT enabled FROM webhook_endpoint WHERE id = $2))
        SELECT * FROM updated`,
       [
         tenantId,
@@ -138,25 +149,33 @@ export class WebhookEndpointRepository {
   }
 
   /**
-   * Keeps the endpoint's failing streak after a try: a delivered try ends it, a refused one starts
-   * it (or goes on with it); one that fails while the streak began at `disableIfFailingSince` or
-   * earlier disables the endpoint (reason `failing`), in the caller's transaction. Writes only when
-   * something changes. True when this try disabled it.
+   * Keeps the endpoint's failing streak after a try, in the caller's transaction: a delivered try
+   * ends it; a refused one goes on with it while the previous failure is no older than `gap`, or
+   * starts a new one. A refused try of a streak that began at `disableIfFailingSince` or earlier
+   * disables the endpoint (reason `failing`). True when this try disabled it.
    */
-  async recordTry(manager: EntityManager, id: string, delivered: boolean, now: Date, disableIfFailingSince: Date): Promise<boolean> {
+  async recordTry(
+    manager: EntityManager,
+    id: string,
+    delivered: boolean,
+    now: Date,
+    disableIfFailingSince: Date,
+    gapMs: number,
+  ): Promise<boolean> {
     const rows: { disabled: boolean }[] = await manager.query(
       `WITH target AS (
-         SELECT id, enabled, COALESCE(failing_since, $3) <= $4 AS expired FROM webhook_endpoint
-          WHERE id = $1 AND CASE WHEN $2 THEN failing_since IS NOT NULL ELSE failing_since IS NULL OR (enabled AND failing_since <= $4) END
-          FOR UPDATE),
+         SELECT id, enabled, CASE WHEN failing_since IS NOT NULL AND last_failure_at >= $5 THEN failing_since ELSE $3 END AS streak_start
+           FROM webhook_endpoint WHERE id = $1 AND (NOT $2 OR failing_since IS NOT NULL) FOR UPDATE),
+       judged AS (SELECT id, enabled, streak_start, NOT $2 AND enabled AND streak_start <= $4 AS disable FROM target),
        updated AS (
-         UPDATE webhook_endpoint w SET failing_since = CASE WHEN $2 THEN NULL ELSE COALESCE(w.failing_since, $3) END,
-                enabled = CASE WHEN NOT $2 AND t.expired THEN false ELSE w.enabled END,
-                disabled_reason = CASE WHEN NOT $2 AND t.expired THEN 'failing' ELSE w.disabled_reason END,
-                updated_at = CASE WHEN NOT $2 AND t.expired THEN $3 ELSE w.updated_at END
-           FROM target t WHERE w.id = t.id RETURNING t.enabled AND NOT w.enabled AS disabled)
-       SELECT disabled FROM updated`,
-      [id, delivered, now, disableIfFailingSince],
+         UPDATE webhook_endpoint w SET failing_since = CASE WHEN $2 THEN NULL ELSE j.streak_start END,
+                last_failure_at = CASE WHEN $2 THEN w.last_failure_at ELSE $3 END,
+                enabled = w.enabled AND NOT j.disable,
+                disabled_reason = CASE WHEN j.disable THEN 'failing' ELSE w.disabled_reason END,
+                updated_at = CASE WHEN j.disable THEN $3 ELSE w.updated_at END
+           FROM judged j WHERE w.id = j.id RETURNING j.disable)
+       SELECT disable AS disabled FROM updated`,
+      [id, delivered, now, disableIfFailingSince, new Date(now.getTime() - gapMs)],
     );
     return rows[0]?.disabled ?? false;
   }

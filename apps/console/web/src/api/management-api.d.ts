@@ -575,7 +575,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "access_denied" | "bad_request" | "conflict" | "console_not_built" | "cross_origin_request" | "cross_site_request" | "csrf_token_invalid" | "forbidden" | "insufficient_role" | "internal_error" | "invalid_api_key" | "invalid_client" | "invalid_cursor" | "invalid_grant" | "invalid_id" | "invalid_login_code" | "invalid_member_token" | "invalid_path" | "invalid_request" | "invalid_token" | "last_owner" | "login_attempt_locked" | "login_code_disabled" | "login_link_expired" | "login_link_used" | "mail_queue_unavailable" | "malformed_body" | "member_exists" | "member_token_required" | "method_not_allowed" | "missing_api_key" | "no_callback_url" | "no_client_secret" | "not_a_member" | "not_acceptable" | "not_found" | "not_signed_in" | "payload_too_large" | "plan_change_forbidden" | "plan_not_supported" | "platform_key_required" | "rate_limited" | "rate_limiter_unavailable" | "reauthentication_required" | "request_timeout" | "service_unavailable" | "sesame_unavailable" | "sign_in_not_found" | "sign_in_refused" | "temporarily_unavailable" | "tenant_header_required" | "tenant_key_required" | "too_early" | "try_failed" | "unauthorized" | "unauthorized_client" | "unprocessable_entity" | "unsupported_grant_type" | "unsupported_media_type" | "usage_unavailable" | "user_exists" | "validation_failed" | "webhook_delivery_pending" | "webhook_url_not_allowed";
+            code: "access_denied" | "bad_request" | "conflict" | "console_not_built" | "cross_origin_request" | "cross_site_request" | "csrf_token_invalid" | "forbidden" | "insufficient_role" | "internal_error" | "invalid_api_key" | "invalid_client" | "invalid_cursor" | "invalid_grant" | "invalid_id" | "invalid_login_code" | "invalid_member_token" | "invalid_path" | "invalid_request" | "invalid_token" | "last_owner" | "login_attempt_locked" | "login_code_disabled" | "login_link_expired" | "login_link_used" | "mail_queue_unavailable" | "malformed_body" | "member_exists" | "member_token_required" | "method_not_allowed" | "missing_api_key" | "no_callback_url" | "no_client_secret" | "not_a_member" | "not_acceptable" | "not_found" | "not_signed_in" | "payload_too_large" | "plan_change_forbidden" | "plan_not_supported" | "platform_key_required" | "rate_limited" | "rate_limiter_unavailable" | "reauthentication_required" | "request_timeout" | "service_unavailable" | "sesame_unavailable" | "sign_in_not_found" | "sign_in_refused" | "temporarily_unavailable" | "tenant_header_required" | "tenant_key_required" | "too_early" | "try_failed" | "unauthorized" | "unauthorized_client" | "unprocessable_entity" | "unsupported_grant_type" | "unsupported_media_type" | "usage_unavailable" | "user_exists" | "validation_failed" | "webhook_delivery_pending" | "webhook_endpoint_disabled" | "webhook_endpoint_limit" | "webhook_url_not_allowed";
             /** @example /api/v2/organization/2d5d5f0e-0f7b-4e84-8a52-39b8bd0e4a0b */
             instance?: string;
             /**
@@ -2446,6 +2446,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The tenant has 20 endpoints already (`webhook_endpoint_limit`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description The body is too large (`payload_too_large`). */
             413: {
                 headers: {
@@ -2913,6 +2922,15 @@ export interface operations {
             };
             /** @description Not found, or outside the caller's reach. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The endpoint is disabled (`webhook_endpoint_disabled`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
