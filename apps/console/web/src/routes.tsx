@@ -16,6 +16,8 @@ import { OrganizationSettingsPage } from './pages/organizations/organization-set
 import { OrganizationsPage } from './pages/organizations/organizations-page';
 import { OverviewPage } from './pages/overview/overview-page';
 import { UsersPage } from './pages/users/users-page';
+import { EndpointPage } from './pages/webhooks/endpoint-page';
+import { WebhooksPage } from './pages/webhooks/webhooks-page';
 
 /**
  * Every screen has a URL under /console. A tenant's screens live under /t/:tenantId, an
@@ -49,6 +51,8 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: 'api-keys', element: <ApiKeysPage scope="tenant" /> },
+          { path: 'webhooks', element: <WebhooksPage /> },
+          { path: 'webhooks/:endpointId', element: <EndpointPage /> },
           { path: 'members', element: <MembersPage /> },
           { path: 'audit-log', element: <AuditLogPage /> },
         ],

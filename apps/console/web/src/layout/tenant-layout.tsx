@@ -68,6 +68,9 @@ function TenantNavigation({ membership }: { membership: Membership }) {
           <NavLink to={`${base}/api-keys`}>API keys</NavLink>
         </li>
         <li>
+          <NavLink to={`${base}/webhooks`}>Webhooks</NavLink>
+        </li>
+        <li>
           <NavLink to={`${base}/members`}>Members</NavLink>
         </li>
         {membership.role !== 'viewer' && (

@@ -1,0 +1,49 @@
+import { useEffect, useId, useRef } from 'react';
+import { CopyButton } from '../../components/copy-button';
+
+export interface SecretShownOnceProps {
+  /** The signing secret (`whsec_…`) of the answer that made it. */
+  secret: string;
+  /** The endpoint's URL, to say whose secret it is. */
+  url: string;
+  /** Whether the secret replaced another (Rotate), rather than came with a new endpoint. */
+  rotated?: boolean;
+  onDismiss: () => void;
+}
+
+/**
+ * The endpoint's signing secret in a modal dialog, this once: the page keeps it in this dialog's
+ * props only (not stored, not logged, not in the URL), and it is gone when the dialog closes.
+ */
+export function SecretShownOnce({ secret, url, rotated = false, onDismiss }: SecretShownOnceProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onCancel={onDismiss}>
+      <h2 id={titleId}>{rotated ? 'The new signing secret' : 'Endpoint added: its signing secret'}</h2>
+      <p>
+        <strong>Copy this secret now: it will not be shown again.</strong> Your receiver at <code className="break">{url}</code> verifies
+        every delivery’s signature with it (Standard Webhooks).
+      </p>
+      {rotated && (
+        <p className="muted">
+          Deliveries are signed with the old secret too for a while (a day by default), so you can deploy the new one without losing a
+          delivery.
+        </p>
+      )}
+      <div className="secret">
+        <code data-testid="webhook-secret">{secret}</code>
+        <CopyButton value={secret} label="Copy the signing secret" />
+      </div>
+      <div className="actions">
+        <button type="button" className="button button-primary" onClick={onDismiss}>
+          I have stored the secret
+        </button>
+      </div>
+    </dialog>
+  );
+}
