@@ -160,7 +160,7 @@ describe('the audit log', () => {
       url: 'https://hooks.audited.example/sesame',
     });
     const hook = `/tenant/webhook_endpoint/${endpoint.body.id}`;
-    await change('member', 'post', 'POST /tenant/webhook_endpoint/{endpointId}', hook, { enabled: false });
+    await change('member', 'post', 'POST /tenant/webhook_endpoint/{endpointId}', hook, { description: 'Audited' });
     await change('member', 'post', 'POST /tenant/webhook_endpoint/{endpointId}/rotate_secret', `${hook}/rotate_secret`);
     await change('api_key', 'post', 'POST /tenant/webhook_endpoint/{endpointId}/test', `${hook}/test`);
     const delivery = await insertFailedDelivery(tenantId, endpoint.body.id);

@@ -214,8 +214,11 @@ async function made(world: ProbeWorld, path: string, body: object): Promise<stri
 /** A public https address: saved, never called (no worker runs in the probing tests). */
 const HOOK_URL = 'https://hooks.example.com/sesame';
 
-/** A webhook endpoint made for the probe: its path. */
+/** A webhook endpoint made for the probe: its path. The probes' earlier endpoints go first (a tenant has at most 20). */
 async function webhookEndpoint(world: ProbeWorld): Promise<string> {
+  const existing = await call(world.url, 'get', '/tenant/webhook_endpoint?limit=100', world.apiKey).expect(200);
+  for (const endpoint of existing.body.data as { id: string }[])
+    await call(world.url, 'delete', `/tenant/webhook_endpoint/${endpoint.id}`, world.apiKey).expect(204);
   return `/tenant/webhook_endpoint/${await made(world, '/tenant/webhook_endpoint', { url: HOOK_URL })}`;
 }
 
