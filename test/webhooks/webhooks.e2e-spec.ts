@@ -318,8 +318,11 @@ describe('webhooks', () => {
     const endpoint = await addEndpoint();
     const rotated = (await asOwner(management().post(`/api/v2/tenant/webhook_endpoint/${endpoint.id}/rotate_secret`)).expect(200)).body as {
       secret: string;
+      previousSecretExpiresAt: string;
     };
     expect(rotated.secret).not.toBe(endpoint.secret);
+    // The overlap: a day by default.
+    expect(Math.round((Date.parse(rotated.previousSecretExpiresAt) - Date.now()) / 3600_000)).toBe(24);
     const ping = (await asOwner(management().post(`/api/v2/tenant/webhook_endpoint/${endpoint.id}/test`)).expect(202)).body as {
       eventId: string;
     };

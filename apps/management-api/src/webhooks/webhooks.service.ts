@@ -92,7 +92,7 @@ export class WebhooksService {
     const secret = newWebhookSecret();
     const overlapEnds = new Date(this.clock.now().getTime() + this.config.webhooks.secretRotationOverlapSeconds * 1000);
     if (!(await this.endpoints.rotateSecret(tenantId, id, secret, overlapEnds))) throw notFound('webhook endpoint');
-    return { secret };
+    return { secret, previousSecretExpiresAt: overlapEnds.toISOString() };
   }
 
   /** Sends a `ping` event to this endpoint only, through the same outbox and worker as every event. */

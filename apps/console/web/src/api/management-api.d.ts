@@ -715,6 +715,11 @@ export interface components {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
             secret: string;
+            /**
+             * Format: date-time
+             * @description Until when the replaced secret signs too (WEBHOOK_SECRET_ROTATION_OVERLAP_SECONDS after the rotation).
+             */
+            previousSecretExpiresAt: string;
         };
         WebhookTestResponse: {
             /**

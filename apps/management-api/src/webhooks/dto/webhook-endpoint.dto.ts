@@ -121,6 +121,13 @@ export class WebhookSecretResponse {
     description: 'The signing secret (Standard Webhooks): shown only in this response. Verify deliveries with it.',
   })
   secret: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    description: 'Until when the replaced secret signs too (WEBHOOK_SECRET_ROTATION_OVERLAP_SECONDS after the rotation).',
+  })
+  previousSecretExpiresAt: string;
 }
 
 export class CreatedWebhookEndpointResponse extends WebhookEndpointResponse {
