@@ -18,6 +18,7 @@ import { smtpDown } from './smtp-down';
 import { DrillStack } from './stack';
 import { formatTable } from './table';
 import { Fault, underLoad } from './under-load';
+import { webhookDelivery } from './webhook-delivery';
 import { workerKill } from './worker-kill';
 import { workerSigterm } from './worker-sigterm';
 
@@ -61,6 +62,10 @@ const DRILLS: Record<string, Drill> = {
     run: hostileInput,
   },
   'idle-connections': { describe: '1000 idle and half-sent connections per app while logins go on', run: idleConnections },
+  'webhook-delivery': {
+    describe: 'webhooks to a slow receiver: the worker killed with -9 mid-delivery, Redis restarted, a new worker; no event lost',
+    run: webhookDelivery,
+  },
   'rolling-restart': {
     describe: 'three auth-api, three management-api, two workers behind nginx: each stopped (SIGTERM) and started in turn under load',
     run: rollingRestart,
