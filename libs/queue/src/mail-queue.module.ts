@@ -19,6 +19,15 @@ export function bullPrefix(config: SesameConfig): string {
 const LOCK_MS = 5000;
 const STALLED_CHECK_MS = 5000;
 
+/** The lock and stalled-job settings of every queue a worker runs (the mail and the webhook queue). */
+export const WORKER_LOCK_SETTINGS = {
+  lockDuration: LOCK_MS,
+  lockRenewTime: LOCK_MS / 2,
+  stalledInterval: STALLED_CHECK_MS,
+  // A job stalls once per crashed worker; more than a few crashes in a row is a broken job.
+  maxStalledCount: 3,
+};
+
 /** Registers the `mail` queue on the configured Redis; both the producer (auth-api) and the worker import it. */
 @Module({
   imports: [
@@ -29,11 +38,7 @@ const STALLED_CHECK_MS = 5000;
         redis: redisConnection(config),
         prefix: bullPrefix(config),
         settings: {
-          lockDuration: LOCK_MS,
-          lockRenewTime: LOCK_MS / 2,
-          stalledInterval: STALLED_CHECK_MS,
-          // A job stalls once per crashed worker; more than a few crashes in a row is a broken job.
-          maxStalledCount: 3,
+          ...WORKER_LOCK_SETTINGS,
           backoffStrategies: {
             [CAPPED_BACKOFF]: (attemptsMade: number) => cappedBackoff(attemptsMade, config.mail.retryDelayMs, config.mail.retryMaxDelayMs),
           },

@@ -2,7 +2,7 @@ import { BullModule, InjectQueue } from '@nestjs/bull';
 import { Injectable, Module } from '@nestjs/common';
 import { redisConnection, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import type { Queue } from 'bull';
-import { bullPrefix } from './mail-queue.module';
+import { bullPrefix, WORKER_LOCK_SETTINGS } from './mail-queue.module';
 import {
   DELIVER_WEBHOOK_JOB,
   DeliverWebhookJob,
@@ -40,6 +40,8 @@ export class WebhookProducer {
         redis: redisConnection(config),
         prefix: bullPrefix(config),
         settings: {
+          // A killed worker's tries are taken over in seconds (the webhook-delivery drill saw a minute and more without).
+          ...WORKER_LOCK_SETTINGS,
           backoffStrategies: {
             [WEBHOOK_BACKOFF]: (_attemptsMade: number, error: unknown) => webhookRetryDelay(error, config.webhooks.retryDelaysMs),
           },
