@@ -133,11 +133,19 @@ export class BenchContext {
     };
   }
 
-  /** Starts a Sesame app as `node dist/apps/<app>/src/main.js`, pinned to the server CPU unless told otherwise. */
+  /** Starts a Sesame app as `node dist/apps/<app>/src/main.js`, pinned to the server CPU (or `cpu`) unless told otherwise. */
   async startSesame(
     app: SesameApp,
     platform: 'express' | 'fastify',
-    options: { pin?: boolean; env?: NodeJS.ProcessEnv; nodeArgs?: string[]; redisPrefix?: string; readyPath?: string; port?: number } = {},
+    options: {
+      pin?: boolean;
+      cpu?: number | null;
+      env?: NodeJS.ProcessEnv;
+      nodeArgs?: string[];
+      redisPrefix?: string;
+      readyPath?: string;
+      port?: number;
+    } = {},
   ): Promise<RunningServer> {
     const port = options.port ?? (await freePort());
     const env = this.sesameEnv(platform, options.redisPrefix ?? this.nextRedisPrefix(), {
@@ -152,12 +160,20 @@ export class BenchContext {
       port,
       options.pin !== false,
       options.readyPath,
+      options.cpu,
     );
   }
 
-  /** Starts any node server listening on `port` with a /api/health route (or the given one). */
-  async startServer(args: string[], env: NodeJS.ProcessEnv, port: number, pin = true, healthPath = '/api/health'): Promise<RunningServer> {
-    const spawned = startPinned(pin ? this.settings.serverCpu : null, process.execPath, args, env);
+  /** Starts any node server listening on `port` with a /api/health route (or the given one), pinned to the server CPU (or `cpu`) when `pin`. */
+  async startServer(
+    args: string[],
+    env: NodeJS.ProcessEnv,
+    port: number,
+    pin = true,
+    healthPath = '/api/health',
+    cpu: number | null = this.settings.serverCpu,
+  ): Promise<RunningServer> {
+    const spawned = startPinned(pin ? cpu : null, process.execPath, args, env);
     const url = `http://127.0.0.1:${port}`;
     try {
       await waitUntilUp(url + healthPath, spawned, 60_000);

@@ -10,6 +10,7 @@ import { runProfile } from './profile';
 import { runScaleBench } from './scale';
 import { ALL_SCENARIOS, runSuite, SuiteScenario } from './suite';
 import { runThrottlerBench } from './throttler';
+import { runWebhooksBench } from './webhooks';
 
 const SCENARIOS: Record<string, { describe: string; run: () => Promise<void> }> = {
   all: {
@@ -61,6 +62,11 @@ const SCENARIOS: Record<string, { describe: string; run: () => Promise<void> }> 
   throttler: {
     describe: 'latency added by the rate limiter on a real management endpoint, limiter on vs off',
     run: runThrottlerBench,
+  },
+  webhooks: {
+    describe:
+      'POST /v1/login_code for a tenant with three webhook endpoints (worker delivering to receivers here) vs one with none, side by side: throughput ratio, delivery lag, lost events',
+    run: runWebhooksBench,
   },
 };
 
