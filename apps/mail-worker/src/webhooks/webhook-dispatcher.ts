@@ -42,17 +42,20 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 
   /**
-   * One pass: new events to deliveries, jobs for every delivery that has none, then one batch of
-   * those that may have lost theirs (bounded: the pass stays short however many deliveries wait).
+   * One pass: new events to deliveries and their jobs, a batch at a time (a steady stream of events
+   * never keeps its deliveries from the queue), then one batch of the deliveries that may have lost
+   * their job (bounded: the pass stays short however many deliveries wait).
    */
   async dispatch(): Promise<void> {
-    const now = this.clock.now();
     let claimed: number;
-    do claimed = await this.events.dispatch(BATCH, now);
-    while (claimed === BATCH);
-    let queued: number;
-    do queued = await this.queue(await this.deliveries.unqueued(BATCH), now);
-    while (queued === BATCH);
+    do {
+      const now = this.clock.now();
+      claimed = await this.events.dispatch(BATCH, now);
+      let queued: number;
+      do queued = await this.queue(await this.deliveries.unqueued(BATCH), now);
+      while (queued === BATCH);
+    } while (claimed === BATCH);
+    const now = this.clock.now();
     await this.queue(await this.deliveries.stale(new Date(now.getTime() - REQUEUE_AFTER_MS), BATCH), now);
   }
 
