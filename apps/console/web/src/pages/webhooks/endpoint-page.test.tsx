@@ -215,7 +215,9 @@ describe('EndpointPage', () => {
     let signedInAgain = false;
     const page = open('owner', (call) => {
       if (call.path === `${BASE}/rotate_secret`)
-        return signedInAgain ? { body: { secret: SECRET } } : problem(403, 'reauthentication_required', 'Sign in again to do this.');
+        return signedInAgain
+          ? { body: { secret: SECRET, previousSecretExpiresAt: '2031-03-02T10:00:00.000Z' } }
+          : problem(403, 'reauthentication_required', 'Sign in again to do this.');
       if (call.path === '/api/sign_in') return SIGN_IN_STARTED;
       if (call.path === '/api/sign_in/status') return { body: { status: 'pending' } };
       if (call.path === '/api/sign_in/code') {
@@ -236,6 +238,8 @@ describe('EndpointPage', () => {
 
     const shown = await screen.findByRole('dialog', { name: 'The new signing secret' });
     expect(within(shown).getByText(SECRET)).toBeInTheDocument();
+    // Until when the old secret signs too, as the API answered it.
+    expect(shown.querySelector('time')?.getAttribute('datetime')).toBe('2031-03-02T10:00:00.000Z');
     expect(page.calls.filter((call) => call.path.endsWith('/rotate_secret'))).toHaveLength(2);
     await userEvent.click(within(shown).getByRole('button', { name: 'I have stored the secret' }));
     expect(document.body.innerHTML).not.toContain(SECRET);

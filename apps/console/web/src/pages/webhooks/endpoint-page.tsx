@@ -160,7 +160,7 @@ function EndpointActions({ tenantId, endpoint, onEdit }: { tenantId: string; end
   const toggle = useUpdateWebhookEndpoint(tenantId, endpoint.id);
   const rotate = useRotateWebhookSecret(tenantId, endpoint.id);
   const [confirmingRotation, setConfirmingRotation] = useState(false);
-  const [rotatedSecret, setRotatedSecret] = useState<string | null>(null);
+  const [rotated, setRotated] = useState<{ secret: string; previousSecretExpiresAt: string } | null>(null);
   return (
     <>
       <div className="row-actions endpoint-actions">
@@ -188,10 +188,10 @@ function EndpointActions({ tenantId, endpoint, onEdit }: { tenantId: string; end
           }}
           onConfirm={() =>
             rotate.mutate(undefined, {
-              onSuccess: ({ secret }) => {
+              onSuccess: (answer) => {
                 rotate.reset();
                 setConfirmingRotation(false);
-                setRotatedSecret(secret);
+                setRotated(answer);
               },
             })
           }
@@ -202,7 +202,14 @@ function EndpointActions({ tenantId, endpoint, onEdit }: { tenantId: string; end
           </p>
         </ConfirmDialog>
       )}
-      {rotatedSecret && <SecretShownOnce secret={rotatedSecret} url={endpoint.url} rotated onDismiss={() => setRotatedSecret(null)} />}
+      {rotated && (
+        <SecretShownOnce
+          secret={rotated.secret}
+          url={endpoint.url}
+          previousSecretExpiresAt={rotated.previousSecretExpiresAt}
+          onDismiss={() => setRotated(null)}
+        />
+      )}
     </>
   );
 }

@@ -1,13 +1,14 @@
 import { useEffect, useId, useRef } from 'react';
 import { CopyButton } from '../../components/copy-button';
+import { DateTime } from '../../components/date-time';
 
 export interface SecretShownOnceProps {
   /** The signing secret (`whsec_…`) of the answer that made it. */
   secret: string;
   /** The endpoint's URL, to say whose secret it is. */
   url: string;
-  /** Whether the secret replaced another (Rotate), rather than came with a new endpoint. */
-  rotated?: boolean;
+  /** After a rotation: until when the replaced secret signs too (absent for a new endpoint). */
+  previousSecretExpiresAt?: string;
   onDismiss: () => void;
 }
 
@@ -15,7 +16,8 @@ export interface SecretShownOnceProps {
  * The endpoint's signing secret in a modal dialog, this once: the page keeps it in this dialog's
  * props only (not stored, not logged, not in the URL), and it is gone when the dialog closes.
  */
-export function SecretShownOnce({ secret, url, rotated = false, onDismiss }: SecretShownOnceProps) {
+export function SecretShownOnce({ secret, url, previousSecretExpiresAt, onDismiss }: SecretShownOnceProps) {
+  const rotated = previousSecretExpiresAt !== undefined;
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -31,8 +33,8 @@ export function SecretShownOnce({ secret, url, rotated = false, onDismiss }: Sec
       </p>
       {rotated && (
         <p className="muted">
-          Deliveries are signed with the old secret too for a while (a day by default), so you can deploy the new one without losing a
-          delivery.
+          Deliveries are signed with the old secret too until <DateTime value={previousSecretExpiresAt} />, so you can deploy the new one
+          without losing a delivery.
         </p>
       )}
       <div className="secret">
