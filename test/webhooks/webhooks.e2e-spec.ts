@@ -5,7 +5,14 @@ import { DataSource } from 'typeorm';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { startStack, Stack } from '../support/apps';
-import { ApplicationFixture, createApplication, createOrganization, createTenant, TenantFixture } from '../support/fixtures';
+import {
+  ApplicationFixture,
+  createApplication,
+  createOrganization,
+  createTenant,
+  createWebApplication,
+  TenantFixture,
+} from '../support/fixtures';
 import { loginByLink, uniqueEmail } from '../support/login';
 import { codeIn, SmtpSink } from '../support/smtp-sink';
 import { authenticateDirect, loginCode, tokenIn, useLink } from '../support/direct-auth';
@@ -142,7 +149,15 @@ describe('webhooks', () => {
       [`login.failed ${locked.id}`, `login.failed ${used.id}`, `login.locked ${locked.id}`].sort(),
     );
     await loginCode(stack.auth.url, app, locked.id, locked.code).expect(400);
+    // Whoever holds only the attempt id (another application's credentials, or none) is refused and writes nothing.
+    const stranger = await createWebApplication(stack.management.url);
+    await loginCode(stack.auth.url, stranger, locked.id, locked.code).expect(404);
+    await loginCode(stack.auth.url, stranger, used.id, '000000').expect(404);
+    await request(stack.auth.url).post('/api/v1/login_code').send({ loginAttemptId: used.id, code: '000000' }).expect(401);
     expect(await outbox(`SELECT 1 FROM webhook_event WHERE payload->>'loginAttemptId' = $1`, [locked.id])).toHaveLength(2);
+    expect(
+      await outbox(`SELECT 1 FROM webhook_event WHERE type LIKE 'login.%' AND payload->>'loginAttemptId' = $1`, [used.id]),
+    ).toHaveLength(1);
     await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
   });
 
