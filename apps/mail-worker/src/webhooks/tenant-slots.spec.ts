@@ -1,20 +1,45 @@
-import { TenantSlots } from './tenant-slots';
+import { SLOW_TRY_MS, TenantSlots } from './tenant-slots';
 
 describe('TenantSlots', () => {
-  it('gives a tenant at most its cap of slots, whatever other tenants hold', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it("turns a tenant's run away at once when its cap is reached and its oldest try is slow, whatever other tenants hold", async () => {
     const slots = new TenantSlots(2);
-    expect([slots.take('a'), slots.take('a'), slots.take('a')]).toEqual([true, true, false]);
-    expect(slots.take('b')).toBe(true);
+    expect([await slots.take('a'), await slots.take('a')]).toEqual([expect.any(Function), expect.any(Function)]);
+    jest.advanceTimersByTime(SLOW_TRY_MS);
+    await expect(slots.take('a')).resolves.toBeNull();
+    await expect(slots.take('b')).resolves.toEqual(expect.any(Function));
   });
 
-  it('frees a slot when a delivery gives it back, and forgets a tenant with none', () => {
+  it('lets a run wait for a slot of a tenant whose tries are young, and gives it the first one that comes back', async () => {
     const slots = new TenantSlots(1);
-    expect(slots.take('a')).toBe(true);
-    slots.release('a');
-    expect(slots.take('a')).toBe(true);
-    expect(slots.take('a')).toBe(false);
-    slots.release('a');
-    slots.release('a');
-    expect([slots.take('a'), slots.take('a')]).toEqual([true, false]);
+    const first = (await slots.take('a'))!;
+    let second: unknown;
+    void slots.take('a').then((slot) => (second = slot));
+    await jest.advanceTimersByTimeAsync(SLOW_TRY_MS / 2);
+    expect(second).toBeUndefined();
+    first();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(second).toEqual(expect.any(Function));
+  });
+
+  it('turns the waiting run away when the try it waits behind turns slow', async () => {
+    const slots = new TenantSlots(1);
+    await slots.take('a');
+    const waiting = slots.take('a');
+    await jest.advanceTimersByTimeAsync(SLOW_TRY_MS);
+    await expect(waiting).resolves.toBeNull();
+  });
+
+  it('gives a slot back once, however often it is called', async () => {
+    const slots = new TenantSlots(2);
+    const first = (await slots.take('a'))!;
+    await slots.take('a');
+    first();
+    first();
+    await slots.take('a');
+    jest.advanceTimersByTime(SLOW_TRY_MS);
+    await expect(slots.take('a')).resolves.toBeNull();
   });
 });

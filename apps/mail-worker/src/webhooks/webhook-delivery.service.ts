@@ -3,6 +3,7 @@ import { Clock, SESAME_CONFIG, SesameConfig, webhookBody, webhookHeaders } from 
 import {
   AuditEventRepository,
   Transactions,
+  WebhookAttempt,
   WebhookDeliveryRepository,
   WebhookDeliveryStatus,
   WebhookDeliveryToSend,
@@ -20,10 +21,6 @@ export interface TryResult {
   outcome: TryOutcome;
   tryNumber: number;
 }
-
-/** Postgres text holds no NUL, and the log shows no control characters: an answer's bytes are kept printable. */
-const UNPRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-const printable = (text: string | null) => text?.replace(UNPRINTABLE, '\ufffd') ?? null;
 
 const DAY_MS = 24 * 3600 * 1000;
 /** A failing streak goes on only while failed tries come at most this far apart (the schedule's longest wait is 14 h): a failure after a quiet week starts a new one. */
@@ -59,18 +56,18 @@ export class WebhookDeliveryService {
     const delivery = await this.deliveries.toSend(deliveryId);
     if (!delivery || delivery.status !== 'pending' || !delivery.endpointEnabled) return { outcome: 'skipped', tryNumber: 0 };
     const result = (outcome: TryOutcome) => ({ outcome, tryNumber: delivery.tryNumber });
-    if (!this.slots.take(delivery.tenantId)) return result('busy');
+    const release = await this.slots.take(delivery.tenantId);
+    if (!release) return result('busy');
     try {
       return result(await this.tryOnce(delivery, delivery.tryNumber > this.config.webhooks.retryDelaysMs.length));
     } finally {
-      this.slots.release(delivery.tenantId);
+      release();
     }
   }
 
   private async tryOnce(delivery: WebhookDeliveryToSend, lastTry: boolean): Promise<TryOutcome> {
     const now = this.clock.now();
-    const secrets = await this.endpoints.signingSecrets(delivery.endpointId, now);
-    if (!secrets) return 'skipped';
+    const secrets = this.endpoints.openSigningSecrets(delivery.endpointId, delivery.endpointSecrets, now);
     const body = webhookBody(delivery.type, delivery.eventCreatedAt, delivery.payload);
     const headers = webhookHeaders(
       [secrets.current, ...(secrets.previous ? [secrets.previous] : [])],
@@ -88,7 +85,25 @@ export class WebhookDeliveryService {
       responseExcerpt: result.excerpt,
       error: result.error,
     };
-    const disabled = await this.transactions.run(async (manager) => {
+    if (delivered && !delivery.endpointFailing) {
+      // The common case, in one statement: the endpoint has no failing streak to end. (A streak that
+      // began since the delivery was read is ended by the endpoint's next success.)
+      await this.deliveries.recordAttempt(null, delivery.id, attempt, status);
+      return 'succeeded';
+    }
+    if (await this.recordWithStreak(delivery, attempt, status, delivered, now)) await this.tellOwners(delivery.endpointId, now);
+    return delivered ? 'succeeded' : lastTry ? 'failed' : 'retry';
+  }
+
+  /** Records the try and its endpoint's failing streak; true when the streak disabled the endpoint (audited in the same transaction). */
+  private recordWithStreak(
+    delivery: WebhookDeliveryToSend,
+    attempt: WebhookAttempt,
+    status: WebhookDeliveryStatus,
+    delivered: boolean,
+    now: Date,
+  ): Promise<boolean> {
+    return this.transactions.run(async (manager) => {
       await this.deliveries.recordAttempt(manager, delivery.id, attempt, status);
       const failingTooLong = new Date(now.getTime() - this.config.webhooks.disableAfterDays * DAY_MS);
       if (!(await this.endpoints.recordTry(manager, delivery.endpointId, delivered, now, failingTooLong, STREAK_GAP_MS))) return false;
@@ -107,8 +122,6 @@ export class WebhookDeliveryService {
       });
       return true;
     });
-    if (disabled) await this.tellOwners(delivery.endpointId, now);
-    return delivered ? 'succeeded' : lastTry ? 'failed' : 'retry';
   }
 
   /** The owners' e-mail; the endpoint is disabled whether or not it can be queued (the audit log and the console say so too). */

@@ -15,12 +15,15 @@ describe('WebhookSender', () => {
   let base: string;
   let handle: (request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse) => void;
   let requests = 0;
+  let connections = 0;
 
   beforeAll(async () => {
     server = createServer((request, response) => {
       requests += 1;
       handle(request, response);
-    }).listen(0, '127.0.0.1');
+    })
+      .on('connection', () => (connections += 1))
+      .listen(0, '127.0.0.1');
     await once(server, 'listening');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -28,7 +31,10 @@ describe('WebhookSender', () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
-  beforeEach(() => (requests = 0));
+  beforeEach(() => {
+    requests = 0;
+    connections = 0;
+  });
 
   it.each([
     ['a private address', '10.0.0.5'],
@@ -60,6 +66,12 @@ describe('WebhookSender', () => {
     expect(result.excerpt!.length).toBeLessThanOrEqual(1024);
   });
 
+  it('keeps an answer printable: a NUL (which Postgres text cannot hold) or a control character becomes U+FFFD', async () => {
+    handle = (_request, response) => response.writeHead(200).end('ok\u0000\u001b[31m');
+    const result = await new WebhookSender(config(true), undefined).send(`${base}/x`, {}, '{}');
+    expect(result.excerpt).toBe('ok\ufffd\ufffd[31m');
+  });
+
   it('gives up on an endpoint that does not answer in time', async () => {
     handle = () => undefined;
     const result = await new WebhookSender(config(true, 200), undefined).send(`${base}/x`, {}, '{}');
@@ -79,5 +91,21 @@ describe('WebhookSender', () => {
     const result = await new WebhookSender(config(true), undefined).send(`${base}/x`, { 'webhook-id': 'evt_2' }, '{"type":"ping"}');
     expect(result).toMatchObject({ status: 204, error: null });
     expect(seen).toMatchObject({ body: '{"type":"ping"}', headers: { 'webhook-id': 'evt_2', 'content-type': 'application/json' } });
+  });
+
+  it('sends the next delivery on the connection of the last one when its answer was read to the end', async () => {
+    handle = (_request, response) => response.writeHead(204).end();
+    const sender = new WebhookSender(config(true), undefined);
+    for (let i = 0; i < 3; i++) expect((await sender.send(`${base}/x`, {}, '{}')).status).toBe(204);
+    expect([requests, connections]).toEqual([3, 1]);
+    sender.onApplicationShutdown();
+  });
+
+  it('closes a connection whose answer was cut short, and opens a new one for the next delivery', async () => {
+    handle = (_request, response) => response.writeHead(200).end('x'.repeat(100_000));
+    const sender = new WebhookSender(config(true), undefined);
+    for (let i = 0; i < 2; i++) expect((await sender.send(`${base}/x`, {}, '{}')).status).toBe(200);
+    expect(connections).toBe(2);
+    sender.onApplicationShutdown();
   });
 });

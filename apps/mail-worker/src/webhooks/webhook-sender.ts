@@ -1,10 +1,20 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { guardedLookup, LookupFunction, SESAME_CONFIG, SesameConfig, webhookUrlProblem } from '@sesame/common';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /** The first bytes of an answer that are kept, for the tenant to see what their endpoint said. */
 const EXCERPT_BYTES = 1024;
+/** Postgres text holds no NUL, and the log shows no control characters: an answer's bytes are kept printable. */
+const UNPRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+const printable = (text: string) => text.replace(UNPRINTABLE, '\ufffd');
+
+/**
+ * How long a connection to a receiver is kept open, idle, for the next delivery: less than the 5 s
+ * that common servers (Node's, nginx's) keep one, so that Sesame closes it first and a delivery is
+ * not written into a connection the receiver is closing.
+ */
+const IDLE_CONNECTION_MS = 4000;
 
 export interface SendResult {
   status: number | null;
@@ -22,14 +32,24 @@ export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
  * it, and at most EXCERPT_BYTES of the answer read before the connection is dropped.
  */
 @Injectable()
-export class WebhookSender {
+export class WebhookSender implements OnApplicationShutdown {
   private readonly lookup: ReturnType<typeof guardedLookup>;
+  // Connections are kept for the next delivery (most go to few receivers): a TCP and TLS handshake
+  // per delivery cost more than the delivery. Each was checked at connect time, by `lookup`.
+  private readonly agents = {
+    'http:': new HttpAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
+    'https:': new HttpsAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
+  };
 
   constructor(
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
     @Inject(WEBHOOK_RESOLVER) resolver: LookupFunction | undefined,
   ) {
     this.lookup = guardedLookup(config.webhooks, resolver);
+  }
+
+  onApplicationShutdown(): void {
+    for (const agent of Object.values(this.agents)) agent.destroy();
   }
 
   send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
@@ -50,7 +70,7 @@ export class WebhookSender {
         },
         lookup: this.lookup as never,
         timeout: this.config.webhooks.timeoutMs,
-        agent: false,
+        agent: this.agents[target.protocol as 'http:' | 'https:'],
       });
       const deadline = setTimeout(
         () => request.destroy(new Error(`no answer within ${this.config.webhooks.timeoutMs} ms`)),
@@ -59,18 +79,21 @@ export class WebhookSender {
       request.on('timeout', () => request.destroy(new Error(`no answer within ${this.config.webhooks.timeoutMs} ms`)));
       request.on('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(deadline);
-        resolve(finish({ status: null, excerpt: null, error: (error.code ? `${error.code}: ` : '') + error.message.slice(0, 400) }));
+        resolve(
+          finish({ status: null, excerpt: null, error: printable((error.code ? `${error.code}: ` : '') + error.message.slice(0, 400)) }),
+        );
       });
       request.on('response', (response) => {
         const chunks: Buffer[] = [];
         let length = 0;
-        const done = () => {
+        const done = (whole: boolean) => {
           clearTimeout(deadline);
-          response.destroy();
+          // An answer read to its end leaves the connection for the next delivery; one cut short closes it.
+          if (!whole) response.destroy();
           resolve(
             finish({
               status: response.statusCode ?? null,
-              excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES),
+              excerpt: printable(Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES)),
               error: null,
             }),
           );
@@ -78,10 +101,10 @@ export class WebhookSender {
         response.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
           length += chunk.length;
-          if (length >= EXCERPT_BYTES) done();
+          if (length >= EXCERPT_BYTES) done(false);
         });
-        response.on('end', done);
-        response.on('error', done);
+        response.on('end', () => done(true));
+        response.on('error', () => done(false));
       });
       request.end(body);
     });

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { PageQuery } from '@sesame/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { keysetPage } from './keyset-page';
+import type { SealedSigningSecrets } from './webhook-endpoint.repository';
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
@@ -14,6 +15,9 @@ export interface WebhookDeliveryToSend {
   endpointId: string;
   url: string;
   endpointEnabled: boolean;
+  /** Whether the endpoint's last tries failed (a try that succeeds ends the streak). */
+  endpointFailing: boolean;
+  endpointSecrets: SealedSigningSecrets;
   tenantId: string;
   /** The number of the next try in this round (from 1; a redelivery starts a round). */
   tryNumber: number;
@@ -62,19 +66,26 @@ export class WebhookDeliveryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async toSend(id: string): Promise<WebhookDeliveryToSend | null> {
-    const rows: WebhookDeliveryToSend[] = await this.dataSource.query(
-      `SELECT d.id, d.status, w.id AS "endpointId", w.url, w.enabled AS "endpointEnabled", w.tenant_id AS "tenantId", d.attempts - d.round_start + 1 AS "tryNumber", e.id AS "eventId", e.type, e.payload,
-              e.created_at AS "eventCreatedAt"
-         FROM webhook_delivery d JOIN webhook_endpoint w ON w.id = d.endpoint_id JOIN webhook_event e ON e.id = d.event_id
-        WHERE d.id = $1`,
+    const rows: (Omit<WebhookDeliveryToSend, 'endpointSecrets'> & {
+      secret: string;
+      previousSecret: string | null;
+      previousSecretExpiresAt: Date | null;
+    })[] = await this.dataSource.query(
+      `SELECT d.id, d.status, w.id AS "endpointId", w.url, w.enabled AS "endpointEnabled", w.failing_since IS NOT NULL AS "endpointFailing",
+                w.secret_encrypted AS secret, w.previous_secret_encrypted AS "previousSecret", w.previous_secret_expires_at AS "previousSecretExpiresAt",
+                w.tenant_id AS "tenantId", d.attempts - d.round_start + 1 AS "tryNumber", e.id AS "eventId", e.type, e.payload, e.created_at AS "eventCreatedAt"
+           FROM webhook_delivery d JOIN webhook_endpoint w ON w.id = d.endpoint_id JOIN webhook_event e ON e.id = d.event_id
+          WHERE d.id = $1`,
       [id],
     );
-    return rows[0] ?? null;
+    if (!rows[0]) return null;
+    const { secret, previousSecret, previousSecretExpiresAt, ...delivery } = rows[0];
+    return { ...delivery, endpointSecrets: { current: secret, previous: previousSecret, previousExpiresAt: previousSecretExpiresAt } };
   }
 
-  /** Records a try and the delivery's status after it, in one statement. */
-  async recordAttempt(manager: EntityManager, id: string, attempt: WebhookAttempt, status: WebhookDeliveryStatus): Promise<void> {
-    await manager.query(
+  /** Records a try and the delivery's status after it, in one statement (in the transaction of `manager` when given). */
+  async recordAttempt(manager: EntityManager | null, id: string, attempt: WebhookAttempt, status: WebhookDeliveryStatus): Promise<void> {
+    await (manager ?? this.dataSource).query(
       `WITH attempt AS (
          INSERT INTO webhook_attempt (delivery_id, attempted_at, duration_ms, response_status, response_excerpt, error)
          VALUES ($1, $2, $3, $4, $5, $6))

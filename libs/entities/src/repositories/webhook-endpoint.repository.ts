@@ -33,6 +33,13 @@ export interface WebhookSigningSecrets {
   previous: string | null;
 }
 
+/** An endpoint's secrets as stored (sealed), read with a delivery to send. */
+export interface SealedSigningSecrets {
+  current: string;
+  previous: string | null;
+  previousExpiresAt: Date | null;
+}
+
 const COLUMNS = `id, tenant_id AS "tenantId", organization_id AS "organizationId", url, description, event_types AS "eventTypes", enabled,
   disabled_reason AS "disabledReason", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
@@ -191,20 +198,12 @@ export class WebhookEndpointRepository {
     return rows[0] ?? null;
   }
 
-  /** The secrets that sign the endpoint's deliveries at `now`; null when the endpoint is gone. */
-  async signingSecrets(id: string, now: Date): Promise<WebhookSigningSecrets | null> {
-    const rows: { secret_encrypted: string; previous_secret_encrypted: string | null; previous_secret_expires_at: Date | null }[] =
-      await this.dataSource.query(
-        'SELECT secret_encrypted, previous_secret_encrypted, previous_secret_expires_at FROM webhook_endpoint WHERE id = $1',
-        [id],
-      );
-    const row = rows[0];
-    if (!row) return null;
-    const overlap =
-      row.previous_secret_encrypted !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now;
+  /** The secrets that sign the endpoint's deliveries at `now`, unsealed: the previous one only during its overlap. */
+  openSigningSecrets(endpointId: string, sealed: SealedSigningSecrets, now: Date): WebhookSigningSecrets {
+    const overlap = sealed.previous !== null && sealed.previousExpiresAt !== null && sealed.previousExpiresAt > now;
     return {
-      current: this.box.decrypt(row.secret_encrypted, associatedData(id)),
-      previous: overlap ? this.box.decrypt(row.previous_secret_encrypted!, associatedData(id)) : null,
+      current: this.box.decrypt(sealed.current, associatedData(endpointId)),
+      previous: overlap ? this.box.decrypt(sealed.previous!, associatedData(endpointId)) : null,
     };
   }
 }
