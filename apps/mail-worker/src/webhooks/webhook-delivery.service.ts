@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock, SESAME_CONFIG, SesameConfig, webhookBody, webhookHeaders } from '@sesame/common';
 import {
   AuditEventRepository,
+  RecordedTry,
   Transactions,
   WebhookAttempt,
   WebhookDeliveryRepository,
@@ -10,6 +11,7 @@ import {
   WebhookEndpointRepository,
 } from '@sesame/entities';
 import { MailProducer } from '@sesame/queue';
+import { BatchedCalls } from './batched-calls';
 import { TenantSlots } from './tenant-slots';
 import { WebhookSender } from './webhook-sender';
 
@@ -37,6 +39,10 @@ const STREAK_GAP_MS = DAY_MS;
 export class WebhookDeliveryService {
   private readonly logger = new Logger(WebhookDeliveryService.name);
   private readonly slots: TenantSlots;
+  // Concurrent tries read their deliveries, and record their success, a statement per batch: a
+  // busy worker's round trips to Postgres were most of its work.
+  private readonly reads: BatchedCalls<string, WebhookDeliveryToSend | null>;
+  private readonly deliveredTries: BatchedCalls<RecordedTry, undefined>;
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
@@ -49,11 +55,16 @@ export class WebhookDeliveryService {
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
   ) {
     this.slots = new TenantSlots(config.webhooks.tenantConcurrency);
+    this.reads = new BatchedCalls((ids) => this.deliveries.toSend(ids));
+    this.deliveredTries = new BatchedCalls(async (tries) => {
+      await this.deliveries.recordAttempts(null, tries);
+      return tries.map(() => undefined);
+    });
   }
 
   /** The delivery's next try (the last is the one after the last wait of WEBHOOK_RETRY_DELAYS_MS), if it is due and its tenant has a slot. */
   async attempt(deliveryId: string): Promise<TryResult> {
-    const delivery = await this.deliveries.toSend(deliveryId);
+    const delivery = await this.reads.run(deliveryId);
     if (!delivery || delivery.status !== 'pending' || !delivery.endpointEnabled) return { outcome: 'skipped', tryNumber: 0 };
     const result = (outcome: TryOutcome) => ({ outcome, tryNumber: delivery.tryNumber });
     const release = await this.slots.take(delivery.tenantId);
@@ -86,9 +97,9 @@ export class WebhookDeliveryService {
       error: result.error,
     };
     if (delivered && !delivery.endpointFailing) {
-      // The common case, in one statement: the endpoint has no failing streak to end. (A streak that
+      // The common case, no transaction: the endpoint has no failing streak to end. (A streak that
       // began since the delivery was read is ended by the endpoint's next success.)
-      await this.deliveries.recordAttempt(null, delivery.id, attempt, status);
+      await this.deliveredTries.run({ deliveryId: delivery.id, attempt, status });
       return 'succeeded';
     }
     if (await this.recordWithStreak(delivery, attempt, status, delivered, now)) await this.tellOwners(delivery.endpointId, now);
@@ -104,7 +115,7 @@ export class WebhookDeliveryService {
     now: Date,
   ): Promise<boolean> {
     return this.transactions.run(async (manager) => {
-      await this.deliveries.recordAttempt(manager, delivery.id, attempt, status);
+      await this.deliveries.recordAttempts(manager, [{ deliveryId: delivery.id, attempt, status }]);
       const failingTooLong = new Date(now.getTime() - this.config.webhooks.disableAfterDays * DAY_MS);
       if (!(await this.endpoints.recordTry(manager, delivery.endpointId, delivered, now, failingTooLong, STREAK_GAP_MS))) return false;
       await this.audit.insert(manager, {

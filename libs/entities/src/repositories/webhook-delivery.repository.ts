@@ -37,6 +37,13 @@ export interface WebhookAttempt {
   error: string | null;
 }
 
+/** A try to record: its delivery, what happened, and the delivery's status after it. */
+export interface RecordedTry {
+  deliveryId: string;
+  attempt: WebhookAttempt;
+  status: WebhookDeliveryStatus;
+}
+
 /** A delivery as the management API lists it, with its attempts, newest first. */
 export interface WebhookDeliveryView {
   id: string;
@@ -65,34 +72,50 @@ export type Redelivery = WebhookDeliveryToQueue | 'pending' | null;
 export class WebhookDeliveryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async toSend(id: string): Promise<WebhookDeliveryToSend | null> {
+  /** The deliveries to send, in the order of `ids` (null where one is gone), each with its endpoint and event. */
+  async toSend(ids: string[]): Promise<(WebhookDeliveryToSend | null)[]> {
     const rows: (Omit<WebhookDeliveryToSend, 'endpointSecrets'> & {
       secret: string;
       previousSecret: string | null;
       previousSecretExpiresAt: Date | null;
     })[] = await this.dataSource.query(
       `SELECT d.id, d.status, w.id AS "endpointId", w.url, w.enabled AS "endpointEnabled", w.failing_since IS NOT NULL AS "endpointFailing",
-                w.secret_encrypted AS secret, w.previous_secret_encrypted AS "previousSecret", w.previous_secret_expires_at AS "previousSecretExpiresAt",
-                w.tenant_id AS "tenantId", d.attempts - d.round_start + 1 AS "tryNumber", e.id AS "eventId", e.type, e.payload, e.created_at AS "eventCreatedAt"
-           FROM webhook_delivery d JOIN webhook_endpoint w ON w.id = d.endpoint_id JOIN webhook_event e ON e.id = d.event_id
-          WHERE d.id = $1`,
-      [id],
+              w.secret_encrypted AS secret, w.previous_secret_encrypted AS "previousSecret", w.previous_secret_expires_at AS "previousSecretExpiresAt",
+              w.tenant_id AS "tenantId", d.attempts - d.round_start + 1 AS "tryNumber", e.id AS "eventId", e.type, e.payload, e.created_at AS "eventCreatedAt"
+         FROM webhook_delivery d JOIN webhook_endpoint w ON w.id = d.endpoint_id JOIN webhook_event e ON e.id = d.event_id
+        WHERE d.id = ANY($1::uuid[])`,
+      [ids],
     );
-    if (!rows[0]) return null;
-    const { secret, previousSecret, previousSecretExpiresAt, ...delivery } = rows[0];
-    return { ...delivery, endpointSecrets: { current: secret, previous: previousSecret, previousExpiresAt: previousSecretExpiresAt } };
+    const byId = new Map(
+      rows.map(({ secret, previousSecret, previousSecretExpiresAt, ...delivery }) => [
+        delivery.id,
+        { ...delivery, endpointSecrets: { current: secret, previous: previousSecret, previousExpiresAt: previousSecretExpiresAt } },
+      ]),
+    );
+    return ids.map((id) => byId.get(id) ?? null);
   }
 
-  /** Records a try and the delivery's status after it, in one statement (in the transaction of `manager` when given). */
-  async recordAttempt(manager: EntityManager | null, id: string, attempt: WebhookAttempt, status: WebhookDeliveryStatus): Promise<void> {
+  /** Records tries and each delivery's status after its try, in one statement (in the transaction of `manager` when given). */
+  async recordAttempts(manager: EntityManager | null, tries: RecordedTry[]): Promise<void> {
     await (manager ?? this.dataSource).query(
-      `WITH attempt AS (
+      `WITH tries AS (
+         SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::int[], $4::int[], $5::varchar[], $6::varchar[], $7::webhook_delivery_status[])
+                    AS t(delivery_id, attempted_at, duration_ms, response_status, response_excerpt, error, status)),
+       attempt AS (
          INSERT INTO webhook_attempt (delivery_id, attempted_at, duration_ms, response_status, response_excerpt, error)
-         VALUES ($1, $2, $3, $4, $5, $6))
-       UPDATE webhook_delivery SET attempts = attempts + 1, status = $7::webhook_delivery_status,
-              finished_at = CASE WHEN $7::text = 'pending' THEN NULL ELSE $2::timestamptz END
-        WHERE id = $1`,
-      [id, attempt.attemptedAt, attempt.durationMs, attempt.responseStatus, attempt.responseExcerpt, attempt.error, status],
+         SELECT delivery_id, attempted_at, duration_ms, response_status, response_excerpt, error FROM tries)
+       UPDATE webhook_delivery d SET attempts = d.attempts + 1, status = t.status,
+              finished_at = CASE WHEN t.status = 'pending' THEN NULL ELSE t.attempted_at END
+         FROM tries t WHERE d.id = t.delivery_id`,
+      [
+        tries.map((one) => one.deliveryId),
+        tries.map((one) => one.attempt.attemptedAt),
+        tries.map((one) => one.attempt.durationMs),
+        tries.map((one) => one.attempt.responseStatus),
+        tries.map((one) => one.attempt.responseExcerpt),
+        tries.map((one) => one.attempt.error),
+        tries.map((one) => one.status),
+      ],
     );
   }
 
