@@ -15,7 +15,17 @@ import {
   walkPages,
 } from '../support/management';
 
-const ORGANIZATION_FIELDS = ['autologin', 'createdAt', 'id', 'linkTtlSeconds', 'name', 'tenantId', 'updatedAt', 'whitelistDomains'];
+const ORGANIZATION_FIELDS = [
+  'autologin',
+  'createdAt',
+  'id',
+  'linkTtlSeconds',
+  'name',
+  'passkeys',
+  'tenantId',
+  'updatedAt',
+  'whitelistDomains',
+];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('organizations', () => {
@@ -53,6 +63,7 @@ describe('organizations', () => {
         whitelistDomains: ['https://app.example.com'],
         autologin: false,
         linkTtlSeconds: 600,
+        passkeys: 'offered',
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
       });
@@ -91,10 +102,20 @@ describe('organizations', () => {
         whitelistDomains: [],
         autologin: false,
         linkTtlSeconds: 600,
+        passkeys: 'offered',
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
       });
       expect((await read(response.body.id).expect(200)).body).toEqual(response.body);
+    });
+
+    it('takes the passkeys policy (off, offered, required) on creation and update, and refuses anything else', async () => {
+      const created = await create({ name: 'Passkeys', passkeys: 'required' }).expect(201);
+      expect(created.body.passkeys).toBe('required');
+      expect((await update(created.body.id, { passkeys: 'off' }).expect(200)).body.passkeys).toBe('off');
+      expect((await update(created.body.id, { name: 'Still off' }).expect(200)).body.passkeys).toBe('off');
+      await update(created.body.id, { passkeys: 'sometimes' }).expect(400);
+      await create({ name: 'Bad', passkeys: true }).expect(400);
     });
 
     it('stores every setting, normalising whitelist domains and dropping duplicates', async () => {

@@ -19,7 +19,14 @@ const principal = (overrides: Partial<ClientPrincipal> = {}): ClientPrincipal =>
 
 const context = (callbackUrls: string[] = []): ClientContext => ({
   application: { id: 'app-1', name: 'Shop', type: 'web', clientId: 'client-1', callbackUrls },
-  organization: { id: 'org-1', name: 'Acme', whitelistDomains: ['https://app.example.com'], autologin: false, linkTtlSeconds: 900 },
+  organization: {
+    id: 'org-1',
+    name: 'Acme',
+    whitelistDomains: ['https://app.example.com'],
+    autologin: false,
+    linkTtlSeconds: 900,
+    passkeys: 'offered',
+  },
   tenant: { id: 'tenant-1', plan: 'pro' },
 });
 

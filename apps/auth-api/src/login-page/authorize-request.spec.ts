@@ -8,7 +8,7 @@ const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 function context(type: ClientContext['application']['type'], callbackUrls: string[], whitelistDomains: string[] = []): ClientContext {
   return {
     application: { id: 'app-id', name: 'App', type, clientId: 'client-1', callbackUrls },
-    organization: { id: 'org-id', name: 'Org', whitelistDomains, autologin: false, linkTtlSeconds: 600 },
+    organization: { id: 'org-id', name: 'Org', whitelistDomains, autologin: false, linkTtlSeconds: 600, passkeys: 'offered' },
     tenant: { id: 'tenant-id', plan: 'free' },
   };
 }

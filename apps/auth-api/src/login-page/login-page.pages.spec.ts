@@ -5,7 +5,7 @@ import { checkInbox, SentView, signInForm, WAIT_SCRIPT } from './login-page.page
 
 const context: ClientContext = {
   application: { id: 'a', name: 'Notes <beta>', type: 'desktop', clientId: 'c', callbackUrls: [] },
-  organization: { id: 'o', name: 'Acme & Co', whitelistDomains: [], autologin: false, linkTtlSeconds: 600 },
+  organization: { id: 'o', name: 'Acme & Co', whitelistDomains: [], autologin: false, linkTtlSeconds: 600, passkeys: 'offered' },
   tenant: { id: 't', plan: 'free' },
 };
 

@@ -24,6 +24,7 @@ export class OrganizationsService {
       whitelistDomains: normalizeAll('whitelistDomains', input.whitelistDomains ?? [], normalizeWhitelistDomain),
       autologin: input.autologin ?? false,
       linkTtlSeconds: input.linkTtlSeconds,
+      passkeys: input.passkeys,
     });
     return OrganizationResponse.from(organization);
   }
@@ -34,6 +35,7 @@ export class OrganizationsService {
       organization.whitelistDomains = normalizeAll('whitelistDomains', input.whitelistDomains, normalizeWhitelistDomain);
     if (input.autologin !== undefined) organization.autologin = input.autologin;
     if (input.linkTtlSeconds !== undefined) organization.linkTtlSeconds = input.linkTtlSeconds;
+    if (input.passkeys !== undefined) organization.passkeys = input.passkeys;
     return OrganizationResponse.from(await this.organizations.update(organization));
   }
 

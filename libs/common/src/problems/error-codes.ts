@@ -91,6 +91,7 @@ export const ERROR_CODES = {
     status: 403,
     apis: ['v2', 'page'],
     doc: "a change through the queue dashboard's session cookie, or a press of a login link's Continue, sent from another site (`Sec-Fetch-Site`, else `Origin`)",
+    also: [{ apis: ['v1'], doc: 'a passkey request of the hosted page (`/v1/authorize/passkey/*`) sent from another site' }],
   },
   tenant_key_required: {
     status: 403,
@@ -257,7 +258,35 @@ export const ERROR_CODES = {
     apis: ['page'],
     doc: '`POST /v1/login_link/approve` without a two-digit number: nothing changed',
   },
-  csrf_failed: { status: 403, apis: ['page'], doc: 'the hosted form was posted without its CSRF cookie or with a wrong token' },
+  csrf_failed: {
+    status: 403,
+    apis: ['page'],
+    doc: 'the hosted form was posted without its CSRF cookie or with a wrong token',
+    also: [
+      { apis: ['v1'], doc: "a passkey request of the hosted page (`/v1/authorize/passkey/*`) without the form's CSRF cookie and value" },
+    ],
+  },
+  passkeys_off: {
+    status: 403,
+    apis: ['v1'],
+    doc: "`/v1/authorize/passkey/*` for an organization whose `passkeys` setting is `off`, or where `PUBLIC_BASE_URL`'s host is an IP address (WebAuthn needs a domain name)",
+  },
+  passkey_challenge_invalid: {
+    status: 400,
+    apis: ['v1'],
+    doc: 'a passkey answer to a challenge that was already used, has expired, or was issued for another sign-in request, browser or registration: ask for new options',
+  },
+  passkey_refused: {
+    status: 400,
+    apis: ['v1'],
+    doc: "a passkey that cannot sign in here: unknown, another organization's, a blocked or deleted user's, or its answer does not verify (signature, origin, RP ID, user verification, a sign count going backwards). One answer for all, so it tells nobody which passkeys exist",
+  },
+  passkey_registration_not_allowed: {
+    status: 403,
+    apis: ['v1'],
+    doc: 'registering a passkey without the offer an e-mailed login just completed in this browser gives (none, expired, already used, or for another browser)',
+  },
+  passkey_exists: { status: 409, apis: ['v1'], doc: 'registering a passkey whose credential id is already registered' },
   unknown_login_link: {
     status: 404,
     apis: ['page'],

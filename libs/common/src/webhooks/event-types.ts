@@ -7,6 +7,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'user.blocked',
   'user.unblocked',
   'user.deleted',
+  'passkey.registered',
+  'passkey.removed',
   'application.secret_rotated',
   'member.added',
   'member.role_changed',

@@ -2,8 +2,12 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
 import { TIMESTAMP } from './columns';
 import { Tenant } from './tenant.entity';
 
-/** Who made a change: the platform key, a tenant's key, a member in the console, or Sesame itself (a webhook endpoint disabled after days of failures). */
-export const AUDIT_ACTOR_TYPES = ['platform', 'api_key', 'member', 'sesame'] as const;
+/**
+ * Who made a change: the platform key, a tenant's key, a member in the console, Sesame itself (a
+ * webhook endpoint disabled after days of failures), or a user of an organization (their own
+ * passkey, registered on the hosted login page).
+ */
+export const AUDIT_ACTOR_TYPES = ['platform', 'api_key', 'member', 'sesame', 'user'] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
 /** One change made through the management API (or by Sesame itself): who, what, to which object, from where. Never holds a secret. */

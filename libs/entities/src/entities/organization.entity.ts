@@ -4,6 +4,14 @@ import { Tenant } from './tenant.entity';
 
 export const DEFAULT_LINK_TTL_SECONDS = 600;
 
+/**
+ * Passkeys in an organization: `off` (never offered, never accepted), `offered` (the hosted page
+ * offers signing in with one and, after an e-mailed login, creating one; skipping is one click) or
+ * `required` (the offer after an e-mailed login has no skip). See docs/passkeys.md.
+ */
+export const PASSKEY_POLICIES = ['off', 'offered', 'required'] as const;
+export type PasskeyPolicy = (typeof PASSKEY_POLICIES)[number];
+
 @Entity('organization')
 @Index('organization_tenant_page', ['tenantId', 'createdAt', 'id'])
 export class Organization {
@@ -29,6 +37,9 @@ export class Organization {
 
   @Column({ type: 'integer', name: 'link_ttl_seconds', default: DEFAULT_LINK_TTL_SECONDS })
   linkTtlSeconds: number;
+
+  @Column({ type: 'enum', enum: PASSKEY_POLICIES, enumName: 'organization_passkeys', default: 'offered' })
+  passkeys: PasskeyPolicy;
 
   @CreateDateColumn({ ...TIMESTAMP, name: 'created_at' })
   createdAt: Date;

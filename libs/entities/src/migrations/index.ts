@@ -10,6 +10,7 @@ import { AnyDeviceTrust1796700000000 } from './1796700000000-any-device-trust';
 import { KeyRoles1796700000001 } from './1796700000001-key-roles';
 import { Webhooks1796800000000 } from './1796800000000-webhooks';
 import { WebhookRedelivery1796900000000 } from './1796900000000-webhook-redelivery';
+import { Passkeys1797000000000 } from './1797000000000-passkeys';
 
 /** Every migration, in order (registered explicitly, no globs). */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   KeyRoles1796700000001,
   Webhooks1796800000000,
   WebhookRedelivery1796900000000,
+  Passkeys1797000000000,
 ];

@@ -3,12 +3,20 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApplicationType, PageQuery, Plan } from '@sesame/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Application } from '../entities/application.entity';
+import { PasskeyPolicy } from '../entities/organization.entity';
 import { keysetPage } from './keyset-page';
 
 /** What the login flow needs to know about an application and its organization. */
 export interface ClientContext {
   application: { id: string; name: string; type: ApplicationType; clientId: string; callbackUrls: string[] };
-  organization: { id: string; name: string; whitelistDomains: string[]; autologin: boolean; linkTtlSeconds: number };
+  organization: {
+    id: string;
+    name: string;
+    whitelistDomains: string[];
+    autologin: boolean;
+    linkTtlSeconds: number;
+    passkeys: PasskeyPolicy;
+  };
   tenant: { id: string; plan: Plan };
 }
 
@@ -23,6 +31,7 @@ interface ContextRow {
   whitelist_domains: string[];
   autologin: boolean;
   link_ttl_seconds: number;
+  passkeys: PasskeyPolicy;
   tenant_id: string;
   plan: Plan;
 }
@@ -208,7 +217,7 @@ export class ApplicationRepository {
   private async findContext(condition: string, value: string, manager?: EntityManager): Promise<ClientContext | null> {
     const rows: ContextRow[] = await (manager ?? this.dataSource).query(
       `SELECT a.id AS application_id, a.name AS application_name, a.type, a.client_id, a.callback_urls,
-              o.id AS organization_id, o.name AS organization_name, o.whitelist_domains, o.autologin, o.link_ttl_seconds,
+              o.id AS organization_id, o.name AS organization_name, o.whitelist_domains, o.autologin, o.link_ttl_seconds, o.passkeys,
               t.id AS tenant_id, t.plan
          FROM application a
          JOIN organization o ON o.id = a.organization_id
@@ -232,6 +241,7 @@ export class ApplicationRepository {
         whitelistDomains: row.whitelist_domains,
         autologin: row.autologin,
         linkTtlSeconds: row.link_ttl_seconds,
+        passkeys: row.passkeys,
       },
       tenant: { id: row.tenant_id, plan: row.plan },
     };

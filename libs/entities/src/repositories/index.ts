@@ -6,6 +6,8 @@ export * from './authorization-code.repository';
 export * from './email-throttle.repository';
 export * from './login-attempt.repository';
 export * from './organization.repository';
+export * from './passkey.repository';
+export * from './passkey-challenge.repository';
 export * from './repositories.module';
 export * from './signing-key.repository';
 export * from './tenant-member.repository';

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApprovalNumbers, LoginCodes, PageQuery, SecretBox, sha256 } from '@sesame/common';
@@ -387,6 +388,45 @@ export class LoginAttemptRepository {
       [id, now],
     );
     return rows[0] ? claimed(rows[0]) : null;
+  }
+
+  /**
+   * A sign-in with a passkey on the hosted page, recorded as a completed attempt (so login activity,
+   * retention and the completion of a login treat it like any other) that never had a link: its
+   * token hash is random and nothing is sealed, so no link or code can ever use it.
+   */
+  async insertPasskeyLogin(
+    manager: EntityManager,
+    login: Pick<NewLoginAttempt, 'organizationId' | 'applicationId' | 'email' | 'state' | 'redirectUri' | 'codeChallenge' | 'nonce'> & {
+      passkeyId: string;
+      requestId: string | null;
+      requesterUserAgent: string | null;
+      requesterIp: string | null;
+      now: Date;
+    },
+  ): Promise<ClaimedAttempt> {
+    const rows: Row[] = await manager.query(
+      `INSERT INTO login_attempt (organization_id, application_id, email, token_hash, sentence, state, redirect_uri, code_challenge, nonce,
+                                  flow, status, used_at, expires_at, created_at, request_id, requester_user_agent, requester_ip, passkey_id)
+       VALUES ($1, $2, $3, $4, '', $5, $6, $7, $8, 'hosted', 'completed', $9, $9, $9, $10, $11, $12, $13)
+       RETURNING ${CLAIMED_COLUMNS}`,
+      [
+        login.organizationId,
+        login.applicationId,
+        login.email,
+        randomBytes(32),
+        login.state,
+        login.redirectUri,
+        login.codeChallenge,
+        login.nonce,
+        login.now,
+        login.requestId,
+        login.requesterUserAgent?.slice(0, 512) ?? null,
+        login.requesterIp,
+        login.passkeyId,
+      ],
+    );
+    return claimed(rows[0]);
   }
 
   /** Locks the attempt of a link for a decision taken on its page (approval from another device). */

@@ -7,13 +7,13 @@ import { keysetPage } from './keyset-page';
 import { prepared, queryPrepared } from './prepared-query';
 
 const COLUMNS = `id, tenant_id AS "tenantId", name, whitelist_domains AS "whitelistDomains", autologin,
-  link_ttl_seconds AS "linkTtlSeconds", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  link_ttl_seconds AS "linkTtlSeconds", passkeys, created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** Every management request about an organization or its contents starts here, so it is a prepared statement. */
 const FIND_ORGANIZATION = prepared('find-organization', `SELECT ${COLUMNS} FROM organization WHERE tenant_id = $1 AND id = $2`);
 
 export type NewOrganization = Pick<Organization, 'tenantId' | 'name'> &
-  Partial<Pick<Organization, 'whitelistDomains' | 'autologin' | 'linkTtlSeconds'>>;
+  Partial<Pick<Organization, 'whitelistDomains' | 'autologin' | 'linkTtlSeconds' | 'passkeys'>>;
 
 /** organization: a tenant's organizations, always looked up within one tenant. */
 @Injectable()
@@ -54,6 +54,7 @@ export class OrganizationRepository {
       ['whitelist_domains', organization.whitelistDomains],
       ['autologin', organization.autologin],
       ['link_ttl_seconds', organization.linkTtlSeconds],
+      ['passkeys', organization.passkeys],
     ];
     const values = given.filter(([, value]) => value !== undefined);
     const rows: Organization[] = await this.dataSource.query(
@@ -67,8 +68,9 @@ export class OrganizationRepository {
   async update(organization: Organization): Promise<Organization> {
     const rows: Organization[] = await this.dataSource.query(
       `WITH updated AS (
-         UPDATE organization SET name = $3, whitelist_domains = $4, autologin = $5, link_ttl_seconds = $6,
-                updated_at = CASE WHEN (name, whitelist_domains, autologin, link_ttl_seconds) IS DISTINCT FROM ($3::varchar, $4::text[], $5::boolean, $6::integer)
+         UPDATE organization SET name = $3, whitelist_domains = $4, autologin = $5, link_ttl_seconds = $6, passkeys = $7,
+                updated_at = CASE WHEN (name, whitelist_domains, autologin, link_ttl_seconds, passkeys)
+                                       IS DISTINCT FROM ($3::varchar, $4::text[], $5::boolean, $6::integer, $7::organization_passkeys)
                                   THEN now() ELSE updated_at END
           WHERE tenant_id = $1 AND id = $2 RETURNING ${COLUMNS})
        SELECT * FROM updated`,
@@ -79,6 +81,7 @@ export class OrganizationRepository {
         organization.whitelistDomains,
         organization.autologin,
         organization.linkTtlSeconds,
+        organization.passkeys,
       ],
     );
     return rows[0] ?? organization;

@@ -8,6 +8,9 @@ import { AuthorizationCodeRepository } from './authorization-code.repository';
 import { EmailThrottleRepository } from './email-throttle.repository';
 import { LoginAttemptRepository } from './login-attempt.repository';
 import { OrganizationRepository } from './organization.repository';
+import { PasskeyChallengeRepository } from './passkey-challenge.repository';
+import { PasskeyRepository } from './passkey.repository';
+import { UserPasskeys } from '../passkeys/user-passkeys.service';
 import { SigningKeyRepository } from './signing-key.repository';
 import { TenantMemberRepository } from './tenant-member.repository';
 import { TenantRepository } from './tenant.repository';
@@ -27,6 +30,8 @@ const REPOSITORIES = [
   EmailThrottleRepository,
   LoginAttemptRepository,
   OrganizationRepository,
+  PasskeyChallengeRepository,
+  PasskeyRepository,
   SigningKeyRepository,
   TenantMemberRepository,
   TenantRepository,
@@ -38,7 +43,7 @@ const REPOSITORIES = [
 ];
 
 @Module({
-  providers: [...REPOSITORIES, secretBoxProvider, loginCodesProvider, approvalNumbersProvider],
-  exports: [...REPOSITORIES, ApprovalNumbers],
+  providers: [...REPOSITORIES, UserPasskeys, secretBoxProvider, loginCodesProvider, approvalNumbersProvider],
+  exports: [...REPOSITORIES, UserPasskeys, ApprovalNumbers],
 })
 export class RepositoriesModule {}

@@ -575,7 +575,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "access_denied" | "bad_request" | "conflict" | "console_not_built" | "cross_origin_request" | "cross_site_request" | "csrf_token_invalid" | "forbidden" | "insufficient_role" | "internal_error" | "invalid_api_key" | "invalid_client" | "invalid_cursor" | "invalid_grant" | "invalid_id" | "invalid_login_code" | "invalid_member_token" | "invalid_path" | "invalid_request" | "invalid_token" | "last_owner" | "login_attempt_locked" | "login_code_disabled" | "login_link_expired" | "login_link_used" | "mail_queue_unavailable" | "malformed_body" | "member_exists" | "member_token_required" | "method_not_allowed" | "missing_api_key" | "no_callback_url" | "no_client_secret" | "not_a_member" | "not_acceptable" | "not_found" | "not_signed_in" | "payload_too_large" | "plan_change_forbidden" | "plan_not_supported" | "platform_key_required" | "rate_limited" | "rate_limiter_unavailable" | "reauthentication_required" | "request_timeout" | "service_unavailable" | "sesame_unavailable" | "sign_in_not_found" | "sign_in_refused" | "temporarily_unavailable" | "tenant_header_required" | "tenant_key_required" | "too_early" | "try_failed" | "unauthorized" | "unauthorized_client" | "unprocessable_entity" | "unsupported_grant_type" | "unsupported_media_type" | "usage_unavailable" | "user_exists" | "validation_failed" | "webhook_delivery_pending" | "webhook_endpoint_disabled" | "webhook_endpoint_limit" | "webhook_url_not_allowed";
+            code: "access_denied" | "bad_request" | "conflict" | "console_not_built" | "cross_origin_request" | "cross_site_request" | "csrf_failed" | "csrf_token_invalid" | "forbidden" | "insufficient_role" | "internal_error" | "invalid_api_key" | "invalid_client" | "invalid_cursor" | "invalid_grant" | "invalid_id" | "invalid_login_code" | "invalid_member_token" | "invalid_path" | "invalid_request" | "invalid_token" | "last_owner" | "login_attempt_locked" | "login_code_disabled" | "login_link_expired" | "login_link_used" | "mail_queue_unavailable" | "malformed_body" | "member_exists" | "member_token_required" | "method_not_allowed" | "missing_api_key" | "no_callback_url" | "no_client_secret" | "not_a_member" | "not_acceptable" | "not_found" | "not_signed_in" | "passkey_challenge_invalid" | "passkey_exists" | "passkey_refused" | "passkey_registration_not_allowed" | "passkeys_off" | "payload_too_large" | "plan_change_forbidden" | "plan_not_supported" | "platform_key_required" | "rate_limited" | "rate_limiter_unavailable" | "reauthentication_required" | "request_timeout" | "service_unavailable" | "sesame_unavailable" | "sign_in_not_found" | "sign_in_refused" | "temporarily_unavailable" | "tenant_header_required" | "tenant_key_required" | "too_early" | "try_failed" | "unauthorized" | "unauthorized_client" | "unprocessable_entity" | "unsupported_grant_type" | "unsupported_media_type" | "usage_unavailable" | "user_exists" | "validation_failed" | "webhook_delivery_pending" | "webhook_endpoint_disabled" | "webhook_endpoint_limit" | "webhook_url_not_allowed";
             /** @example /api/v2/organization/2d5d5f0e-0f7b-4e84-8a52-39b8bd0e4a0b */
             instance?: string;
             /**
@@ -642,7 +642,7 @@ export interface components {
             url: string;
             description: string | null;
             /** @description Empty: every event type. */
-            eventTypes: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
+            eventTypes: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "passkey.registered" | "passkey.removed" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
             enabled: boolean;
             /**
              * @description Why Sesame disabled it: `failing`, every try failed for WEBHOOK_DISABLE_AFTER_DAYS. Null when enabled or disabled by the tenant.
@@ -668,7 +668,7 @@ export interface components {
             /** @example Creates accounts in our CRM */
             description?: string;
             /** @description The event types to receive; empty or left out: all of them. */
-            eventTypes?: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
+            eventTypes?: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "passkey.registered" | "passkey.removed" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
             /**
              * Format: uuid
              * @description Only this organization's events; left out: the whole tenant's.
@@ -685,7 +685,7 @@ export interface components {
             url: string;
             description: string | null;
             /** @description Empty: every event type. */
-            eventTypes: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
+            eventTypes: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "passkey.registered" | "passkey.removed" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
             enabled: boolean;
             /**
              * @description Why Sesame disabled it: `failing`, every try failed for WEBHOOK_DISABLE_AFTER_DAYS. Null when enabled or disabled by the tenant.
@@ -706,7 +706,7 @@ export interface components {
             /** @example https://api.example.com/sesame-webhooks */
             url?: string;
             description?: string;
-            eventTypes?: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
+            eventTypes?: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "passkey.registered" | "passkey.removed" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
             enabled?: boolean;
         };
         WebhookSecretResponse: {
@@ -958,7 +958,7 @@ export interface components {
         };
         AuditActorResponse: {
             /** @enum {string} */
-            type: "platform" | "api_key" | "member" | "sesame";
+            type: "platform" | "api_key" | "member" | "sesame" | "user";
             /**
              * Format: uuid
              * @description The API key's or the member's id; null for the platform key.
@@ -1080,6 +1080,11 @@ export interface components {
             autologin: boolean;
             /** @example 600 */
             linkTtlSeconds: number;
+            /**
+             * @example offered
+             * @enum {string}
+             */
+            passkeys: "off" | "offered" | "required";
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1104,6 +1109,11 @@ export interface components {
             autologin?: boolean;
             /** @description Lifetime of e-mailed login links, in seconds: 600 when an organization is created without it. */
             linkTtlSeconds?: number;
+            /**
+             * @description Passkeys on the hosted login page: `off`; `offered` (sign in with a passkey, and after an e-mailed login one screen offers to create one, skipped in one click; the default); `required` (that screen has no skip, for users without a passkey; e-mailed logins keep working). See docs/passkeys.md.
+             * @enum {string}
+             */
+            passkeys?: "off" | "offered" | "required";
             /** @example Acme Europe */
             name: string;
         };
@@ -1121,6 +1131,11 @@ export interface components {
             autologin?: boolean;
             /** @description Lifetime of e-mailed login links, in seconds: 600 when an organization is created without it. */
             linkTtlSeconds?: number;
+            /**
+             * @description Passkeys on the hosted login page: `off`; `offered` (sign in with a passkey, and after an e-mailed login one screen offers to create one, skipped in one click; the default); `required` (that screen has no skip, for users without a passkey; e-mailed logins keep working). See docs/passkeys.md.
+             * @enum {string}
+             */
+            passkeys?: "off" | "offered" | "required";
             /** @example Acme Europe */
             name?: string;
         };
@@ -1458,6 +1473,57 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["LoginLockedData"];
         };
+        WebhookPasskey: {
+            /** Format: uuid */
+            id: string;
+            /** @description Where it was made, as the browser said (e.g. "Chrome on macOS"). */
+            name: string;
+            /**
+             * @description multiDevice: synced between the user’s devices.
+             * @enum {string}
+             */
+            deviceType: "singleDevice" | "multiDevice";
+            /** @description Whether it is backed up (synced) now. */
+            backedUp: boolean;
+        };
+        PasskeyRegisteredData: {
+            user: components["schemas"]["WebhookUser"];
+            passkey: components["schemas"]["WebhookPasskey"];
+            /** Format: date-time */
+            registeredAt: string;
+        };
+        PasskeyRegisteredEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "passkey.registered";
+            /**
+             * Format: date-time
+             * @description When it happened (`webhook-timestamp` is the try’s time).
+             */
+            timestamp: string;
+            data: components["schemas"]["PasskeyRegisteredData"];
+        };
+        PasskeyRemovedData: {
+            user: components["schemas"]["WebhookUser"];
+            passkey: components["schemas"]["WebhookPasskey"];
+            /** Format: date-time */
+            removedAt: string;
+        };
+        PasskeyRemovedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "passkey.removed";
+            /**
+             * Format: date-time
+             * @description When it happened (`webhook-timestamp` is the try’s time).
+             */
+            timestamp: string;
+            data: components["schemas"]["PasskeyRemovedData"];
+        };
         WebhookApplication: {
             /** Format: uuid */
             id: string;
@@ -1586,7 +1652,7 @@ export interface components {
             data: components["schemas"]["ApiKeyEventData"];
         };
         /** @description The JSON body of a webhook delivery (docs/webhooks.md), signed per Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`. */
-        WebhookEvent: components["schemas"]["PingEvent"] | components["schemas"]["UserEvent"] | components["schemas"]["UserSignedInEvent"] | components["schemas"]["LoginFailedEvent"] | components["schemas"]["LoginLockedEvent"] | components["schemas"]["ApplicationSecretRotatedEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["ApiKeyEvent"];
+        WebhookEvent: components["schemas"]["PingEvent"] | components["schemas"]["UserEvent"] | components["schemas"]["UserSignedInEvent"] | components["schemas"]["LoginFailedEvent"] | components["schemas"]["LoginLockedEvent"] | components["schemas"]["PasskeyRegisteredEvent"] | components["schemas"]["PasskeyRemovedEvent"] | components["schemas"]["ApplicationSecretRotatedEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["ApiKeyEvent"];
     };
     responses: never;
     parameters: never;
@@ -3797,7 +3863,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
                 /** @description Only changes made by this kind of caller. */
-                actorType?: "platform" | "api_key" | "member" | "sesame";
+                actorType?: "platform" | "api_key" | "member" | "sesame" | "user";
                 /** @description Only changes made by this API key or member. */
                 actorId?: string;
                 /** @description Only this action. */

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsString, Max, Min } from 'class-validator';
 import { NameField, Omittable } from '@sesame/common';
-import { Organization } from '@sesame/entities';
+import { Organization, PASSKEY_POLICIES, PasskeyPolicy } from '@sesame/entities';
 
 export const MAX_WHITELIST_DOMAINS = 50;
 
@@ -19,6 +19,13 @@ const LINK_TTL_DOC: ApiPropertyOptions = {
   minimum: 60,
   maximum: 86400,
   description: 'Lifetime of e-mailed login links, in seconds: 600 when an organization is created without it.',
+};
+
+const PASSKEYS_DOC: ApiPropertyOptions = {
+  enum: PASSKEY_POLICIES,
+  description:
+    'Passkeys on the hosted login page: `off`; `offered` (sign in with a passkey, and after an e-mailed login one screen offers to create one, skipped in one click; the default); ' +
+    '`required` (that screen has no skip, for users without a passkey; e-mailed logins keep working). See docs/passkeys.md.',
 };
 
 /** The settings creation and update both accept, each optional. */
@@ -41,6 +48,11 @@ class OrganizationSettingsDto {
   @Min(60)
   @Max(86400)
   linkTtlSeconds?: number;
+
+  @ApiPropertyOptional(PASSKEYS_DOC)
+  @Omittable()
+  @IsIn(PASSKEY_POLICIES)
+  passkeys?: PasskeyPolicy;
 }
 
 export class CreateOrganizationDto extends OrganizationSettingsDto {
@@ -72,6 +84,9 @@ export class OrganizationResponse {
   @ApiProperty({ example: 600 })
   linkTtlSeconds: number;
 
+  @ApiProperty({ enum: PASSKEY_POLICIES, example: 'offered' })
+  passkeys: PasskeyPolicy;
+
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
 
@@ -86,6 +101,7 @@ export class OrganizationResponse {
       whitelistDomains: organization.whitelistDomains,
       autologin: organization.autologin,
       linkTtlSeconds: organization.linkTtlSeconds,
+      passkeys: organization.passkeys,
       createdAt: organization.createdAt.toISOString(),
       updatedAt: organization.updatedAt.toISOString(),
     };

@@ -34,6 +34,14 @@ export class WebhookApplication {
   @ApiProperty({ format: 'uuid' }) organizationId: string;
 }
 
+export class WebhookPasskey {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ description: 'Where it was made, as the browser said (e.g. "Chrome on macOS").' }) name: string;
+  @ApiProperty({ enum: ['singleDevice', 'multiDevice'], description: 'multiDevice: synced between the user’s devices.' })
+  deviceType: string;
+  @ApiProperty({ description: 'Whether it is backed up (synced) now.' }) backedUp: boolean;
+}
+
 export class PingData {
   @ApiProperty({ format: 'uuid' }) endpointId: string;
 }
@@ -64,6 +72,16 @@ export class LoginFailedData extends LoginAttemptData {
 
 export class LoginLockedData extends LoginAttemptData {
   @ApiProperty({ format: 'date-time' }) lockedAt: string;
+}
+
+export class PasskeyRegisteredData extends UserEventData {
+  @ApiProperty({ type: WebhookPasskey }) passkey: WebhookPasskey;
+  @ApiProperty({ format: 'date-time' }) registeredAt: string;
+}
+
+export class PasskeyRemovedData extends UserEventData {
+  @ApiProperty({ type: WebhookPasskey }) passkey: WebhookPasskey;
+  @ApiProperty({ format: 'date-time' }) removedAt: string;
 }
 
 export class SecretRotatedData {
@@ -108,6 +126,8 @@ export class UserEvent extends webhookEventOf(['user.created', 'user.blocked', '
 export class UserSignedInEvent extends webhookEventOf(['user.signed_in'], SignedInData) {}
 export class LoginFailedEvent extends webhookEventOf(['login.failed'], LoginFailedData) {}
 export class LoginLockedEvent extends webhookEventOf(['login.locked'], LoginLockedData) {}
+export class PasskeyRegisteredEvent extends webhookEventOf(['passkey.registered'], PasskeyRegisteredData) {}
+export class PasskeyRemovedEvent extends webhookEventOf(['passkey.removed'], PasskeyRemovedData) {}
 export class ApplicationSecretRotatedEvent extends webhookEventOf(['application.secret_rotated'], SecretRotatedData) {}
 export class MemberAddedEvent extends webhookEventOf(['member.added'], MemberAddedData) {}
 export class MemberRoleChangedEvent extends webhookEventOf(['member.role_changed'], MemberRoleChangedData) {}
@@ -121,6 +141,8 @@ export const WEBHOOK_EVENT_MODELS = [
   UserSignedInEvent,
   LoginFailedEvent,
   LoginLockedEvent,
+  PasskeyRegisteredEvent,
+  PasskeyRemovedEvent,
   ApplicationSecretRotatedEvent,
   MemberAddedEvent,
   MemberRoleChangedEvent,
