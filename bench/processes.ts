@@ -1,6 +1,8 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { setPriority } from 'node:os';
 
 export interface Spawned {
   process: ChildProcess;
@@ -52,6 +54,16 @@ export function tasksetAvailable(): boolean {
 export function pinned(cpu: number | null, command: string, args: string[]): [string, string[]] {
   if (cpu === null || !tasksetAvailable()) return [command, args];
   return ['taskset', ['-c', String(cpu), command, ...args]];
+}
+
+/** Moves a running process, every thread of it, to one CPU (no-op without taskset). */
+export function pinProcess(pid: number, cpu: number): void {
+  if (tasksetAvailable()) spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+}
+
+/** Lowers a running process's CPU priority, every thread of it (Linux sets the niceness per thread). */
+export function reniceProcess(pid: number, niceness: number): void {
+  for (const thread of readdirSync(`/proc/${pid}/task`)) setPriority(Number(thread), niceness);
 }
 
 /** start(), on one CPU when cpu is not null. */

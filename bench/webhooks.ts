@@ -3,8 +3,10 @@
  *
  * Two tenants in one run, against the same apps: tenant A has three endpoints subscribed to every
  * event, pointing at three receivers in this process (http on 127.0.0.1, 204 at once); tenant B
- * has none. auth-api (pinned to the server CPU), the mail-worker (dispatching and delivering) and
- * Postgres and Redis run as usual; autocannon (another process, pinned to the load CPU) completes
+ * has none. auth-api is pinned to the server CPU; the mail-worker (dispatching and delivering) and
+ * the receivers run on the load CPU, the worker at a lower priority than the load generator (in
+ * production the worker has CPUs of its own and the clients are elsewhere), and Postgres and Redis
+ * run as usual, shared by all; autocannon (another process, pinned to the load CPU) completes
  * logins with POST /v1/login_code, each on a pending attempt of its own, written straight to
  * Postgres beforehand with a known code (its verifier made by LoginCodes with the run's
  * SECRETS_KEY, as the service stores it), every one for a new address: a login writes
@@ -32,7 +34,7 @@ import { Platform } from './hot-paths';
 import { LoadPhase, LoadResult, LoadSpec, PhaseResult } from './load';
 import { describeMachine, machineLine } from './machine';
 import { percentiles, Percentiles } from './mail';
-import { pinned, runToEnd } from './processes';
+import { pinned, pinProcess, reniceProcess, runToEnd } from './processes';
 import { benchSettings, BenchSettings, log } from './settings';
 
 const LOAD_SCRIPT = join(DIST, 'bench', 'load.js');
@@ -52,7 +54,8 @@ const LOGIN_EVENT_TYPES = ['user.created', 'user.signed_in'];
  * BENCH_WEBHOOK_PACED [40]       logins of tenant A at BENCH_WEBHOOK_PACED_RATE [10]/s before the rounds: the lag with no backlog
  * BENCH_WEBHOOK_DRAIN [150]      seconds to wait, after a phase, for every delivery to be done
  * BENCH_WEBHOOK_ENDPOINTS [3]    tenant A's endpoints; 0 makes a control run (A like B: the harness alone, the ratio should be ≈ 1)
- * BENCH_WEBHOOK_WORKER [any]     where the mail-worker runs: any (unpinned, like Postgres and Redis), server (on auth-api's CPU) or load (on the load generator's)
+ * BENCH_WEBHOOK_WORKER [load]    where the mail-worker runs: load (on the load generator's CPU, with the receivers), any (unpinned, like Postgres and Redis: the shared-core figure) or server (on auth-api's CPU)
+ * BENCH_WEBHOOK_WORKER_NICE [19] the worker's niceness (0: the load generator's priority)
  * WEBHOOK_DISPATCH_INTERVAL_MS, WEBHOOK_TENANT_CONCURRENCY, …  passed on to the apps like every variable of the environment (defaults: 1000, 4)
  */
 interface WebhookSettings extends BenchSettings {
@@ -63,6 +66,7 @@ interface WebhookSettings extends BenchSettings {
   paced: { count: number; rate: number };
   drainSeconds: number;
   worker: 'any' | 'server' | 'load';
+  workerNiceness: number;
 }
 
 function webhookSettings(): WebhookSettings {
@@ -72,7 +76,7 @@ function webhookSettings(): WebhookSettings {
     if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
     return value;
   };
-  const worker = process.env.BENCH_WEBHOOK_WORKER ?? 'any';
+  const worker = process.env.BENCH_WEBHOOK_WORKER ?? 'load';
   if (worker !== 'any' && worker !== 'server' && worker !== 'load') throw new Error('BENCH_WEBHOOK_WORKER must be any, server or load');
   return {
     ...base,
@@ -87,6 +91,7 @@ function webhookSettings(): WebhookSettings {
     paced: { count: int('BENCH_WEBHOOK_PACED', 40, 0, 10_000), rate: int('BENCH_WEBHOOK_PACED_RATE', 10, 1, 1000) },
     drainSeconds: int('BENCH_WEBHOOK_DRAIN', 150, 1, 3600),
     worker,
+    workerNiceness: int('BENCH_WEBHOOK_WORKER_NICE', 19, 0, 19),
   };
 }
 
@@ -340,6 +345,9 @@ export async function runWebhooksBench(): Promise<void> {
       env: { ...webhookEnv, MAINTENANCE_INTERVAL_SECONDS: '0', SMTP_URL: smtpUrl },
     });
     servers.push(worker);
+    if (s.workerNiceness > 0) reniceProcess(worker.process.process.pid!, s.workerNiceness);
+    // The receivers (this process) stand for the tenants' servers: beside the worker, off auth-api's CPU.
+    if (s.worker === 'load' && s.loadCpu !== null) pinProcess(process.pid, s.loadCpu);
     const settle = () => settleDeliveries(ctx.data, receivers, tenants.A, s.endpoints, s.drainSeconds * 1000);
 
     for (const platform of s.platforms) {
@@ -427,10 +435,11 @@ export async function runWebhooksBench(): Promise<void> {
 }
 
 function workerPlace(s: WebhookSettings): string {
-  if (s.worker === 'any') return 'unpinned';
+  const niceness = s.workerNiceness > 0 ? `, niceness ${s.workerNiceness}` : '';
+  if (s.worker === 'any') return `unpinned${niceness}`;
   return s.worker === 'server'
-    ? `on CPU ${s.serverCpu ?? 'any'} (with auth-api)`
-    : `on CPU ${s.loadCpu ?? 'any'} (with the load generator)`;
+    ? `on CPU ${s.serverCpu ?? 'any'} (with auth-api${niceness})`
+    : `on CPU ${s.loadCpu ?? 'any'} (with the load generator and the receivers${niceness})`;
 }
 
 function tagOf(
