@@ -171,7 +171,11 @@ const SUBJECTS: Subject[] = [
     title: 'auth API (v1)',
     start: async () => withClose(await startAuthApi({ env: ENV })),
     documentPath: '/api/v1/openapi.json',
-    errorMediaType: (route) => (/^\/api\/v1\/(authorize|login_link|autologin)(\/|$)/.test(route.path) ? 'text/html' : 'application/json'),
+    // Pages answer errors as pages; the hosted page's passkey requests (its script's fetches) as JSON.
+    errorMediaType: (route) =>
+      /^\/api\/v1\/(authorize|login_link|autologin)(\/|$)/.test(route.path) && !route.path.startsWith('/api/v1/authorize/passkey/')
+        ? 'text/html'
+        : 'application/json',
     credentials: async () => [],
     limit: LIMIT,
   },

@@ -127,6 +127,7 @@ describe('maintenance job', () => {
       email_throttle: 8,
       audit_event: 20,
       webhook_event: 9,
+      passkey_challenge: 0,
     });
     const statements = await database.query<{ tbl: string; n: number }>('SELECT tbl, n FROM delete_log ORDER BY id');
     const sizes = (table: string) => statements.filter((s) => s.tbl === table).map((s) => s.n);
@@ -205,6 +206,7 @@ describe('maintenance job', () => {
       email_throttle: 2,
       audit_event: 2,
       webhook_event: 2,
+      passkey_challenge: 0,
     });
   });
 

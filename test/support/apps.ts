@@ -25,6 +25,8 @@ export interface StartOptions {
   clock?: Clock;
   /** Port to listen on (default: a random free port). */
   port?: number;
+  /** The host of PUBLIC_BASE_URL (default 127.0.0.1): `localhost` where passkeys must work (WebAuthn takes no IP address). */
+  publicHost?: string;
   /** Further provider overrides. */
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
 }
@@ -96,7 +98,7 @@ export async function startStack(smtpUrl: string, options: StartOptions = {}): P
 /** The auth API on a port picked beforehand, because its PUBLIC_BASE_URL must name it. */
 export function startPublicAuthApi(options: StartOptions): Promise<{ auth: RunningApp; env: Record<string, string> }> {
   return onFreePort(async (port) => {
-    const env = { PUBLIC_BASE_URL: `http://127.0.0.1:${port}/api`, ...options.env };
+    const env = { PUBLIC_BASE_URL: `http://${options.publicHost ?? '127.0.0.1'}:${port}/api`, ...options.env };
     return { auth: await startAuthApi({ ...options, env, port }), env };
   });
 }

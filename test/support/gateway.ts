@@ -47,7 +47,7 @@ export async function startGatewayStack(smtpUrl: string, options: StartOptions =
     incoming.pipe(proxied);
   });
   await listen(server);
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = `http://${options.publicHost ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
   const publicBaseUrl = `${origin}/api`;
 
   let stack: Stack;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WEBHOOK_EVENT_TYPES } from '@sesame/common';
-import { Transactions, WebhookEventRepository } from '@sesame/entities';
+import { Transactions, UserPasskeys, WebhookEventRepository } from '@sesame/entities';
 import { DataSource } from 'typeorm';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
@@ -16,6 +16,8 @@ import {
 import { loginByLink, uniqueEmail } from '../support/login';
 import { codeIn, SmtpSink } from '../support/smtp-sink';
 import { authenticateDirect, loginCode, tokenIn, useLink } from '../support/direct-auth';
+import { emailedLoginWithOffer, registerPasskey } from '../support/passkeys';
+import { SoftwareAuthenticator } from '../support/software-authenticator';
 import { ThrowawayDatabase } from '../support/throwaway-database';
 import { until } from '../containers/support/until';
 import { webhookEventCheck } from './event-schema';
@@ -48,6 +50,8 @@ describe('webhooks', () => {
     await receiver.start();
     database = await ThrowawayDatabase.create();
     stack = await startStack(smtp.url, {
+      // Passkeys need a domain name (WebAuthn takes no IP address).
+      publicHost: 'localhost',
       env: {
         DATABASE_URL: database.url,
         WEBHOOK_ALLOW_HTTP_LOOPBACK: 'on',
@@ -185,6 +189,22 @@ describe('webhooks', () => {
     await receiver.next(ofUser('user.unblocked'));
     const recorded = await outbox(`SELECT type FROM webhook_event WHERE payload->'user'->>'id' = $1 ORDER BY created_at`, [user.id]);
     expect(recorded.map((row) => row.type)).toEqual(['user.blocked', 'user.unblocked', 'user.deleted']);
+    await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
+  });
+
+  it('registering a passkey after an e-mailed login sends passkey.registered, removing it passkey.removed', async () => {
+    const endpoint = await addEndpoint({ eventTypes: ['passkey.registered', 'passkey.removed'] });
+    const origin = new URL(stack.auth.config.http.publicBaseUrl).origin;
+    const offer = await emailedLoginWithOffer(stack.auth.url, smtp, app);
+    await registerPasskey(stack.auth.url, origin, new SoftwareAuthenticator(origin), offer);
+    const ofUser = (type: string) => (hook: ReceivedWebhook) => bodyOf(hook).type === type && bodyOf(hook).data.user?.email === offer.email;
+    const registered = verified(endpoint.secret, await receiver.next(ofUser('passkey.registered')));
+    const user = registered.data.user as { id: string };
+    const passkey = registered.data.passkey as { id: string };
+    const owner = { tenantId: tenant.tenantId, organizationId: app.organizationId, userId: user.id };
+    await stack.auth.app.get(UserPasskeys).remove(owner, passkey.id, null, new Date());
+    const removed = verified(endpoint.secret, await receiver.next(ofUser('passkey.removed')));
+    expect(removed.data).toMatchObject({ user: { id: user.id, email: offer.email, organizationId: app.organizationId }, passkey });
     await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
   });
 

@@ -343,6 +343,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/authorize/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time challenge to sign in with a passkey, for this authorize request in this browser
+         * @description Discoverable credentials only (no list of passkeys): the answer is the same whoever asks. User verification is required.
+         */
+        post: operations["PasskeyController_signInOptions_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/authorize/passkey/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Signs in with a passkey: the browser goes on to redirect_uri with code and state, as after an e-mailed link
+         * @description The challenge is used once, whatever the outcome. The passkey must be of a user of the application’s organization who is not blocked.
+         */
+        post: operations["PasskeyController_signInVerify_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/authorize/passkey/register/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time challenge to create a passkey, right after an e-mailed login in this browser
+         * @description Only with the registration id of the offer screen an e-mailed login just led to, in the browser that asked for the e-mail.
+         */
+        post: operations["PasskeyController_registrationOptions_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/authorize/passkey/register/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stores the new passkey (reported as `passkey.registered` and audited)
+         * @description The challenge is used once, whatever the outcome; the offer registers one passkey.
+         */
+        post: operations["PasskeyController_registrationVerify_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -353,7 +433,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            error: "access_denied" | "conflict" | "forbidden" | "invalid_client" | "invalid_grant" | "invalid_login_code" | "invalid_request" | "invalid_token" | "login_attempt_locked" | "login_code_disabled" | "login_link_expired" | "login_link_used" | "method_not_allowed" | "not_acceptable" | "not_found" | "plan_not_supported" | "rate_limited" | "request_timeout" | "server_error" | "temporarily_unavailable" | "unauthorized" | "unauthorized_client" | "unprocessable_entity" | "unsupported_grant_type";
+            error: "access_denied" | "conflict" | "forbidden" | "invalid_client" | "invalid_grant" | "invalid_login_code" | "invalid_request" | "invalid_token" | "login_attempt_locked" | "login_code_disabled" | "login_link_expired" | "login_link_used" | "method_not_allowed" | "not_acceptable" | "not_found" | "passkey_challenge_invalid" | "passkey_exists" | "passkey_refused" | "passkey_registration_not_allowed" | "passkeys_off" | "plan_not_supported" | "rate_limited" | "request_timeout" | "server_error" | "temporarily_unavailable" | "unauthorized" | "unauthorized_client" | "unprocessable_entity" | "unsupported_grant_type";
             /** @example redirect_uri is not allowed for this application */
             error_description: string;
         };
@@ -573,6 +653,78 @@ export interface components {
             token_type?: "Bearer";
             email?: string;
             org_id?: string;
+        };
+        PasskeySignInOptionsDto: {
+            /** @enum {string} */
+            response_type: "code";
+            client_id: string;
+            redirect_uri: string;
+            state: string;
+            /** @description PKCE S256 challenge of the request. */
+            code_challenge: string;
+            /** @enum {string} */
+            code_challenge_method: "S256";
+            nonce?: string;
+            ui_locales?: string;
+            /** @description The CSRF value of the sign-in form; must match the `sesame_csrf` cookie. */
+            csrf: string;
+        };
+        PasskeyOptionsResponse: {
+            /** @description The one-time challenge (base64url). */
+            challenge: string;
+            /** @description The relying party id: the host of Sesame’s public address. */
+            rpId?: string;
+        };
+        PasskeySignInVerifyDto: {
+            /** @enum {string} */
+            response_type: "code";
+            client_id: string;
+            redirect_uri: string;
+            state: string;
+            /** @description PKCE S256 challenge of the request. */
+            code_challenge: string;
+            /** @enum {string} */
+            code_challenge_method: "S256";
+            nonce?: string;
+            ui_locales?: string;
+            /** @description The CSRF value of the sign-in form; must match the `sesame_csrf` cookie. */
+            csrf: string;
+            /** @description The browser’s PublicKeyCredential as JSON (`id`, `rawId`, `type`, `response`, `clientExtensionResults`, …). */
+            response: {
+                [key: string]: unknown;
+            };
+        };
+        PasskeySignedInResponse: {
+            /** @description Where the page goes on: redirect_uri with code and state, or the first stop of an autologin walk. */
+            redirect: string;
+        };
+        PasskeyRegistrationOptionsDto: {
+            client_id: string;
+            /**
+             * Format: uuid
+             * @description The offer screen’s registration id.
+             */
+            registration: string;
+            /** @description The CSRF value of the offer screen; must match the `sesame_csrf` cookie. */
+            csrf: string;
+        };
+        PasskeyRegistrationVerifyDto: {
+            client_id: string;
+            /**
+             * Format: uuid
+             * @description The offer screen’s registration id.
+             */
+            registration: string;
+            /** @description The CSRF value of the offer screen; must match the `sesame_csrf` cookie. */
+            csrf: string;
+            /** @description The browser’s PublicKeyCredential as JSON (`id`, `rawId`, `type`, `response`, `clientExtensionResults`, …). */
+            response: {
+                [key: string]: unknown;
+            };
+        };
+        PasskeyRegisteredResponse: {
+            /** @example true */
+            registered: boolean;
         };
     };
     responses: never;
@@ -2433,6 +2585,388 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    PasskeyController_signInOptions_v1: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The hosted page’s CSRF cookie (`sesame_csrf`); for registration also the `sesame_attempt` cookie of the browser that asked for the e-mail. */
+                cookie?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeySignInOptionsDto"];
+            };
+        };
+        responses: {
+            /** @description PublicKeyCredentialRequestOptions as JSON. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOptionsResponse"];
+                };
+            };
+            /** @description `invalid_request`, `invalid_client`, `invalid_redirect_uri`: the authorize request is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `csrf_failed` (no CSRF cookie, or a value that does not match it), `cross_site_request` (sent from another site), `passkeys_off` (the organization has passkeys off). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is not of a content type this route consumes (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    PasskeyController_signInVerify_v1: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The hosted page’s CSRF cookie (`sesame_csrf`); for registration also the `sesame_attempt` cookie of the browser that asked for the e-mail. */
+                cookie?: string;
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeySignInVerifyDto"];
+            };
+        };
+        responses: {
+            /** @description Signed in (an autologin walk also sets its cookie). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeySignedInResponse"];
+                };
+            };
+            /** @description `passkey_challenge_invalid` (used, expired, or another request’s challenge), `passkey_refused` (the passkey cannot sign in here), `invalid_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `csrf_failed` (no CSRF cookie, or a value that does not match it), `cross_site_request` (sent from another site), `passkeys_off` (the organization has passkeys off). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is not of a content type this route consumes (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    PasskeyController_registrationOptions_v1: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The hosted page’s CSRF cookie (`sesame_csrf`); for registration also the `sesame_attempt` cookie of the browser that asked for the e-mail. */
+                cookie?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRegistrationOptionsDto"];
+            };
+        };
+        responses: {
+            /** @description PublicKeyCredentialCreationOptions as JSON (attestation none, resident key, user verification required). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOptionsResponse"];
+                };
+            };
+            /** @description `invalid_request`, `invalid_client`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `passkey_registration_not_allowed` (no such offer for this browser, or expired or used), `csrf_failed`, `cross_site_request`, `passkeys_off`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is not of a content type this route consumes (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    PasskeyController_registrationVerify_v1: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The hosted page’s CSRF cookie (`sesame_csrf`); for registration also the `sesame_attempt` cookie of the browser that asked for the e-mail. */
+                cookie?: string;
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRegistrationVerifyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyRegisteredResponse"];
+                };
+            };
+            /** @description `passkey_refused` (the answer does not verify), `invalid_request`, `invalid_client`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `passkey_registration_not_allowed` (no challenge of such an offer for this browser, or expired or used), `csrf_failed`, `cross_site_request`, `passkeys_off`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `passkey_exists`: this credential is already registered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is not of a content type this route consumes (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
         };

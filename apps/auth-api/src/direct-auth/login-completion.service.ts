@@ -9,8 +9,17 @@ import { LoginWebhookEvents } from './login-webhook-events';
 
 /** A claimed attempt, completed: the code for its redirect_uri, or the first stop of an autologin walk. */
 export type Completion =
-  | { kind: 'code'; code: string; state: string; redirectUri: string; url: string; organizationId: string }
-  | { kind: 'walk'; url: string; cookie: string; organizationId: string }
+  | {
+      kind: 'code';
+      code: string;
+      state: string;
+      redirectUri: string;
+      url: string;
+      organizationId: string;
+      userId: string;
+      attemptId: string;
+    }
+  | { kind: 'walk'; url: string; cookie: string; organizationId: string; userId: string; attemptId: string }
   | { kind: 'blocked'; url: string };
 
 /**
@@ -54,7 +63,7 @@ export class LoginCompletionService {
       authTime: now,
     };
     const walk = options.walk ? await this.autologin.begin(manager, login, now) : null;
-    if (walk) return { kind: 'walk', ...walk, organizationId: attempt.organizationId };
+    if (walk) return { kind: 'walk', ...walk, organizationId: attempt.organizationId, userId: user.id, attemptId: attempt.id };
     const code = await this.codes.issue(manager, { ...login, origin: login.flow }, now);
     return {
       kind: 'code',
@@ -63,6 +72,8 @@ export class LoginCompletionService {
       redirectUri: attempt.redirectUri,
       url: withQuery(attempt.redirectUri, { code, state: attempt.state }),
       organizationId: attempt.organizationId,
+      userId: user.id,
+      attemptId: attempt.id,
     };
   }
 }

@@ -12,18 +12,25 @@ import {
   withQuery,
 } from '@sesame/common';
 import { isUUID } from 'class-validator';
-import { ApplicationRepository, ClientContext, LoginAttemptStatus } from '@sesame/entities';
+import { ClientContext, LoginAttemptStatus } from '@sesame/entities';
 import { LoginAttemptService } from '../direct-auth/login-attempt.service';
 import { ATTEMPT_COOKIE } from '../direct-auth/login-approval.service';
-import { LoginCodeService } from '../direct-auth/login-code.service';
+import { CodeSuccess, LoginCodeService } from '../direct-auth/login-code.service';
 import { RenderedPage } from '../pages/layout';
 import { PageRedirect, PageWithStatus } from '../pages/page-outcomes';
-import { AuthorizeRequest, checkAuthorizeRequest, hiddenParameters } from './authorize-request';
+import { AuthorizeRequest, hiddenParameters } from './authorize-request';
+import { HostedRequests } from './hosted-requests';
 import { CSRF_COOKIE, CsrfTokens } from './csrf';
 import { chooseLocale, fill, Locale, MAIL_STRINGS, PAGE_STRINGS } from '../pages/locales';
 
 import { clockTime } from '../pages/html';
-import { checkInbox, signInForm } from './login-page.pages';
+import { checkInbox, passkeyOffer, signInForm } from './login-page.pages';
+import { PasskeyRegistrationService } from './passkey-registration.service';
+import { PasskeySignInService } from './passkey-sign-in.service';
+
+/** Set by "Not now" on the passkey offer: no offer on this device for a while (unless the organization requires a passkey). */
+export const PASSKEY_SKIP_COOKIE = 'sesame_passkey_skip';
+const PASSKEY_SKIP_SECONDS = 30 * 24 * 3600;
 
 /** Where a stopped attempt sends the hosted page back to, as the link would. */
 const STOPPED: Record<string, [string, string]> = {
@@ -61,19 +68,25 @@ export class LoginPageService {
   private readonly statusPath: string;
   private readonly watchPath: string;
   private readonly attemptCookieAttributes: string;
+  private readonly passkeyPath: string;
+  private readonly skipCookie: string;
 
   constructor(
-    private readonly contexts: ApplicationRepository,
+    private readonly hosted: HostedRequests,
     private readonly attempts: LoginAttemptService,
     private readonly codes: LoginCodeService,
     private readonly numbers: ApprovalNumbers,
+    private readonly passkeySignIn: PasskeySignInService,
+    private readonly passkeyRegistration: PasskeyRegistrationService,
     @Inject(SESAME_CONFIG) config: SesameConfig,
   ) {
-    this.csrf = new CsrfTokens(config.secrets.key);
+    this.csrf = hosted.csrf;
     const secure = config.http.publicBaseUrl.startsWith('https:') ? '; Secure' : '';
     this.codeAction = `/${config.http.apiPrefix}/v1/authorize/code`;
     this.statusPath = `/${config.http.apiPrefix}/v1/authorize/status`;
     this.watchPath = `/${config.http.apiPrefix}/v1/authorize/watch`;
+    this.passkeyPath = `/${config.http.apiPrefix}/v1/authorize/passkey`;
+    this.skipCookie = `${PASSKEY_SKIP_COOKIE}=1; Path=/${config.http.apiPrefix}/v1/authorize; Max-Age=${PASSKEY_SKIP_SECONDS}; SameSite=Lax${secure}`;
     // Lax and on all of /v1: the link page (a top-level navigation from the mailbox) reads it too.
     this.attemptCookieAttributes = `Path=/${config.http.apiPrefix}/v1; HttpOnly; SameSite=Lax; Max-Age=86400${secure}`;
     this.cookieAttributes = `Path=/${config.http.apiPrefix}/v1/authorize; HttpOnly; SameSite=Strict; Max-Age=3600${secure}`;
@@ -89,6 +102,7 @@ export class LoginPageService {
       hidden: hiddenParameters(request),
       csrf: formValue,
       email: request.loginHint,
+      passkeys: this.passkeyUrls(context),
     });
     return { ...page, headers: { 'Set-Cookie': `${CSRF_COOKIE}=${cookieValue}; ${this.cookieAttributes}` } };
   }
@@ -106,7 +120,15 @@ export class LoginPageService {
     const again = (status: number, error: string) =>
       new PageWithStatus(
         status,
-        signInForm({ context, locale, hidden: hiddenParameters(request), csrf: this.csrf.formValueFor(cookie!), email: typed, error }),
+        signInForm({
+          context,
+          locale,
+          hidden: hiddenParameters(request),
+          csrf: this.csrf.formValueFor(cookie!),
+          email: typed,
+          error,
+          passkeys: this.passkeyUrls(context),
+        }),
       );
     if (!email) throw again(400, PAGE_STRINGS[locale].invalidEmail);
 
@@ -165,6 +187,7 @@ export class LoginPageService {
     const by = { browserHash: sha256(browserCookie) };
     try {
       const success = await this.codes.use(loginAttemptId, form.code, context.application.id, by, { walk: true });
+      if (form.passkey_offer === '1') await this.offerPasskey(context, locale, success, browserCookie, cookie, browser);
       return { url: success.url, cookie: success.kind === 'walk' ? success.cookie : undefined };
     } catch (error) {
       if (!(error instanceof ProblemException)) throw error;
@@ -217,6 +240,8 @@ export class LoginPageService {
     if (!loginAttemptId || !csrfCookie) throw unknownHere();
     const by = { browserHash: sha256(browserCookie) };
     const { answer, completion } = await this.attempts.status(context.application.id, loginAttemptId, PAGE_WAIT_SECONDS, by);
+    if (completion && completion.kind !== 'blocked' && params.passkey_offer === '1')
+      await this.offerPasskey(context, locale, completion, browserCookie, csrfCookie, browser);
     if (completion) throw new PageRedirect(completion.url, 303, completion.kind === 'walk' ? { 'Set-Cookie': completion.cookie } : {});
     if (answer.status === 'pending') {
       const view = await this.attempts.inboxView(context.application.id, loginAttemptId, by);
@@ -252,12 +277,52 @@ export class LoginPageService {
       },
       ...this.waitUrls(request, loginAttemptId),
       error,
+      probePasskeys: this.passkeySignIn.offered(context),
     });
   }
 
   private waitUrls(request: AuthorizeRequest, loginAttemptId: string): { statusUrl: string; watchUrl: string } {
     const query = new URLSearchParams({ ...hiddenParameters(request), login_attempt_id: loginAttemptId }).toString();
     return { statusUrl: `${this.statusPath}?${query}`, watchUrl: `${this.watchPath}?${query}` };
+  }
+
+  /** The passkey requests of the sign-in form, when the organization offers passkeys. */
+  private passkeyUrls(context: ClientContext): { optionsUrl: string; verifyUrl: string } | undefined {
+    if (!this.passkeySignIn.offered(context)) return undefined;
+    return { optionsUrl: `${this.passkeyPath}/options`, verifyUrl: `${this.passkeyPath}/verify` };
+  }
+
+  /**
+   * After an e-mailed login completed in the browser that asked, when its page reported that it can
+   * make a passkey: the offer screen instead of the redirect (thrown, as the handler's answer is a
+   * redirect otherwise), which goes on to the same place. Nothing when there is no offer to make.
+   */
+  private async offerPasskey(
+    context: ClientContext,
+    locale: Locale,
+    completion: CodeSuccess,
+    attemptCookie: string,
+    csrfCookie: string,
+    browser: BrowserContext,
+  ): Promise<void> {
+    const skippedHere = readCookie(browser.cookieHeader, PASSKEY_SKIP_COOKIE) === '1';
+    const offer = await this.passkeyRegistration.offer(
+      { context, userId: completion.userId, loginAttemptId: completion.attemptId, attemptCookie, csrfCookie },
+      skippedHere,
+    );
+    if (!offer) return;
+    const page = passkeyOffer({
+      context,
+      locale,
+      continueUrl: completion.url,
+      registrationId: offer.registrationId,
+      csrf: this.csrf.formValueFor(csrfCookie),
+      optionsUrl: `${this.passkeyPath}/register/options`,
+      verifyUrl: `${this.passkeyPath}/register/verify`,
+      skippable: offer.skippable,
+      skipCookie: this.skipCookie,
+    });
+    throw new PageWithStatus(200, page, completion.kind === 'walk' ? { 'Set-Cookie': completion.cookie } : {});
   }
 
   /** The `sesame_attempt` cookie of the browser that asked; without it the attempt is not known here. */
@@ -269,18 +334,11 @@ export class LoginPageService {
 
   /** The form's CSRF pair must match; returns the cookie's value. */
   private requireCsrf(form: Record<string, unknown>, browser: BrowserContext): string {
-    const cookie = readCookie(browser.cookieHeader, CSRF_COOKIE);
-    if (!this.csrf.verify(cookie, typeof form.csrf === 'string' ? form.csrf : undefined)) {
-      throw problem('csrf_failed', 'This form has expired. Go back to the application and start signing in again.');
-    }
-    return cookie!;
+    return this.hosted.requireCsrf(form, browser.cookieHeader);
   }
 
-  private async check(params: Record<string, unknown>): Promise<{ context: ClientContext; request: AuthorizeRequest }> {
-    const clientId = typeof params.client_id === 'string' ? params.client_id : '';
-    const context = clientId ? await this.contexts.findContextByClientId(clientId) : null;
-    if (!context) throw problem('invalid_client', 'Unknown client_id', { status: 400 });
-    return { context, request: checkAuthorizeRequest(params, context) };
+  private check(params: Record<string, unknown>): Promise<{ context: ClientContext; request: AuthorizeRequest }> {
+    return this.hosted.check(params);
   }
 
   private locale(request: AuthorizeRequest, browser: BrowserContext): Locale {

@@ -40,6 +40,11 @@ button:focus-visible{outline:3px solid var(--text);outline-offset:2px}
 form+p{margin-top:20px}
 .fine{font-size:13px;margin:20px 0 0}
 footer{font-size:12px;color:var(--muted)}
+.or{display:flex;align-items:center;gap:12px;margin:20px 0 0;font-size:14px}
+.or::before,.or::after{content:"";flex:1;border-top:1px solid var(--line)}
+button.secondary,a.button.secondary{background:transparent;color:var(--accent);border:1px solid var(--line)}
+button:disabled{opacity:.6;cursor:default}
+[hidden]{display:none!important}
 @media (max-width:480px){body{justify-content:flex-start;padding-top:32px}main{padding:28px 20px}}
 `;
 
@@ -57,11 +62,12 @@ export interface PageContent {
   script?: string;
 }
 
-export type PageIcon = 'mail' | 'alert';
+export type PageIcon = 'mail' | 'alert' | 'key';
 
 /** Inline SVG (no request, nothing for the CSP to allow), drawn in the badge's text colour. */
 const ICONS: Record<PageIcon, string> = {
   mail: '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><rect x="3" y="5" width="18" height="14" rx="2"/><path d="m3 7 9 6 9-6"/></svg>',
+  key: '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><circle cx="8" cy="15" r="4"/><path d="m10.8 12.2 8.2-8.2"/><path d="m16 7 3 3"/><path d="m14 9 2 2"/></svg>',
   alert:
     '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><circle cx="12" cy="12" r="9"/><path d="M12 7.5v5.5"/><path d="M12 16.5h.01"/></svg>',
 };

@@ -3,6 +3,7 @@ import { ManualClock, parseEnvironment } from '@sesame/common';
 import {
   AccessTokenRepository,
   AuditEventRepository,
+  PasskeyChallengeRepository,
   AuthorizationCodeRepository,
   EmailThrottleRepository,
   LoginAttemptRepository,
@@ -60,6 +61,7 @@ function harness(
   const throttles = { deleteIdleSince: none } as unknown as EmailThrottleRepository;
   const auditEvents = { deleteCreatedBefore: none } as unknown as AuditEventRepository;
   const webhookEvents = { deleteCreatedBefore: none } as unknown as WebhookEventRepository;
+  const passkeyChallenges = { deleteExpiredBefore: none } as unknown as PasskeyChallengeRepository;
   const mailQueue = {
     clean: jest.fn(async () => {
       events.push('batch');
@@ -88,6 +90,7 @@ function harness(
     throttles,
     auditEvents,
     webhookEvents,
+    passkeyChallenges,
     mailQueue,
     clock,
     fakePause,
@@ -184,6 +187,7 @@ describe('MaintenanceService: pacing between batches', () => {
       email_throttle: 0,
       audit_event: 0,
       webhook_event: 0,
+      passkey_challenge: 0,
     });
     expect(expiredTokens).toHaveBeenCalledTimes(1);
     expect(none).toHaveBeenCalledTimes(batchesBefore);

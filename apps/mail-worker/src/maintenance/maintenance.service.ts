@@ -4,6 +4,7 @@ import { Clock, SESAME_CONFIG, SesameConfig, SesameMetrics } from '@sesame/commo
 import {
   AccessTokenRepository,
   AuditEventRepository,
+  PasskeyChallengeRepository,
   AuthorizationCodeRepository,
   EmailThrottleRepository,
   LoginAttemptRepository,
@@ -52,6 +53,7 @@ export class MaintenanceService {
     private readonly throttles: EmailThrottleRepository,
     private readonly auditEvents: AuditEventRepository,
     private readonly webhookEvents: WebhookEventRepository,
+    private readonly passkeyChallenges: PasskeyChallengeRepository,
     @InjectQueue(MAIL_QUEUE) private readonly mailQueue: Queue,
     private readonly clock: Clock,
     private readonly pause: MaintenancePause,
@@ -119,6 +121,8 @@ export class MaintenanceService {
       },
       { table: 'audit_event', batch: (limit) => this.auditEvents.deleteCreatedBefore(ago(retention.auditRetentionDays), limit) },
       { table: 'webhook_event', batch: (limit) => this.webhookEvents.deleteCreatedBefore(ago(retention.webhookRetentionDays), limit) },
+      // Passkey challenges and registration offers live minutes; a day after they expire nothing reads them.
+      { table: 'passkey_challenge', batch: (limit) => this.passkeyChallenges.deleteExpiredBefore(ago(retention.codeRetentionDays), limit) },
     ];
   }
 

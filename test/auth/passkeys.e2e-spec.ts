@@ -1,0 +1,318 @@
+import request from 'supertest';
+import { startStack, Stack } from '../support/apps';
+import { expectOAuthError, query } from '../support/direct-auth';
+import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { hiddenFields, openAuthorize, OpenedForm, submitEmail } from '../support/hosted-login';
+import { pkcePair, uniqueEmail } from '../support/login';
+import { codeIn, SmtpSink } from '../support/smtp-sink';
+import {
+  emailedLoginWithOffer as offerAfterEmailedLogin,
+  PASSKEY_REDIRECT_URI as REDIRECT_URI,
+  PasskeyOffer,
+  passkeyPost,
+  registerPasskey,
+} from '../support/passkeys';
+import { CreationOptions, RequestOptions, SoftwareAuthenticator } from '../support/software-authenticator';
+
+/**
+ * The passkey ceremonies of the hosted login page over real HTTP, answered by a software
+ * authenticator (test/support/software-authenticator.ts): registering right after an e-mailed
+ * login, signing in with the passkey alone (to the callback with code and state, exchanged with
+ * PKCE), and every refusal the rules promise.
+ */
+describe('passkeys on the hosted login page', () => {
+  const smtp = new SmtpSink();
+  let stack: Stack;
+  let origin: string;
+  let app: ApplicationFixture;
+  let otherOrgApp: ApplicationFixture;
+
+  /** The sign-in form of a fresh authorize request (its own PKCE pair and state). */
+  async function openForm(client: ApplicationFixture = app) {
+    const pkce = pkcePair();
+    const state = `passkey-${Date.now()}-${Math.random()}`;
+    const form = await openAuthorize(stack.auth.url, {
+      response_type: 'code',
+      client_id: client.clientId,
+      redirect_uri: REDIRECT_URI,
+      state,
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+    });
+    return { form, pkce, state };
+  }
+
+  const post = (path: string, cookie: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    passkeyPost(stack.auth.url, origin, path, cookie, body, headers);
+
+  const emailedLoginWithOffer = (email = uniqueEmail('passkey'), client: ApplicationFixture = app) =>
+    offerAfterEmailedLogin(stack.auth.url, smtp, client, email);
+  const register = (authenticator: SoftwareAuthenticator, offer: PasskeyOffer) =>
+    registerPasskey(stack.auth.url, origin, authenticator, offer);
+
+  /** Asks for sign-in options on a fresh form; the form, its options and the request's PKCE pair. */
+  async function signInOptions(client: ApplicationFixture = app) {
+    const opened = await openForm(client);
+    const options = (await post('options', opened.form.cookie, opened.form.fields).expect(200)).body as RequestOptions;
+    return { ...opened, options };
+  }
+
+  const verify = (form: OpenedForm, response: Record<string, unknown>) => post('verify', form.cookie, { ...form.fields, response });
+
+  beforeAll(async () => {
+    await smtp.start();
+    stack = await startStack(smtp.url, { publicHost: 'localhost' });
+    origin = new URL(stack.auth.config.http.publicBaseUrl).origin;
+    const tenant = await createTenant(stack.management.url, 'pro');
+    app = await createApplication(stack.management.url, await createOrganization(stack.management.url, tenant));
+    otherOrgApp = await createApplication(stack.management.url, await createOrganization(stack.management.url, tenant));
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+    await smtp.stop();
+  });
+
+  it('registers after an e-mailed login, then signs in with the passkey alone: code and state at the callback, exchanged with PKCE', async () => {
+    const authenticator = new SoftwareAuthenticator(origin);
+    const offer = await emailedLoginWithOffer();
+    expect(offer.page).toContain('Use a passkey next time');
+    expect(offer.page).toContain('id="passkey-skip"');
+    expect(new URL(offer.continueUrl).searchParams.get('code')).toBeTruthy();
+    const options = await register(authenticator, offer);
+    expect(options.rp.id).toBe('localhost');
+    expect(options).toMatchObject({
+      attestation: 'none',
+      authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    });
+
+    const [stored] = await query<{ user_id: string; sign_count: string; device_type: string; backed_up: boolean }>(
+      'SELECT p.user_id, p.sign_count, p.device_type, p.backed_up FROM passkey p JOIN "user" u ON u.id = p.user_id WHERE u.email = $1',
+      [offer.email],
+    );
+    expect(stored).toMatchObject({ sign_count: '0', device_type: 'singleDevice', backed_up: false });
+    const [audit] = await query('SELECT actor_type, actor_id, action, target_type FROM audit_event WHERE action = $1 AND actor_id = $2', [
+      'passkey.register',
+      stored.user_id,
+    ]);
+    expect(audit).toMatchObject({ actor_type: 'user', target_type: 'passkey' });
+    const events = await query<{ payload: { user: { email: string } } }>(
+      "SELECT payload FROM webhook_event WHERE type = 'passkey.registered'",
+    );
+    expect(events.map((event) => event.payload.user.email)).toContain(offer.email);
+
+    const { form, pkce, state, options: requestOptions } = await signInOptions();
+    expect(requestOptions).toMatchObject({ rpId: 'localhost', userVerification: 'required' });
+    expect(requestOptions).not.toHaveProperty('allowCredentials.0');
+    const signedIn = await verify(form, authenticator.authenticate(requestOptions)).expect(200);
+    const callback = new URL(signedIn.body.redirect);
+    expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT_URI);
+    expect(callback.searchParams.get('state')).toBe(state);
+    const tokens = await request(stack.auth.url)
+      .post('/api/v1/verify')
+      .type('form')
+      .auth(app.clientId, app.clientSecret!)
+      .send({ code: callback.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: pkce.verifier })
+      .expect(200);
+    const userinfo = await request(stack.auth.url)
+      .get('/api/v1/userinfo')
+      .set('Authorization', `Bearer ${tokens.body.access_token}`)
+      .expect(200);
+    expect(userinfo.body).toMatchObject({ sub: stored.user_id, email: offer.email });
+    const [attempt] = await query(
+      "SELECT status, passkey_id IS NOT NULL AS by_passkey FROM login_attempt WHERE email = $1 AND sentence = ''",
+      [offer.email],
+    );
+    expect(attempt).toEqual({ status: 'completed', by_passkey: true });
+    const signIns = await query("SELECT payload FROM webhook_event WHERE type = 'user.signed_in' AND payload->'user'->>'id' = $1", [
+      stored.user_id,
+    ]);
+    expect(signIns).toHaveLength(2);
+  });
+
+  describe('refusals', () => {
+    let authenticator: SoftwareAuthenticator;
+    let email: string;
+
+    beforeAll(async () => {
+      authenticator = new SoftwareAuthenticator(origin);
+      const offer = await emailedLoginWithOffer();
+      email = offer.email;
+      await register(authenticator, offer);
+    });
+
+    it('a challenge works once: its second use is refused, and so is one of another authorize request or browser', async () => {
+      const first = await signInOptions();
+      const answer = authenticator.authenticate(first.options);
+      await verify(first.form, answer).expect(200);
+      expectOAuthError(await verify(first.form, authenticator.authenticate(first.options)), 400, 'passkey_challenge_invalid');
+
+      // Another request's challenge, answered for this form: not this request's.
+      const other = await signInOptions();
+      const mine = await openForm();
+      expectOAuthError(await verify(mine.form, authenticator.authenticate(other.options)), 400, 'passkey_challenge_invalid');
+      // The same request's fields with another browser's CSRF pair.
+      const stranger = await openForm();
+      const strangerForm = {
+        ...other.form,
+        cookie: stranger.form.cookie,
+        fields: { ...other.form.fields, csrf: stranger.form.fields.csrf },
+      };
+      expectOAuthError(await verify(strangerForm, authenticator.authenticate(other.options)), 400, 'passkey_challenge_invalid');
+    });
+
+    it('a wrong origin or RP ID, or no user verification, is refused (and uses the challenge up)', async () => {
+      for (const lies of [{ origin: 'http://evil.example' }, { rpId: 'evil.example' }, { userVerified: false }]) {
+        const { form, options } = await signInOptions();
+        expectOAuthError(await verify(form, authenticator.authenticate(options, lies)), 400, 'passkey_refused');
+        expectOAuthError(await verify(form, authenticator.authenticate(options)), 400, 'passkey_challenge_invalid');
+      }
+    });
+
+    it('a sign count going backwards is refused (a cloned authenticator), as the library advises', async () => {
+      const { form, options } = await signInOptions();
+      await verify(form, authenticator.authenticate(options, { signCount: 100 })).expect(200);
+      const again = await signInOptions();
+      expectOAuthError(await verify(again.form, authenticator.authenticate(again.options, { signCount: 50 })), 400, 'passkey_refused');
+      const [row] = await query<{ sign_count: string }>(
+        'SELECT p.sign_count FROM passkey p JOIN "user" u ON u.id = p.user_id WHERE u.email = $1',
+        [email],
+      );
+      expect(row.sign_count).toBe('100');
+    });
+
+    it('a passkey of another organization signs in nobody here, nor does one naming another user', async () => {
+      const { form, options } = await signInOptions(otherOrgApp);
+      expectOAuthError(await verify(form, authenticator.authenticate(options)), 400, 'passkey_refused');
+      const mine = await signInOptions();
+      const otherUser = Buffer.from('00000000-0000-4000-8000-000000000000').toString('base64url');
+      expectOAuthError(
+        await verify(mine.form, authenticator.authenticate(mine.options, { userHandle: otherUser })),
+        400,
+        'passkey_refused',
+      );
+    });
+
+    it("a blocked user's passkey stops working, and works again once unblocked; a deleted user's passkeys go with them", async () => {
+      const [user] = await query<{ id: string }>('SELECT id FROM "user" WHERE email = $1', [email]);
+      const setBlocked = (blocked: boolean) =>
+        request(stack.management.url)
+          .post(`/api/v2/organization/${app.organizationId}/user/${user.id}`)
+          .set('Authorization', `Bearer ${app.apiKey}`)
+          .send({ blocked })
+          .expect(200);
+      await setBlocked(true);
+      const blocked = await signInOptions();
+      expectOAuthError(await verify(blocked.form, authenticator.authenticate(blocked.options)), 400, 'passkey_refused');
+      await setBlocked(false);
+      const unblocked = await signInOptions();
+      await verify(unblocked.form, authenticator.authenticate(unblocked.options)).expect(200);
+
+      // Another user, deleted: their passkey row goes (FK cascade) and their passkey is refused.
+      const doomed = new SoftwareAuthenticator(origin);
+      const offer = await emailedLoginWithOffer();
+      await register(doomed, offer);
+      const [gone] = await query<{ id: string }>('SELECT id FROM "user" WHERE email = $1', [offer.email]);
+      await request(stack.management.url)
+        .delete(`/api/v2/organization/${app.organizationId}/user/${gone.id}`)
+        .set('Authorization', `Bearer ${app.apiKey}`)
+        .expect(204);
+      expect(await query('SELECT id FROM passkey WHERE user_id = $1', [gone.id])).toEqual([]);
+      const after = await signInOptions();
+      expectOAuthError(await verify(after.form, doomed.authenticate(after.options)), 400, 'passkey_refused');
+    });
+
+    it('registering is refused without an e-mailed login just completed in this browser', async () => {
+      const offer = await emailedLoginWithOffer();
+      const body = { client_id: app.clientId, registration: offer.registration, csrf: offer.csrf };
+      // Without the browser's attempt cookie, with another browser's, or with a made-up grant.
+      const csrfOnly = offer.cookie.split('; ')[0];
+      expectOAuthError(await post('register/options', csrfOnly, body), 403, 'passkey_registration_not_allowed');
+      const other = await emailedLoginWithOffer();
+      expectOAuthError(
+        await post('register/options', other.cookie, { ...body, csrf: other.csrf }),
+        403,
+        'passkey_registration_not_allowed',
+      );
+      const madeUp = { ...body, registration: '00000000-0000-4000-8000-000000000000' };
+      expectOAuthError(await post('register/options', offer.cookie, madeUp), 403, 'passkey_registration_not_allowed');
+      // A signed-in user's ordinary form (no offer) has nothing to register with either.
+      const { form } = await openForm();
+      expectOAuthError(
+        await post('register/verify', form.cookie, { ...madeUp, csrf: form.fields.csrf, response: {} }),
+        403,
+        'passkey_registration_not_allowed',
+      );
+
+      // The offer registers one passkey: a second registration with it is refused.
+      const first = new SoftwareAuthenticator(origin);
+      await register(first, offer);
+      expectOAuthError(await post('register/options', offer.cookie, body), 403, 'passkey_registration_not_allowed');
+    });
+
+    it('a challenge of a registration answered twice, or for another origin, is refused; the offer stays for a new challenge', async () => {
+      const offer = await emailedLoginWithOffer();
+      const body = { client_id: app.clientId, registration: offer.registration, csrf: offer.csrf };
+      const liar = new SoftwareAuthenticator(origin);
+      const options = (await post('register/options', offer.cookie, body).expect(200)).body as CreationOptions;
+      expectOAuthError(
+        await post('register/verify', offer.cookie, { ...body, response: liar.register(options, { origin: 'http://evil.example' }) }),
+        400,
+        'passkey_refused',
+      );
+      expectOAuthError(
+        await post('register/verify', offer.cookie, { ...body, response: liar.register(options) }),
+        403,
+        'passkey_registration_not_allowed',
+      );
+      await register(new SoftwareAuthenticator(origin), offer);
+    });
+
+    it('the JSON endpoints are CSRF-protected like the form: no CSRF value, another cookie, or another site is refused', async () => {
+      const { form } = await openForm();
+      const { csrf: _, ...withoutCsrf } = form.fields;
+      expectOAuthError(await post('options', form.cookie, withoutCsrf), 400, 'invalid_request');
+      expectOAuthError(await post('options', form.cookie, { ...form.fields, csrf: 'x'.repeat(43) }), 403, 'csrf_failed');
+      expectOAuthError(await post('options', 'sesame_csrf=someone-else', form.fields), 403, 'csrf_failed');
+      expectOAuthError(
+        await post('options', form.cookie, form.fields, { Origin: 'http://evil.example', 'Sec-Fetch-Site': 'cross-site' }),
+        403,
+        'cross_site_request',
+      );
+      expect(await query('SELECT id FROM passkey_challenge WHERE binding IS NULL')).toEqual([]);
+    });
+
+    it('an organization with passkeys off neither offers nor accepts them', async () => {
+      const tenant = await createTenant(stack.management.url, 'pro');
+      const off = await createApplication(
+        stack.management.url,
+        await createOrganization(stack.management.url, tenant, { passkeys: 'off' }),
+      );
+      const { form } = await openForm(off);
+      expect(form.response.text).not.toContain('passkey-sign-in');
+      expect(form.response.text).toContain('autocomplete="email"');
+      expectOAuthError(await post('options', form.cookie, form.fields), 403, 'passkeys_off');
+      const email = uniqueEmail('off');
+      const sent = await submitEmail(stack.auth.url, form, email).expect(200);
+      const cookie = `${form.cookie}; ${String(sent.headers['set-cookie']?.[0] ?? '').split(';')[0]}`;
+      const code = codeIn(await smtp.next(email));
+      await request(stack.auth.url)
+        .post('/api/v1/authorize/code')
+        .set('Cookie', cookie)
+        .type('form')
+        .send({ ...hiddenFields(sent.text), code, passkey_offer: '1' })
+        .expect(303);
+    });
+
+    it('required: the offer has no skip for a user without a passkey, and a skip cookie does not hide it', async () => {
+      const tenant = await createTenant(stack.management.url, 'pro');
+      const required = await createApplication(
+        stack.management.url,
+        await createOrganization(stack.management.url, tenant, { passkeys: 'required' }),
+      );
+      const offer = await emailedLoginWithOffer(uniqueEmail('required'), required);
+      expect(offer.page).not.toContain('id="passkey-skip"');
+      expect(offer.page).toContain('asks you to create a passkey');
+    });
+  });
+});

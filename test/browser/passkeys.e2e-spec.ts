@@ -1,0 +1,228 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { CDPSession } from 'playwright-core';
+import request from 'supertest';
+import { UserPasskeys } from '@sesame/entities';
+import { launchBrowser, TestBrowser } from '../support/browser';
+import { query } from '../support/direct-auth';
+import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { GatewayStack, startGatewayStack } from '../support/gateway';
+import { pkcePair, uniqueEmail } from '../support/login';
+import { LoopbackListener } from '../support/loopback';
+import { codeIn, SmtpSink } from '../support/smtp-sink';
+
+type Page = TestBrowser['page'];
+
+/** Screenshots docs/passkeys.md shows. */
+const DOC_IMAGES = resolve(__dirname, '..', '..', 'docs', 'images');
+
+/**
+ * Passkeys on the hosted login page in Chromium, with a virtual authenticator (the DevTools
+ * protocol's WebAuthn domain: CTAP2, internal transport, resident keys, user verification):
+ * created on the offer screen after an e-mailed login, then signing in alone with the button and
+ * with the e-mail field's autofill; refused in another organization and once removed. A second
+ * browser without the key signs in by e-mail, as before.
+ */
+describe('hosted login: passkeys in the browser', () => {
+  const smtp = new SmtpSink();
+  const listener = new LoopbackListener('/callback');
+  let gateway: GatewayStack;
+  let desktop: ApplicationFixture;
+  let otherOrganization: ApplicationFixture;
+  let withKey: TestBrowser;
+  let cdp: CDPSession;
+  let authenticatorId: string;
+  let email: string;
+
+  function authorizeUrl(app: ApplicationFixture, challenge: string, state: string): string {
+    const url = new URL(`${gateway.issuer}/authorize`);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: app.clientId,
+      redirect_uri: listener.redirectUri,
+      state,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }).toString();
+    return url.href;
+  }
+
+  /** The e-mailed login on `page`, up to the "check your inbox" page; returns the e-mail's code. */
+  async function askForEmail(page: Page, app: ApplicationFixture, address: string, challenge: string, state: string): Promise<string> {
+    await page.goto(authorizeUrl(app, challenge, state));
+    await page.fill('input[name=email]', address);
+    await submit(page, 'button[type=submit]');
+    return codeIn(await smtp.next(address));
+  }
+
+  async function exchange(callback: URL, verifier: string) {
+    return request(gateway.stack.auth.url)
+      .post('/api/v1/verify')
+      .type('form')
+      .send({
+        client_id: desktop.clientId,
+        code: callback.searchParams.get('code')!,
+        redirect_uri: listener.redirectUri,
+        code_verifier: verifier,
+      })
+      .expect(200);
+  }
+
+  async function credentials() {
+    return (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+  }
+
+  beforeAll(async () => {
+    await smtp.start();
+    await listener.start();
+    gateway = await startGatewayStack(smtp.url, { publicHost: 'localhost' });
+    const management = gateway.stack.management.url;
+    const tenant = await createTenant(management, 'free');
+    const desktopApp = { type: 'desktop', name: 'Acme Notes for Desktop', callbackUrls: ['http://127.0.0.1/callback'] };
+    desktop = await createApplication(management, await createOrganization(management, tenant, { name: 'Acme Notes' }), desktopApp);
+    otherOrganization = await createApplication(management, await createOrganization(management, tenant, { name: 'Other Co' }), desktopApp);
+    withKey = await launchBrowser({ artifacts: 'passkeys' });
+    cdp = await withKey.context.newCDPSession(withKey.page);
+    await cdp.send('WebAuthn.enable');
+    ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    }));
+    await mkdir(DOC_IMAGES, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await withKey?.close();
+    await gateway?.close();
+    await listener.stop();
+    await smtp.stop();
+  });
+
+  it('after an e-mailed login the offer screen creates a passkey, then goes on to the callback with code and state', async () => {
+    const { page } = withKey;
+    const { verifier, challenge } = pkcePair();
+    const state = `register-${Date.now()}`;
+    email = uniqueEmail('passkey-browser');
+    await page.goto(authorizeUrl(desktop, challenge, state));
+    await page.locator('#passkey-sign-in').waitFor({ state: 'visible' });
+    expect(await page.getAttribute('#email', 'autocomplete')).toBe('username webauthn');
+    await docScreenshot(withKey, page, 'passkeys-sign-in');
+    await page.fill('input[name=email]', email);
+    await submit(page, 'button[type=submit]');
+    const code = codeIn(await smtp.next(email));
+    // The page reports that this browser can make a passkey before the code is sent.
+    await page.locator('input[name=passkey_offer]').waitFor({ state: 'attached' });
+    await page.fill('input[name=code]', code);
+    await submit(page, 'button[type=submit]');
+    expect(await textOf(page, 'h1')).toBe('Use a passkey next time');
+    await docScreenshot(withKey, page, 'passkeys-offer');
+
+    const arrived = listener.nextRequest();
+    await page.click('#passkey-create');
+    const callback = await arrived;
+    expect(callback.searchParams.get('state')).toBe(state);
+    await exchange(callback, verifier);
+    const stored = await credentials();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ isResidentCredential: true, rpId: 'localhost' });
+  });
+
+  it('signs in with the passkey alone: the button, then the e-mail field’s autofill', async () => {
+    const { page } = withKey;
+    const button = pkcePair();
+    const buttonState = `button-${Date.now()}`;
+    await page.goto(authorizeUrl(desktop, button.challenge, buttonState));
+    let arrived = listener.nextRequest();
+    await page.click('#passkey-sign-in');
+    let callback = await arrived;
+    expect(callback.searchParams.get('state')).toBe(buttonState);
+    const tokens = await exchange(callback, button.verifier);
+    const userinfo = await request(gateway.stack.auth.url)
+      .get('/api/v1/userinfo')
+      .set('Authorization', `Bearer ${tokens.body.access_token}`);
+    expect(userinfo.body.email).toBe(email);
+
+    // Autofill (conditional mediation): the request waits in the e-mail field; the virtual
+    // authenticator answers it as a person picking the passkey would.
+    const autofill = pkcePair();
+    const autofillState = `autofill-${Date.now()}`;
+    arrived = listener.nextRequest();
+    await page.goto(authorizeUrl(desktop, autofill.challenge, autofillState));
+    await page.focus('#email');
+    callback = await arrived;
+    expect(callback.searchParams.get('state')).toBe(autofillState);
+    await exchange(callback, autofill.verifier);
+  });
+
+  it('the passkey signs in nobody in another organization', async () => {
+    const { page } = withKey;
+    const { challenge } = pkcePair();
+    await page.goto(authorizeUrl(otherOrganization, challenge, `other-${Date.now()}`));
+    await page.click('#passkey-sign-in');
+    await page.locator('#passkey-error').waitFor({ state: 'visible' });
+    expect(page.url()).toContain('/api/v1/authorize');
+  });
+
+  it('removed, the passkey signs in no more: the page says so and the e-mail stays', async () => {
+    const { page } = withKey;
+    const [user] = await query<{ id: string; organization_id: string }>('SELECT id, organization_id FROM "user" WHERE email = $1', [email]);
+    const passkeys = gateway.stack.auth.app.get(UserPasskeys);
+    const [passkey] = await passkeys.list(user.organization_id, user.id);
+    const owner = { tenantId: desktop.tenantId, organizationId: user.organization_id, userId: user.id };
+    expect(
+      await passkeys.remove(owner, passkey.id, { type: 'platform', id: null, name: null, ip: null, requestId: null }, new Date()),
+    ).toMatchObject({
+      id: passkey.id,
+    });
+    const [removed] = await query("SELECT actor_type, action FROM audit_event WHERE target_id = $1 AND action = 'passkey.remove'", [
+      passkey.id,
+    ]);
+    expect(removed).toEqual({ actor_type: 'platform', action: 'passkey.remove' });
+
+    const { challenge } = pkcePair();
+    await page.goto(authorizeUrl(desktop, challenge, `removed-${Date.now()}`));
+    await page.click('#passkey-sign-in');
+    await page.locator('#passkey-error').waitFor({ state: 'visible' });
+    expect(await textOf(page, '#passkey-error')).toBe('This passkey cannot sign you in here. Use your e-mail address instead.');
+    await docScreenshot(withKey, page, 'passkeys-refused');
+  });
+
+  it('a second browser without the key signs in by e-mail, with no offer where it cannot make a passkey', async () => {
+    const other = await launchBrowser({ artifacts: 'passkeys' });
+    try {
+      const { verifier, challenge } = pkcePair();
+      const state = `fallback-${Date.now()}`;
+      const code = await askForEmail(other.page, desktop, email, challenge, state);
+      expect(await other.page.locator('input[name=passkey_offer]').count()).toBe(0);
+      await other.page.fill('input[name=code]', code);
+      const arrived = listener.nextRequest();
+      await submit(other.page, 'button[type=submit]');
+      const callback = await arrived;
+      expect(callback.searchParams.get('state')).toBe(state);
+      await exchange(callback, verifier);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+/** Presses a button that submits a form and waits for the page it leads to. */
+async function submit(page: Page, selector: string): Promise<void> {
+  await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click(selector)]);
+}
+
+async function textOf(page: Page, selector: string): Promise<string> {
+  return ((await page.locator(selector).textContent()) ?? '').trim();
+}
+
+/** A screenshot in test-artifacts/passkeys/ and, for the documentation, in docs/images/. */
+async function docScreenshot(browser: TestBrowser, page: Page, name: string): Promise<void> {
+  const path = await browser.screenshot(page, name);
+  await copyFile(path, join(DOC_IMAGES, `${name}.png`));
+}
