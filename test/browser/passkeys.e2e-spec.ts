@@ -82,18 +82,7 @@ describe('hosted login: passkeys in the browser', () => {
     desktop = await createApplication(management, await createOrganization(management, tenant, { name: 'Acme Notes' }), desktopApp);
     otherOrganization = await createApplication(management, await createOrganization(management, tenant, { name: 'Other Co' }), desktopApp);
     withKey = await launchBrowser({ artifacts: 'passkeys' });
-    cdp = await withKey.context.newCDPSession(withKey.page);
-    await cdp.send('WebAuthn.enable');
-    ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    }));
+    ({ cdp, authenticatorId } = await addVirtualAuthenticator(withKey));
     await mkdir(DOC_IMAGES, { recursive: true });
   }, 60_000);
 
@@ -126,6 +115,7 @@ describe('hosted login: passkeys in the browser', () => {
     const arrived = listener.nextRequest();
     await page.click('#passkey-create');
     const callback = await arrived;
+    await page.waitForURL(onCallback);
     expect(callback.searchParams.get('state')).toBe(state);
     await exchange(callback, verifier);
     const stored = await credentials();
@@ -137,10 +127,23 @@ describe('hosted login: passkeys in the browser', () => {
     const { page } = withKey;
     const button = pkcePair();
     const buttonState = `button-${Date.now()}`;
+    // The virtual authenticator answers the autofill request at once (below): here its challenge
+    // request is held, so only the button signs in.
+    let autofillHeld: () => void;
+    const held = new Promise<void>((resolve) => (autofillHeld = resolve));
+    let first = true;
+    await page.route('**/api/v1/authorize/passkey/options', async (route) => {
+      if (!first) return route.continue();
+      first = false;
+      autofillHeld();
+    });
     await page.goto(authorizeUrl(desktop, button.challenge, buttonState));
+    await held;
     let arrived = listener.nextRequest();
     await page.click('#passkey-sign-in');
     let callback = await arrived;
+    await page.waitForURL(onCallback);
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
     expect(callback.searchParams.get('state')).toBe(buttonState);
     const tokens = await exchange(callback, button.verifier);
     const userinfo = await request(gateway.stack.auth.url)
@@ -148,14 +151,15 @@ describe('hosted login: passkeys in the browser', () => {
       .set('Authorization', `Bearer ${tokens.body.access_token}`);
     expect(userinfo.body.email).toBe(email);
 
-    // Autofill (conditional mediation): the request waits in the e-mail field; the virtual
-    // authenticator answers it as a person picking the passkey would.
+    // Autofill (conditional mediation): the page starts the request on load, without a click;
+    // Chromium's virtual authenticator answers it at once with its discoverable credential, where
+    // a person would pick the passkey in the e-mail field's autofill.
     const autofill = pkcePair();
     const autofillState = `autofill-${Date.now()}`;
     arrived = listener.nextRequest();
     await page.goto(authorizeUrl(desktop, autofill.challenge, autofillState));
-    await page.focus('#email');
     callback = await arrived;
+    await page.waitForURL(onCallback);
     expect(callback.searchParams.get('state')).toBe(autofillState);
     await exchange(callback, autofill.verifier);
   });
@@ -193,6 +197,37 @@ describe('hosted login: passkeys in the browser', () => {
     await docScreenshot(withKey, page, 'passkeys-refused');
   });
 
+  it('"Not now" goes on at once, and the offer does not come again on that device', async () => {
+    const skipper = await launchBrowser({ artifacts: 'passkeys' });
+    try {
+      await addVirtualAuthenticator(skipper);
+      const address = uniqueEmail('passkey-skip');
+      for (const round of [1, 2]) {
+        const { verifier, challenge } = pkcePair();
+        const state = `skip-${round}-${Date.now()}`;
+        const code = await askForEmail(skipper.page, desktop, address, challenge, state);
+        await skipper.page.locator('input[name=passkey_offer]').waitFor({ state: 'attached' });
+        await skipper.page.fill('input[name=code]', code);
+        const arrived = listener.nextRequest();
+        if (round === 1) {
+          await submit(skipper.page, 'button[type=submit]');
+          expect(await textOf(skipper.page, 'h1')).toBe('Use a passkey next time');
+          await skipper.page.click('#passkey-skip');
+        } else {
+          // Remembered: the code goes straight on to the application.
+          await skipper.page.click('button[type=submit]');
+        }
+        const callback = await arrived;
+        expect(callback.searchParams.get('state')).toBe(state);
+        await exchange(callback, verifier);
+      }
+      const cookies = await skipper.context.cookies();
+      expect(cookies.find((cookie) => cookie.name === 'sesame_passkey_skip')?.expires).toBeGreaterThan(Date.now() / 1000 + 29 * 24 * 3600);
+    } finally {
+      await skipper.close();
+    }
+  });
+
   it('a second browser without the key signs in by e-mail, with no offer where it cannot make a passkey', async () => {
     const other = await launchBrowser({ artifacts: 'passkeys' });
     try {
@@ -211,6 +246,26 @@ describe('hosted login: passkeys in the browser', () => {
     }
   });
 });
+
+/** Whether the browser is on the loopback callback (its navigation finished). */
+const onCallback = (url: URL) => url.pathname === '/callback';
+
+/** A virtual authenticator in the browser (DevTools protocol, WebAuthn domain): a platform authenticator with user verification. */
+async function addVirtualAuthenticator(browser: TestBrowser): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await browser.context.newCDPSession(browser.page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
+}
 
 /** Presses a button that submits a form and waits for the page it leads to. */
 async function submit(page: Page, selector: string): Promise<void> {
