@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { startStack, Stack } from '../support/apps';
-import { expectOAuthError, query } from '../support/direct-auth';
+import { expectOAuthError, query, tokenIn } from '../support/direct-auth';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { hiddenFields, openAuthorize, OpenedForm, submitEmail } from '../support/hosted-login';
 import { pkcePair, uniqueEmail } from '../support/login';
@@ -128,6 +128,39 @@ describe('passkeys on the hosted login page', () => {
       stored.user_id,
     ]);
     expect(signIns).toHaveLength(2);
+  });
+
+  it('the offer also follows an approval from another device, collected by the page that asked; without the page’s report, none', async () => {
+    const { form } = await openForm();
+    const email = uniqueEmail('approved');
+    const sent = await submitEmail(stack.auth.url, form, email).expect(200);
+    const approvalNumber = /<strong id="approval-number">(\d\d)<\/strong>/.exec(sent.text)![1];
+    const cookie = `${form.cookie}; ${String(sent.headers['set-cookie']?.[0] ?? '').split(';')[0]}`;
+    const token = tokenIn(await smtp.next(email));
+    await request(stack.auth.url).post('/api/v1/login_link/approve').type('form').send({ token, number: approvalNumber }).expect(200);
+    const { csrf: _, ...params } = hiddenFields(sent.text);
+    const offered = await request(stack.auth.url)
+      .get('/api/v1/authorize/status')
+      .query({ ...params, passkey_offer: '1' })
+      .set('Cookie', cookie)
+      .expect(200);
+    expect(offered.text).toContain('Use a passkey next time');
+    const continueUrl = new URL(/data-continue-url="([^"]+)"/.exec(offered.text)![1].replace(/&amp;/g, '&'));
+    expect(continueUrl.searchParams.get('state')).toBe(params.state);
+    expect(continueUrl.searchParams.get('code')).toBeTruthy();
+
+    // The code form of a page that did not report a platform authenticator goes straight on.
+    const plain = await openForm();
+    const plainEmail = uniqueEmail('plain');
+    const plainSent = await submitEmail(stack.auth.url, plain.form, plainEmail).expect(200);
+    const plainCookie = `${plain.form.cookie}; ${String(plainSent.headers['set-cookie']?.[0] ?? '').split(';')[0]}`;
+    const code = codeIn(await smtp.next(plainEmail));
+    await request(stack.auth.url)
+      .post('/api/v1/authorize/code')
+      .set('Cookie', plainCookie)
+      .type('form')
+      .send({ ...hiddenFields(plainSent.text), code })
+      .expect(303);
   });
 
   describe('refusals', () => {
