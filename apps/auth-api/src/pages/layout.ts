@@ -43,6 +43,7 @@ footer{font-size:12px;color:var(--muted)}
 .or{display:flex;align-items:center;gap:12px;margin:20px 0 0;font-size:14px}
 .or::before,.or::after{content:"";flex:1;border-top:1px solid var(--line)}
 button.secondary,a.button.secondary{background:transparent;color:var(--accent);border:1px solid var(--line)}
+button.secondary:hover,a.button.secondary:hover{background:var(--phrase)}
 button:disabled{opacity:.6;cursor:default}
 [hidden]{display:none!important}
 @media (max-width:480px){body{justify-content:flex-start;padding-top:32px}main{padding:28px 20px}}
