@@ -296,6 +296,68 @@ describe('webhooks', () => {
     await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
   });
 
+  it('an event is redelivered to every endpoint it reached, with its webhook-id; a second time while they are pending answers 409; another tenant gets 404', async () => {
+    const endpoints = [await addEndpoint({ eventTypes: ['user.created'] }), await addEndpoint({ eventTypes: ['user.created'] })];
+    const email = uniqueEmail('redeliver-event');
+    await loginByLink(stack, smtp, app, { email });
+    const ofEvent = (hook: ReceivedWebhook) => bodyOf(hook).type === 'user.created' && bodyOf(hook).data.user?.email === email;
+    const arrivals = () => receiver.received.filter(ofEvent);
+    const signedFor = (hook: ReceivedWebhook) =>
+      endpoints.filter((endpoint) => {
+        try {
+          return verified(endpoint.secret, hook) !== undefined;
+        } catch {
+          return false;
+        }
+      });
+    await until('both endpoints got the event', async () => arrivals().length === 2, 20_000);
+    const eventId = String(arrivals()[0].headers['webhook-id']);
+    const deliveryOf = async (endpointId: string) =>
+      (await asOwner(management().get(`/api/v2/tenant/webhook_endpoint/${endpointId}/delivery`)).expect(200)).body.data.find(
+        (delivery: { eventId: string }) => delivery.eventId === eventId,
+      ) as { id: string; status: string };
+    await until(
+      'both deliveries are recorded',
+      async () => {
+        for (const endpoint of endpoints) if ((await deliveryOf(endpoint.id))?.status !== 'succeeded') return false;
+        return true;
+      },
+      20_000,
+    );
+    const redeliver = `/api/v2/tenant/webhook_event/${eventId}/redeliver`;
+    const other = await createTenant(stack.management.url, 'pro');
+    expect((await management().post(redeliver).set('Authorization', `Bearer ${other.apiKey}`).expect(404)).body.code).toBe('not_found');
+
+    // Disabled, the redelivered deliveries wait: a second redelivery finds them all pending.
+    for (const endpoint of endpoints)
+      await asOwner(management().post(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`))
+        .send({ enabled: false })
+        .expect(200);
+    const answer = (await asOwner(management().post(redeliver)).expect(202)).body as { redelivered: { endpointId: string }[] };
+    expect(answer).toEqual({
+      eventId,
+      redelivered: expect.arrayContaining(
+        await Promise.all(
+          endpoints.map(async (endpoint) => ({ deliveryId: (await deliveryOf(endpoint.id)).id, endpointId: endpoint.id, redeliveries: 1 })),
+        ),
+      ),
+      stillPending: 0,
+    });
+    expect(answer.redelivered).toHaveLength(2);
+    expect((await asOwner(management().post(redeliver)).expect(409)).body.code).toBe('webhook_delivery_pending');
+
+    for (const endpoint of endpoints)
+      await asOwner(management().post(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`))
+        .send({ enabled: true })
+        .expect(200);
+    await until('both endpoints got it again', async () => arrivals().length === 4, 20_000);
+    expect(new Set(arrivals().map((hook) => hook.headers['webhook-id']))).toEqual(new Set([eventId]));
+    expect(new Set(arrivals().map((hook) => hook.body))).toHaveProperty('size', 1);
+    // Each endpoint got it twice, signed with its own secret.
+    for (const endpoint of endpoints) expect(arrivals().filter((hook) => signedFor(hook).includes(endpoint))).toHaveLength(2);
+    for (const endpoint of endpoints) await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
+  });
+
   it('a failed delivery is redelivered with the same webhook-id and body; one still pending answers 409; re-enabling sends what waited', async () => {
     const endpoint = await addEndpoint();
     const path = `/api/v2/tenant/webhook_endpoint/${endpoint.id}`;

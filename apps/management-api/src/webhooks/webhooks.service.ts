@@ -26,6 +26,7 @@ import {
   UpdateWebhookEndpointDto,
   WebhookDeliveryResponse,
   WebhookEndpointResponse,
+  WebhookEventRedeliveryResponse,
   WebhookRedeliveryResponse,
   WebhookSecretResponse,
   WebhookTestResponse,
@@ -118,6 +119,23 @@ export class WebhooksService {
     if (redelivery === 'pending')
       throw problem('webhook_delivery_pending', 'This delivery is still pending: it will be tried on its schedule');
     return { deliveryId: redelivery.id, redeliveries: redelivery.redeliveries };
+  }
+
+  /** Every finished delivery of the event sent again (to the endpoints it reached); 409 when each is still pending. */
+  async redeliverEvent(tenantId: string, eventId: string): Promise<WebhookEventRedeliveryResponse> {
+    const redelivery = await this.deliveries.redeliverEvent(tenantId, eventId);
+    if (!redelivery) throw notFound('webhook event');
+    if (redelivery.redelivered.length === 0 && redelivery.stillPending > 0)
+      throw problem('webhook_delivery_pending', 'Every delivery of this event is still pending: they will be tried on their schedule');
+    return {
+      eventId,
+      redelivered: redelivery.redelivered.map((delivery) => ({
+        deliveryId: delivery.id,
+        endpointId: delivery.endpointId,
+        redeliveries: delivery.redeliveries,
+      })),
+      stillPending: redelivery.stillPending,
+    };
   }
 
   private async existing(tenantId: string, id: string) {

@@ -37,6 +37,12 @@ export interface WebhookAttempt {
   error: string | null;
 }
 
+/** What redelivering an event did: its finished deliveries made pending again, and how many were still pending. */
+export interface EventRedelivery {
+  redelivered: (WebhookDeliveryToQueue & { endpointId: string })[];
+  stillPending: number;
+}
+
 /** A try to record: its delivery, what happened, and the delivery's status after it. */
 export interface RecordedTry {
   deliveryId: string;
@@ -167,6 +173,32 @@ export class WebhookDeliveryRepository {
         [id],
       );
       return rows[0];
+    });
+  }
+
+  /**
+   * Makes every finished delivery of the tenant's event pending again, each to be queued as a new
+   * job with a fresh schedule; deliveries still pending are left to their schedule. Null when the
+   * event is not the tenant's.
+   */
+  async redeliverEvent(tenantId: string, eventId: string): Promise<EventRedelivery | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const event: unknown[] = await manager.query('SELECT 1 FROM webhook_event WHERE id = $1 AND tenant_id = $2', [eventId, tenantId]);
+      if (event.length === 0) return null;
+      // Locked first, as one delivery's redelivery locks its row: of two at once, the second sees the first's pending deliveries.
+      const found: { status: WebhookDeliveryStatus }[] = await manager.query(
+        'SELECT status FROM webhook_delivery WHERE event_id = $1 FOR UPDATE',
+        [eventId],
+      );
+      const redelivered: (WebhookDeliveryToQueue & { endpointId: string })[] = await manager.query(
+        // As a CTE: TypeORM answers a bare UPDATE … RETURNING with [rows, count].
+        `WITH redelivered AS (
+           UPDATE webhook_delivery SET status = 'pending', finished_at = NULL, queued_at = NULL, redeliveries = redeliveries + 1, round_start = attempts
+            WHERE event_id = $1 AND status <> 'pending' RETURNING id, endpoint_id AS "endpointId", redeliveries)
+         SELECT * FROM redelivered`,
+        [eventId],
+      );
+      return { redelivered, stillPending: found.filter((row) => row.status === 'pending').length };
     });
   }
 

@@ -148,6 +148,31 @@ export class WebhookRedeliveryResponse {
   redeliveries: number;
 }
 
+export class RedeliveredWebhookDelivery {
+  @ApiProperty({ format: 'uuid' })
+  deliveryId: string;
+
+  @ApiProperty({ format: 'uuid' })
+  endpointId: string;
+
+  @ApiProperty({ description: 'How often this delivery has been redelivered, this time included.' })
+  redeliveries: number;
+}
+
+export class WebhookEventRedeliveryResponse {
+  @ApiProperty({ format: 'uuid' })
+  eventId: string;
+
+  @ApiProperty({
+    type: [RedeliveredWebhookDelivery],
+    description: "The event's finished deliveries, sent again: same `webhook-id` and body, a fresh schedule of retries.",
+  })
+  redelivered: RedeliveredWebhookDelivery[];
+
+  @ApiProperty({ description: 'Deliveries of the event still pending, left to their schedule.' })
+  stillPending: number;
+}
+
 export class WebhookAttemptResponse {
   @ApiProperty({ type: String, format: 'date-time' })
   attemptedAt: string;

@@ -17,7 +17,7 @@ const ACTOR_TYPES: { value: AuditActorType; label: string }[] = [
   { value: 'sesame', label: 'Sesame' },
 ];
 
-const TARGET_TYPES = ['tenant', 'organization', 'application', 'user', 'api_key', 'member', 'webhook_endpoint', 'webhook_delivery'];
+const TARGET_TYPES = ['tenant', 'organization', 'application', 'user', 'api_key', 'member', 'webhook_endpoint', 'webhook_delivery', 'webhook_event'];
 
 const FILTER_NAMES = ['action', 'targetType', 'actorType', 'from', 'to'] as const;
 type FilterValues = Record<(typeof FILTER_NAMES)[number], string>;

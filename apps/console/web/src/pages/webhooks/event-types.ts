@@ -12,6 +12,8 @@ const WORDS: Record<WebhookEventType, string> = {
   'user.blocked': 'a user was blocked',
   'user.unblocked': 'a user was unblocked',
   'user.deleted': 'a user was deleted',
+  'passkey.registered': 'a user registered a passkey',
+  'passkey.removed': "a user's passkey was removed",
   'application.secret_rotated': "an application's client secret was replaced",
   'member.added': 'a member was invited to the tenant',
   'member.role_changed': "a member's role changed",
