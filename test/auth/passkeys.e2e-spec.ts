@@ -124,6 +124,15 @@ describe('passkeys on the hosted login page', () => {
       [offer.email],
     );
     expect(attempt).toEqual({ status: 'completed', by_passkey: true });
+    const activity = await request(stack.management.url)
+      .get(`/api/v2/organization/${app.organizationId}/login_attempt`)
+      .query({ email: offer.email })
+      .set('Authorization', `Bearer ${app.apiKey}`)
+      .expect(200);
+    expect(activity.body.data.map((item: { method: string; status: string }) => [item.method, item.status])).toEqual([
+      ['passkey', 'completed'],
+      ['email', 'completed'],
+    ]);
     const signIns = await query("SELECT payload FROM webhook_event WHERE type = 'user.signed_in' AND payload->'user'->>'id' = $1", [
       stored.user_id,
     ]);

@@ -78,6 +78,7 @@ describe('login activity', () => {
       mailSentAt: expect.any(String),
       mailFailedAt: null,
       completedAt: expect.any(String),
+      method: 'email',
     });
     expect(failed).toEqual({
       ...common,
@@ -89,6 +90,7 @@ describe('login activity', () => {
       mailSentAt: null,
       mailFailedAt: expect.any(String),
       completedAt: null,
+      method: 'email',
     });
     expect(suppressed).toEqual(
       expect.objectContaining({ id: suppressedId, email: blocked, mail: 'suppressed', mailSentAt: null, mailFailedAt: null }),

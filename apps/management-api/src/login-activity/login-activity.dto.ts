@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { PageQuery } from '@sesame/common';
-import { LOGIN_ATTEMPT_STATUSES, LoginAttemptStatus } from '@sesame/entities';
+import { LOGIN_ATTEMPT_STATUSES, LOGIN_METHODS, LoginAttemptStatus, LoginMethod } from '@sesame/entities';
 
 export const MAIL_STATES = ['suppressed', 'not_queued', 'queued', 'sent', 'failed'] as const;
 export type MailState = (typeof MAIL_STATES)[number];
@@ -77,4 +77,11 @@ export class LoginActivityResponse {
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the link was used.' })
   completedAt: string | null;
+
+  @ApiProperty({
+    enum: LOGIN_METHODS,
+    description:
+      '`email`: an e-mailed link or code (or an approval from another device); `passkey`: a passkey on the hosted login page, with no e-mail (`mail` is `not_queued`; docs/passkeys.md).',
+  })
+  method: LoginMethod;
 }

@@ -37,6 +37,7 @@ function toResponse(attempt: LoginActivityItem): LoginActivityResponse {
     mailSentAt: attempt.mailSentAt?.toISOString() ?? null,
     mailFailedAt: attempt.mailFailedAt?.toISOString() ?? null,
     completedAt: attempt.usedAt?.toISOString() ?? null,
+    method: attempt.method,
   };
 }
 

@@ -167,7 +167,12 @@ export interface LoginActivityItem {
   mailSentAt: Date | null;
   mailFailedAt: Date | null;
   usedAt: Date | null;
+  /** How the login was made: an e-mailed link or code (or an approval), or a passkey on the hosted page (no e-mail). */
+  method: LoginMethod;
 }
+
+export const LOGIN_METHODS = ['email', 'passkey'] as const;
+export type LoginMethod = (typeof LOGIN_METHODS)[number];
 
 type Row = Record<string, unknown>;
 
@@ -540,7 +545,8 @@ export class LoginAttemptRepository {
     return this.dataSource.query(
       `SELECT a.id, a.application_id AS "applicationId", p.name AS "applicationName", a.email, ${reportedStatus('$2', 'a.')} AS status,
               a.mail_suppressed AS "mailSuppressed", a.created_at AS "createdAt", a.expires_at AS "expiresAt", a.mail_queued_at AS "mailQueuedAt",
-              a.mail_sent_at AS "mailSentAt", a.mail_failed_at AS "mailFailedAt", a.used_at AS "usedAt"
+              a.mail_sent_at AS "mailSentAt", a.mail_failed_at AS "mailFailedAt", a.used_at AS "usedAt",
+              CASE WHEN a.passkey_id IS NOT NULL THEN 'passkey' ELSE 'email' END AS method
          FROM login_attempt a JOIN application p ON p.id = a.application_id
         WHERE ${where}${after} ${orderAndLimit}`,
       params,
