@@ -7,6 +7,7 @@ import {
   call,
   expectProblem,
   insertFailedDelivery,
+  insertPasskey,
   PLATFORM_KEY,
   registeredRoutes,
   UNTHROTTLED_ENV,
@@ -105,6 +106,7 @@ describe('the audit log', () => {
     'DELETE /organization/{id}': 'organization.delete',
     'POST /organization/{organizationId}/user': 'user.create',
     'POST /organization/{organizationId}/user/{userId}': 'user.update',
+    'DELETE /organization/{organizationId}/user/{userId}/passkey/{passkeyId}': 'passkey.remove',
     'DELETE /organization/{organizationId}/user/{userId}': 'user.delete',
     'POST /organization/{organizationId}/application': 'application.create',
     'POST /organization/{organizationId}/application/{applicationId}': 'application.update',
@@ -142,6 +144,13 @@ describe('the audit log', () => {
       name: 'Ada',
     });
     await change('api_key', 'post', 'POST /organization/{organizationId}/user/{userId}', `${org}/user/${user.body.id}`, { blocked: true });
+    const passkey = await insertPasskey(organization.body.id, user.body.id);
+    await change(
+      'api_key',
+      'delete',
+      'DELETE /organization/{organizationId}/user/{userId}/passkey/{passkeyId}',
+      `${org}/user/${user.body.id}/passkey/${passkey}`,
+    );
     await change('member', 'delete', 'DELETE /organization/{organizationId}/user/{userId}', `${org}/user/${user.body.id}`);
     const application = await change('member', 'post', 'POST /organization/{organizationId}/application', `${org}/application`, {
       name: 'Shop',

@@ -48,6 +48,8 @@ const SUCCESS: Record<string, string> = {
   'GET /api/v2/organization/{organizationId}/user/{userId}': '200',
   'POST /api/v2/organization/{organizationId}/user/{userId}': '200',
   'DELETE /api/v2/organization/{organizationId}/user/{userId}': '204',
+  'GET /api/v2/organization/{organizationId}/user/{userId}/passkey': '200',
+  'DELETE /api/v2/organization/{organizationId}/user/{userId}/passkey/{passkeyId}': '204',
   'GET /api/v2/organization/{organizationId}/application': '200',
   'POST /api/v2/organization/{organizationId}/application': '201',
   'GET /api/v2/organization/{organizationId}/application/{applicationId}': '200',

@@ -169,6 +169,46 @@ export async function countRows(
   }
 }
 
+/** What a stored passkey may differ in; the rest is a plausible synced passkey. */
+export interface PasskeyRow {
+  name?: string;
+  deviceType?: 'singleDevice' | 'multiDevice';
+  backedUp?: boolean;
+  transports?: string[];
+  createdAt?: Date;
+  lastUsedAt?: Date | null;
+}
+
+/**
+ * A passkey of the user, written straight to the run's database: the management API only lists and
+ * removes passkeys (they are registered on the hosted login page), so its tests make their own. Its id.
+ */
+export async function insertPasskey(organizationId: string, userId: string, passkey: PasskeyRow = {}): Promise<string> {
+  const client = new Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    const result = await client.query(
+      `INSERT INTO passkey (organization_id, user_id, credential_id, public_key, sign_count, device_type, backed_up, transports, name, created_at, last_used_at)
+       VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      [
+        organizationId,
+        userId,
+        randomBytes(32),
+        randomBytes(77),
+        passkey.deviceType ?? 'multiDevice',
+        passkey.backedUp ?? true,
+        passkey.transports ?? ['internal', 'hybrid'],
+        passkey.name ?? 'Chrome on macOS',
+        passkey.createdAt ?? new Date(),
+        passkey.lastUsedAt ?? null,
+      ],
+    );
+    return result.rows[0].id;
+  } finally {
+    await client.end();
+  }
+}
+
 // Probing every route's access rule (test/management/access.e2e-spec.ts and member-access.e2e-spec.ts).
 
 /** The management API's OpenAPI document, as the app serves it. */
@@ -306,6 +346,10 @@ const RECIPES: Record<string, Recipe> = {
   'POST /api/v2/organization/{organizationId}/user/{userId}': fixed((w) => `${inOrganization(w)}/user/${w.userId}`, named),
   'DELETE /api/v2/organization/{organizationId}/user/{userId}': async (w) => ({
     path: `${inOrganization(w)}/user/${await made(w, `${inOrganization(w)}/user`, newAddress())}`,
+  }),
+  'GET /api/v2/organization/{organizationId}/user/{userId}/passkey': fixed((w) => `${inOrganization(w)}/user/${w.userId}/passkey`),
+  'DELETE /api/v2/organization/{organizationId}/user/{userId}/passkey/{passkeyId}': async (w) => ({
+    path: `${inOrganization(w)}/user/${w.userId}/passkey/${await insertPasskey(w.organizationId, w.userId)}`,
   }),
   'GET /api/v2/organization/{organizationId}/application': fixed((w) => `${inOrganization(w)}/application`),
   'POST /api/v2/organization/{organizationId}/application': fixed(

@@ -419,6 +419,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/organization/{organizationId}/user/{userId}/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the user's passkeys, oldest first */
+        get: operations["UserPasskeysController_list_v2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/organization/{organizationId}/user/{userId}/passkey/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a passkey of the user: it stops signing in at once (webhook event passkey.removed) */
+        delete: operations["UserPasskeysController_remove_v2"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/organization/{organizationId}/application": {
         parameters: {
             query?: never;
@@ -1183,6 +1217,40 @@ export interface components {
             /** @description A blocked user cannot log in, receives no login e-mails, and their access tokens stop working. */
             blocked?: boolean;
         };
+        PasskeyResponse: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Where it was made, as the browser said when it was registered.
+             * @example Chrome on macOS
+             */
+            name: string;
+            /**
+             * @description `multiDevice`: a synced passkey (e.g. in a password manager or the platform's keychain); `singleDevice`: bound to one authenticator.
+             * @enum {string}
+             */
+            deviceType: "singleDevice" | "multiDevice";
+            /** @description Whether the authenticator last reported it backed up (synced). */
+            backedUp: boolean;
+            /**
+             * @description How the browser can reach the authenticator, as it reported at registration (WebAuthn transports); may be empty.
+             * @example [
+             *       "internal",
+             *       "hybrid"
+             *     ]
+             */
+            transports: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The last sign-in with it; null if never used.
+             */
+            lastUsedAt: string | null;
+        };
+        PasskeyList: {
+            data: components["schemas"]["PasskeyResponse"][];
+        };
         ApplicationSummary: {
             /** Format: uuid */
             id: string;
@@ -1346,11 +1414,6 @@ export interface components {
              * @description When the link was used.
              */
             completedAt: string | null;
-            /**
-             * @description `email`: an e-mailed link or code (or an approval from another device); `passkey`: a passkey on the hosted login page, with no e-mail (`mail` is `not_queued`; docs/passkeys.md).
-             * @enum {string}
-             */
-            method: "email" | "passkey";
         };
         LoginActivityPage: {
             data: components["schemas"]["LoginActivityResponse"][];
@@ -5222,6 +5285,184 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (see `errors`), or a member token without a valid `Sesame-Tenant` header (`tenant_header_required`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`missing_api_key`, `invalid_api_key`), or a console access token that is not valid (`invalid_member_token`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or outside the caller's reach. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The tenant's plan limit, or the member's own limit, is used up (`rate_limited`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    UserPasskeysController_list_v2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+                /** @description The organization. */
+                organizationId: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyList"];
+                };
+            };
+            /** @description Invalid input (see `errors`), or a member token without a valid `Sesame-Tenant` header (`tenant_header_required`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`missing_api_key`, `invalid_api_key`), or a console access token that is not valid (`invalid_member_token`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or outside the caller's reach. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The tenant's plan limit, or the member's own limit, is used up (`rate_limited`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    UserPasskeysController_remove_v2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+                passkeyId: string;
+                /** @description The organization. */
+                organizationId: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
             204: {
                 headers: {
                     [name: string]: unknown;
