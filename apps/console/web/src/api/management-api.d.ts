@@ -1414,6 +1414,11 @@ export interface components {
              * @description When the link was used.
              */
             completedAt: string | null;
+            /**
+             * @description `email`: an e-mailed link or code (or an approval from another device); `passkey`: a passkey on the hosted login page, with no e-mail (`mail` is `not_queued`; docs/passkeys.md).
+             * @enum {string}
+             */
+            method: "email" | "passkey";
         };
         LoginActivityPage: {
             data: components["schemas"]["LoginActivityResponse"][];
