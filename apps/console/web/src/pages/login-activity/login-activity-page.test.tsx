@@ -23,6 +23,7 @@ const attempt = (overrides: Partial<Attempt>): Attempt => ({
   mailSentAt: '2026-11-02T10:00:02.000Z',
   mailFailedAt: null,
   completedAt: '2026-11-02T10:01:00.000Z',
+  method: 'email',
   ...overrides,
 });
 
