@@ -119,6 +119,7 @@ describe('the audit log', () => {
     'POST /tenant/webhook_endpoint/{endpointId}/rotate_secret': 'webhook_endpoint.rotate_secret',
     'POST /tenant/webhook_endpoint/{endpointId}/test': 'webhook_endpoint.test',
     'POST /tenant/webhook_endpoint/{endpointId}/delivery/{deliveryId}/redeliver': 'webhook_delivery.redeliver',
+    'POST /tenant/webhook_event/{eventId}/redeliver': 'webhook_event.redeliver',
     'DELETE /tenant/webhook_endpoint/{endpointId}': 'webhook_endpoint.delete',
   };
 
@@ -177,8 +178,10 @@ describe('the audit log', () => {
       'member',
       'post',
       'POST /tenant/webhook_endpoint/{endpointId}/delivery/{deliveryId}/redeliver',
-      `${hook}/delivery/${delivery}/redeliver`,
+      `${hook}/delivery/${delivery.deliveryId}/redeliver`,
     );
+    const another = await insertFailedDelivery(tenantId, endpoint.body.id);
+    await change('api_key', 'post', 'POST /tenant/webhook_event/{eventId}/redeliver', `/tenant/webhook_event/${another.eventId}/redeliver`);
     await change('api_key', 'delete', 'DELETE /tenant/webhook_endpoint/{endpointId}', hook);
 
     const mutating = registeredRoutes(stack.stack.management)

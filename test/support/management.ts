@@ -262,17 +262,18 @@ async function webhookEndpoint(world: ProbeWorld): Promise<string> {
   return `/tenant/webhook_endpoint/${await made(world, '/tenant/webhook_endpoint', { url: HOOK_URL })}`;
 }
 
-/** A failed delivery of the endpoint, written straight to the run's database (no worker runs in these tests): its id. */
-export async function insertFailedDelivery(tenantId: string, endpointId: string): Promise<string> {
+/** A failed delivery of the endpoint, written straight to the run's database (no worker runs in these tests): its id and its event's. */
+export async function insertFailedDelivery(tenantId: string, endpointId: string): Promise<{ deliveryId: string; eventId: string }> {
   const client = new Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
     const result = await client.query(
       `WITH event AS (INSERT INTO webhook_event (tenant_id, type, payload, dispatched_at) VALUES ($1, 'ping', '{}', now()) RETURNING id)
-       INSERT INTO webhook_delivery (event_id, endpoint_id, status, attempts, finished_at) SELECT id, $2, 'failed', 1, now() FROM event RETURNING id`,
+       INSERT INTO webhook_delivery (event_id, endpoint_id, status, attempts, finished_at) SELECT id, $2, 'failed', 1, now() FROM event
+       RETURNING id AS "deliveryId", event_id AS "eventId"`,
       [tenantId, endpointId],
     );
-    return result.rows[0].id;
+    return result.rows[0];
   } finally {
     await client.end();
   }
@@ -329,7 +330,13 @@ const RECIPES: Record<string, Recipe> = {
   'GET /api/v2/tenant/webhook_endpoint/{endpointId}/delivery': async (w) => ({ path: `${await webhookEndpoint(w)}/delivery` }),
   'POST /api/v2/tenant/webhook_endpoint/{endpointId}/delivery/{deliveryId}/redeliver': async (w) => {
     const endpoint = await webhookEndpoint(w);
-    return { path: `${endpoint}/delivery/${await insertFailedDelivery(w.tenantId, endpoint.split('/').pop()!)}/redeliver` };
+    const { deliveryId } = await insertFailedDelivery(w.tenantId, endpoint.split('/').pop()!);
+    return { path: `${endpoint}/delivery/${deliveryId}/redeliver` };
+  },
+  'POST /api/v2/tenant/webhook_event/{eventId}/redeliver': async (w) => {
+    const endpoint = await webhookEndpoint(w);
+    const { eventId } = await insertFailedDelivery(w.tenantId, endpoint.split('/').pop()!);
+    return { path: `/tenant/webhook_event/${eventId}/redeliver` };
   },
   'GET /api/v2/organization': fixed(() => '/organization'),
   'POST /api/v2/organization': fixed(() => '/organization', named),

@@ -196,6 +196,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/tenant/webhook_event/{eventId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send an event again to every endpoint it reached: its finished deliveries, same `webhook-id`, a fresh schedule each */
+        post: operations["WebhookEventsController_redeliver_v2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/tenant/usage": {
         parameters: {
             query?: never;
@@ -805,6 +822,22 @@ export interface components {
             deliveryId: string;
             /** @description How often this delivery has been redelivered, this time included. */
             redeliveries: number;
+        };
+        RedeliveredWebhookDelivery: {
+            /** Format: uuid */
+            deliveryId: string;
+            /** Format: uuid */
+            endpointId: string;
+            /** @description How often this delivery has been redelivered, this time included. */
+            redeliveries: number;
+        };
+        WebhookEventRedeliveryResponse: {
+            /** Format: uuid */
+            eventId: string;
+            /** @description The event's finished deliveries, sent again: same `webhook-id` and body, a fresh schedule of retries. */
+            redelivered: components["schemas"]["RedeliveredWebhookDelivery"][];
+            /** @description Deliveries of the event still pending, left to their schedule. */
+            stillPending: number;
         };
         WindowUsageResponse: {
             /**
@@ -3263,6 +3296,102 @@ export interface operations {
                 };
             };
             /** @description The delivery is still pending: it will be tried (`webhook_delivery_pending`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The tenant's plan limit, or the member's own limit, is used up (`rate_limited`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    WebhookEventsController_redeliver_v2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEventRedeliveryResponse"];
+                };
+            };
+            /** @description Invalid input (see `errors`), or a member token without a valid `Sesame-Tenant` header (`tenant_header_required`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key (`missing_api_key`, `invalid_api_key`), or a console access token that is not valid (`invalid_member_token`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This kind of key may not call this endpoint (`platform_key_required`, `tenant_key_required`), the key or member has too weak a role (`insufficient_role`), the member is not one of the tenant (`not_a_member`), or a member needs a recent sign-in for this change (`reauthentication_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or outside the caller's reach. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Every delivery of the event is still pending: they will be tried (`webhook_delivery_pending`). */
             409: {
                 headers: {
                     [name: string]: unknown;
