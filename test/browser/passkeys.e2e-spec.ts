@@ -83,7 +83,7 @@ describe('hosted login: passkeys in the browser', () => {
     otherOrganization = await createApplication(management, await createOrganization(management, tenant, { name: 'Other Co' }), desktopApp);
     withKey = await launchBrowser({ artifacts: 'passkeys' });
     ({ cdp, authenticatorId } = await addVirtualAuthenticator(withKey));
-    await mkdir(DOC_IMAGES, { recursive: true });
+    if (process.env.UPDATE_DOC_IMAGES === '1') await mkdir(DOC_IMAGES, { recursive: true });
   }, 60_000);
 
   afterAll(async () => {
@@ -276,8 +276,11 @@ async function textOf(page: Page, selector: string): Promise<string> {
   return ((await page.locator(selector).textContent()) ?? '').trim();
 }
 
-/** A screenshot in test-artifacts/passkeys/ and, for the documentation, in docs/images/. */
+/**
+ * A screenshot in test-artifacts/passkeys/ and, with UPDATE_DOC_IMAGES=1 (`npm run docs:passkey-images`),
+ * in docs/images/ for docs/passkeys.md (so that an ordinary run leaves the documentation alone).
+ */
 async function docScreenshot(browser: TestBrowser, page: Page, name: string): Promise<void> {
   const path = await browser.screenshot(page, name);
-  await copyFile(path, join(DOC_IMAGES, `${name}.png`));
+  if (process.env.UPDATE_DOC_IMAGES === '1') await copyFile(path, join(DOC_IMAGES, `${name}.png`));
 }
