@@ -15,6 +15,7 @@ import { OrganizationLayout } from './pages/organizations/organization-layout';
 import { OrganizationSettingsPage } from './pages/organizations/organization-settings-page';
 import { OrganizationsPage } from './pages/organizations/organizations-page';
 import { OverviewPage } from './pages/overview/overview-page';
+import { UserPage } from './pages/users/user-page';
 import { UsersPage } from './pages/users/users-page';
 import { EndpointPage } from './pages/webhooks/endpoint-page';
 import { WebhooksPage } from './pages/webhooks/webhooks-page';
@@ -45,6 +46,7 @@ export const routes: RouteObject[] = [
               { path: 'applications', element: <ApplicationsPage /> },
               { path: 'applications/:applicationId', element: <IntegrationPage /> },
               { path: 'users', element: <UsersPage /> },
+              { path: 'users/:userId', element: <UserPage /> },
               { path: 'login-activity', element: <LoginActivityPage /> },
               { path: 'api-keys', element: <ApiKeysPage scope="organization" /> },
               { path: 'settings', element: <OrganizationSettingsPage /> },

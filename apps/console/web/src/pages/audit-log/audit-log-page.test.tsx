@@ -25,6 +25,28 @@ function open(role: 'viewer' | 'admin' | 'owner', api: (call: ApiCall) => ApiAns
 }
 
 describe('AuditLogPage', () => {
+  it('names a user who registered their own passkey, and offers users and passkeys as filters', async () => {
+    const page = open('admin', () => ({
+      body: {
+        data: [
+          event({
+            actor: { type: 'user', id: 'u1', name: 'grace@example.com' },
+            action: 'passkey.register',
+            targetType: 'passkey',
+            changes: { userId: 'u1', name: 'Chrome on macOS' },
+          }),
+        ],
+        nextCursor: null,
+      },
+    }));
+    const row = within((await screen.findAllByRole('row'))[1]);
+    expect(row.getByText('User')).toBeInTheDocument();
+    expect(row.getByText('grace@example.com')).toBeInTheDocument();
+    expect(row.getByText('passkey.register')).toBeInTheDocument();
+    expect(within(screen.getByLabelText('Actor type')).getByRole('option', { name: 'User' })).toBeInTheDocument();
+    expect(page.container.querySelector('#audit-target-types option[value="passkey"]')).not.toBeNull();
+  });
+
   it('shows who changed what, from where', async () => {
     open('admin', () => ({
       body: {

@@ -15,9 +15,22 @@ const ACTOR_TYPES: { value: AuditActorType; label: string }[] = [
   { value: 'api_key', label: 'API key' },
   { value: 'platform', label: 'Platform' },
   { value: 'sesame', label: 'Sesame' },
+  // A user of an organization: their own passkey, registered on the hosted login page.
+  { value: 'user', label: 'User' },
 ];
 
-const TARGET_TYPES = ['tenant', 'organization', 'application', 'user', 'api_key', 'member', 'webhook_endpoint', 'webhook_delivery', 'webhook_event'];
+const TARGET_TYPES = [
+  'tenant',
+  'organization',
+  'application',
+  'user',
+  'passkey',
+  'api_key',
+  'member',
+  'webhook_endpoint',
+  'webhook_delivery',
+  'webhook_event',
+];
 
 const FILTER_NAMES = ['action', 'targetType', 'actorType', 'from', 'to'] as const;
 type FilterValues = Record<(typeof FILTER_NAMES)[number], string>;

@@ -30,8 +30,8 @@ function open(role: 'viewer' | 'admin', api: (call: ApiCall) => { status?: numbe
 }
 
 describe('UsersPage', () => {
-  it('lists the users with their details', async () => {
-    open('admin', () => ({
+  it('lists the users with their details, each linking to its page', async () => {
+    const page = open('admin', () => ({
       body: {
         data: [user({}), user({ id: 'u2', email: 'alan@example.com', name: null, blocked: true, emailVerified: false, lastLoginAt: null })],
         nextCursor: null,
@@ -39,7 +39,9 @@ describe('UsersPage', () => {
     }));
     const rows = await screen.findAllByRole('row');
     expect(rows).toHaveLength(3);
-    expect(within(rows[1]).getByText('grace@example.com')).toBeInTheDocument();
+    expect(within(rows[1]).getByRole('link', { name: 'grace@example.com' }).getAttribute('href')).toBe(
+      `/t/${page.tenantId}/organizations/${ORG}/users/u1`,
+    );
     expect(within(rows[1]).getByText('Verified')).toBeInTheDocument();
     expect(within(rows[2]).getByText('Blocked')).toBeInTheDocument();
     expect(within(rows[2]).getByText('Never')).toBeInTheDocument();

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { useCan, useMembership } from '../../api/session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DateTime } from '../../components/date-time';
@@ -8,7 +8,7 @@ import { ProblemMessage } from '../../components/problem-message';
 import { EmptyState } from '../../components/states';
 import { type User, useDeleteUser, useSetUserBlocked, useUsers } from './user-queries';
 
-/** The organization's users: search by address, block or unblock, delete (admins). */
+/** The organization's users: search by address, block or unblock, delete (admins); each opens its own page (passkeys). */
 export function UsersPage() {
   const { tenantId } = useMembership();
   const organizationId = useParams().organizationId!;
@@ -50,7 +50,9 @@ export function UsersPage() {
                 const busy = setBlocked.isPending && setBlocked.variables?.userId === user.id;
                 return (
                   <tr key={user.id}>
-                    <td>{user.email}</td>
+                    <td>
+                      <Link to={user.id}>{user.email}</Link>
+                    </td>
                     <td>{user.name ?? <span className="muted">None</span>}</td>
                     <td>
                       {user.emailVerified ? <span className="badge badge-ok">Verified</span> : <span className="badge">Not verified</span>}
