@@ -5,7 +5,7 @@ import { launchBrowser, TestBrowser } from '../support/browser';
 import { ExampleServer } from '../client/support/example-server';
 import { CONSOLE_SETUP_TIMEOUT_MS, ConsoleStack, startConsoleStack } from '../support/console';
 import { uniqueEmail } from '../support/login';
-import { PLATFORM_KEY, UNTHROTTLED_ENV } from '../support/management';
+import { insertPasskey, PLATFORM_KEY, UNTHROTTLED_ENV } from '../support/management';
 import { codeIn, linkIn, ReceivedMail, SmtpSink } from '../support/smtp-sink';
 import { expectApprovalNumberAbsent, recordDocuments, twoDigitNumbersIn, wrongApprovalNumber } from '../support/approval';
 
@@ -180,6 +180,40 @@ describe('the console, in a browser', () => {
     await page.waitForLoadState('networkidle');
     await expect(page.getByRole('alert').count()).resolves.toBe(0);
     await look(page, name);
+  });
+
+  it("shows a user's passkeys on the user's page, and removes one after a confirmation", async () => {
+    const { page } = browser;
+    const organizationId = made.organizationUrl.split('/').pop()!;
+    const users = await request(stack.origin)
+      .get(`/api/v2/organization/${organizationId}/user`)
+      .query({ email: owner })
+      .set('Authorization', `Bearer ${tenantKey}`)
+      .expect(200);
+    const userId = users.body.data[0].id as string;
+    const day = 24 * 3600_000;
+    await insertPasskey(organizationId, userId, {
+      name: 'Chrome on macOS',
+      createdAt: new Date(Date.now() - 30 * day),
+      lastUsedAt: new Date(Date.now() - day),
+    });
+    await insertPasskey(organizationId, userId, { name: 'Security key', deviceType: 'singleDevice', backedUp: false, transports: ['usb'] });
+
+    await page.goto(`${made.organizationUrl}/users`);
+    await page.getByRole('link', { name: owner }).click();
+    await page.waitForURL(`${made.organizationUrl}/users/${userId}`);
+    await page.getByRole('cell', { name: 'Security key', exact: true }).waitFor();
+    await look(page, '09-user-passkeys');
+
+    await page.getByRole('button', { name: 'Remove the passkey Security key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remove the passkey Security key?' });
+    await dialog.getByRole('button', { name: 'Remove passkey' }).click();
+    await page.getByRole('cell', { name: 'Security key', exact: true }).waitFor({ state: 'detached' });
+    const left = await request(stack.origin)
+      .get(`/api/v2/organization/${organizationId}/user/${userId}/passkey`)
+      .set('Authorization', `Bearer ${tenantKey}`)
+      .expect(200);
+    expect(left.body.data.map((passkey: { name: string }) => passkey.name)).toEqual(['Chrome on macOS']);
   });
 
   it.each([
