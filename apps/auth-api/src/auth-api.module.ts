@@ -16,6 +16,7 @@ import {
 import { DatabaseModule } from '@sesame/entities';
 import { GlobalIpThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesame/throttler';
 import { DirectAuthModule } from './direct-auth/direct-auth.module';
+import { DirectPasskeysModule } from './direct-passkeys/direct-passkeys.module';
 import { HealthController } from './health/health.controller';
 import { LoginPageModule } from './login-page/login-page.module';
 import { GlobalLimitDeferralModule } from './oauth/global-limit-deferral.module';
@@ -42,6 +43,7 @@ export class AuthApiModule {
         DirectAuthModule,
         TokensModule,
         LoginPageModule,
+        DirectPasskeysModule,
       ],
       controllers: [HealthController],
       providers: [

@@ -423,6 +423,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/passkey_direct/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time challenge to sign in with a passkey on the application’s page, for this login
+         * @description Discoverable credentials only (no list of passkeys): the answer is the same whoever asks. The challenge is bound to the application, the origin and the login (redirect_uri, state, PKCE challenge, nonce), and lives 10 minutes.
+         */
+        post: operations["DirectPasskeysController_signInOptions_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/passkey_direct/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Signs in with a passkey: the code for POST /v1/verify, as POST /v1/login_code answers it
+         * @description The same login fields as the options (the challenge answers only them). The challenge is used once, whatever the outcome. The passkey must be of a user of the application’s organization who is not blocked, registered under the origin’s host.
+         */
+        post: operations["DirectPasskeysController_signInVerify_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/passkey_direct/register/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time challenge to create a passkey on the application’s page, right after a login
+         * @description With the access token the login issued, within 10 minutes of the sign-in; the token registers one passkey. Asking again gives a new challenge.
+         */
+        post: operations["DirectPasskeysController_registrationOptions_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/passkey_direct/register/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stores the new passkey under the origin’s host (reported as `passkey.registered` and audited)
+         * @description The challenge is used once, whatever the outcome; the access token registers one passkey.
+         */
+        post: operations["DirectPasskeysController_registrationVerify_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -725,6 +805,103 @@ export interface components {
         PasskeyRegisteredResponse: {
             /** @example true */
             registered: boolean;
+        };
+        DirectPasskeySignInOptionsDto: {
+            /**
+             * @description The origin of the application’s page that runs the browser’s ceremony, exactly as the browser reports it (scheme, host, port): one of the organization’s whitelist domains. Its host is the relying party id: passkeys work on that host only.
+             * @example https://app.example.com
+             */
+            origin: string;
+            /**
+             * @description The redirect_uri the code is bound to (as for authenticate_direct: a whitelist domain, a registered callback URL if any).
+             * @example https://app.example.com/auth/callback
+             */
+            redirect_uri: string;
+            /** @description Returned unchanged with the code. */
+            state: string;
+            /**
+             * @description PKCE S256 challenge (required).
+             * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+             */
+            code_challenge: string;
+            /** @enum {string} */
+            code_challenge_method: "S256";
+            /** @description OpenID Connect nonce: returned as the id_token’s `nonce` claim. */
+            nonce?: string;
+        };
+        DirectPasskeySignInVerifyDto: {
+            /**
+             * @description The origin of the application’s page that runs the browser’s ceremony, exactly as the browser reports it (scheme, host, port): one of the organization’s whitelist domains. Its host is the relying party id: passkeys work on that host only.
+             * @example https://app.example.com
+             */
+            origin: string;
+            /**
+             * @description The redirect_uri the code is bound to (as for authenticate_direct: a whitelist domain, a registered callback URL if any).
+             * @example https://app.example.com/auth/callback
+             */
+            redirect_uri: string;
+            /** @description Returned unchanged with the code. */
+            state: string;
+            /**
+             * @description PKCE S256 challenge (required).
+             * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+             */
+            code_challenge: string;
+            /** @enum {string} */
+            code_challenge_method: "S256";
+            /** @description OpenID Connect nonce: returned as the id_token’s `nonce` claim. */
+            nonce?: string;
+            /** @description The browser’s PublicKeyCredential as JSON (`id`, `rawId`, `type`, `response`, …), as @simplewebauthn/browser answers it. */
+            response: {
+                [key: string]: unknown;
+            };
+            /** @description The end user’s User-Agent (login activity). */
+            userAgent?: string;
+            /**
+             * @description The end user’s IP address as the application resolves it (login activity).
+             * @example 203.0.113.7
+             */
+            userIp?: string;
+        };
+        DirectPasskeyRegistrationOptionsDto: {
+            /** @description The access token the login just issued (POST /v1/verify): it names the user, and allows one registration within 10 minutes of the sign-in. */
+            access_token: string;
+            /**
+             * @description The origin of the application’s page that runs the browser’s ceremony, exactly as the browser reports it (scheme, host, port): one of the organization’s whitelist domains. Its host is the relying party id: passkeys work on that host only.
+             * @example https://app.example.com
+             */
+            origin: string;
+        };
+        DirectPasskeyRegistrationVerifyDto: {
+            /** @description The access token the login just issued (POST /v1/verify): it names the user, and allows one registration within 10 minutes of the sign-in. */
+            access_token: string;
+            /**
+             * @description The origin of the application’s page that runs the browser’s ceremony, exactly as the browser reports it (scheme, host, port): one of the organization’s whitelist domains. Its host is the relying party id: passkeys work on that host only.
+             * @example https://app.example.com
+             */
+            origin: string;
+            /** @description The browser’s PublicKeyCredential as JSON (`id`, `rawId`, `type`, `response`, …), as @simplewebauthn/browser answers it. */
+            response: {
+                [key: string]: unknown;
+            };
+            /** @description The end user’s User-Agent: names the passkey (e.g. "Chrome on macOS"). */
+            userAgent?: string;
+            /**
+             * @description The end user’s IP address as the application resolves it (audit log).
+             * @example 203.0.113.7
+             */
+            userIp?: string;
+        };
+        DirectPasskeyRegisteredResponse: {
+            /** @example true */
+            registered: boolean;
+            /**
+             * Format: uuid
+             * @description The new passkey’s id (as in passkey.registered and the management API).
+             */
+            passkeyId: string;
+            /** @example Chrome on macOS */
+            name: string;
         };
     };
     responses: never;
@@ -2904,6 +3081,409 @@ export interface operations {
                 };
             };
             /** @description `passkey_registration_not_allowed` (no challenge of such an offer for this browser, or expired or used), `csrf_failed`, `cross_site_request`, `passkeys_off`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `passkey_exists`: this credential is already registered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is not of a content type this route consumes (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    DirectPasskeysController_signInOptions_v1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectPasskeySignInOptionsDto"];
+            };
+        };
+        responses: {
+            /** @description PublicKeyCredentialRequestOptions as JSON, for the page’s ceremony. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOptionsResponse"];
+                };
+            };
+            /** @description `invalid_request`: bad input, an origin or redirect_uri the application may not use. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `invalid_client`: missing or wrong client credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `passkeys_off` (the organization has passkeys off), `plan_not_supported` (not Pro or Enterprise), `passkey_registration_not_allowed` (registration only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is not of a content type this route consumes (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    DirectPasskeysController_signInVerify_v1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectPasskeySignInVerifyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginCodeResponse"];
+                };
+            };
+            /** @description `passkey_challenge_invalid` (used, expired, or another login’s, origin’s or application’s challenge), `passkey_refused` (the passkey cannot sign in here), `invalid_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `invalid_client`: missing or wrong client credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `passkeys_off` (the organization has passkeys off), `plan_not_supported` (not Pro or Enterprise), `passkey_registration_not_allowed` (registration only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is not of a content type this route consumes (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    DirectPasskeysController_registrationOptions_v1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectPasskeyRegistrationOptionsDto"];
+            };
+        };
+        responses: {
+            /** @description PublicKeyCredentialCreationOptions as JSON (attestation none, resident key, user verification required). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOptionsResponse"];
+                };
+            };
+            /** @description `invalid_request`: bad input, or an origin the application may not use. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `invalid_client`: missing or wrong client credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `passkeys_off` (the organization has passkeys off), `plan_not_supported` (not Pro or Enterprise), `passkey_registration_not_allowed` (registration only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is not of a content type this route consumes (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    DirectPasskeysController_registrationVerify_v1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectPasskeyRegistrationVerifyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectPasskeyRegisteredResponse"];
+                };
+            };
+            /** @description `passkey_challenge_invalid` (no current challenge of this token for this origin: used, expired or never asked), `passkey_refused` (the answer does not verify), `invalid_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `invalid_client`: missing or wrong client credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `passkeys_off` (the organization has passkeys off), `plan_not_supported` (not Pro or Enterprise), `passkey_registration_not_allowed` (registration only). */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -269,12 +269,12 @@ export const ERROR_CODES = {
   passkeys_off: {
     status: 403,
     apis: ['v1'],
-    doc: "`/v1/authorize/passkey/*` for an organization whose `passkeys` setting is `off`, or where `PUBLIC_BASE_URL`'s host is an IP address (WebAuthn needs a domain name)",
+    doc: "`/v1/authorize/passkey/*` and `/v1/passkey_direct/*` for an organization whose `passkeys` setting is `off`, or (hosted page) where `PUBLIC_BASE_URL`'s host is an IP address (WebAuthn needs a domain name)",
   },
   passkey_challenge_invalid: {
     status: 400,
     apis: ['v1'],
-    doc: 'a passkey answer to a challenge that was already used, has expired, or was issued for another sign-in request, browser or registration: ask for new options',
+    doc: 'a passkey answer to a challenge that was already used, has expired, or was issued for another sign-in request, browser, registration, application or page origin: ask for new options',
   },
   passkey_refused: {
     status: 400,
@@ -284,7 +284,7 @@ export const ERROR_CODES = {
   passkey_registration_not_allowed: {
     status: 403,
     apis: ['v1'],
-    doc: 'registering a passkey without the offer an e-mailed login just completed in this browser gives (none, expired, already used, or for another browser)',
+    doc: 'registering a passkey without the offer an e-mailed login just completed in this browser gives (none, expired, already used, or for another browser); in direct authentication (`/v1/passkey_direct/register/*`), without an access token of a login of this application at most 10 minutes old, or a second time with one',
   },
   passkey_exists: { status: 409, apis: ['v1'], doc: 'registering a passkey whose credential id is already registered' },
   unknown_login_link: {

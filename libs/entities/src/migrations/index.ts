@@ -11,6 +11,7 @@ import { KeyRoles1796700000001 } from './1796700000001-key-roles';
 import { Webhooks1796800000000 } from './1796800000000-webhooks';
 import { WebhookRedelivery1796900000000 } from './1796900000000-webhook-redelivery';
 import { Passkeys1797000000000 } from './1797000000000-passkeys';
+import { DirectPasskeys1797100000000 } from './1797100000000-direct-passkeys';
 
 /** Every migration, in order (registered explicitly, no globs). */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   Webhooks1796800000000,
   WebhookRedelivery1796900000000,
   Passkeys1797000000000,
+  DirectPasskeys1797100000000,
 ];

@@ -408,12 +408,14 @@ export class LoginAttemptRepository {
       requesterUserAgent: string | null;
       requesterIp: string | null;
       now: Date;
+      /** How the login started: the hosted page (default), or an application's own page (direct authentication). */
+      flow?: LoginFlow;
     },
   ): Promise<ClaimedAttempt> {
     const rows: Row[] = await manager.query(
       `INSERT INTO login_attempt (organization_id, application_id, email, token_hash, sentence, state, redirect_uri, code_challenge, nonce,
                                   flow, status, used_at, expires_at, created_at, request_id, requester_user_agent, requester_ip, passkey_id)
-       VALUES ($1, $2, $3, $4, '', $5, $6, $7, $8, 'hosted', 'completed', $9, $9, $9, $10, $11, $12, $13)
+       VALUES ($1, $2, $3, $4, '', $5, $6, $7, $8, $14, 'completed', $9, $9, $9, $10, $11, $12, $13)
        RETURNING ${CLAIMED_COLUMNS}`,
       [
         login.organizationId,
@@ -429,6 +431,7 @@ export class LoginAttemptRepository {
         login.requesterUserAgent?.slice(0, 512) ?? null,
         login.requesterIp,
         login.passkeyId,
+        login.flow ?? 'hosted',
       ],
     );
     return claimed(rows[0]);

@@ -1,0 +1,196 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
+import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { Clock, problem, ProblemException, sha256 } from '@sesame/common';
+import {
+  DirectPasskeyRepository,
+  FreshLoginToken,
+  PasskeyChallengeRepository,
+  PasskeyDeviceType,
+  PasskeyRepository,
+  Transactions,
+  UserPasskeys,
+} from '@sesame/entities';
+import { EntityManager } from 'typeorm';
+import { describeUserAgent } from '../direct-auth/user-agent';
+import { challengeOfClientData } from '../login-page/passkey-binding';
+import { MAX_PASSKEYS_PER_USER } from '../login-page/passkey-registration.service';
+import { userHandleOf } from '../login-page/passkey-sign-in.service';
+import { DirectPasskeyCaller } from './direct-passkey-context';
+import { directRegistrationBinding } from './direct-passkey-binding';
+
+/**
+ * How long after signing in a user may register a passkey on the application's page: the login
+ * (its access token's code's auth_time) must be this recent, and the grant expires then.
+ */
+export const DIRECT_REGISTRATION_SECONDS = 600;
+/** ES256, EdDSA and RS256: what platform authenticators and security keys make. */
+const ALGORITHMS = [-7, -8, -257];
+const CEREMONY_TIMEOUT_MS = 300_000;
+
+/** Who registers, as the application's server sees them. */
+export interface DirectRegistrant {
+  accessToken: string;
+  requestId: string | null;
+  userAgent: string | null;
+  ip: string | null;
+}
+
+/**
+ * Registering a passkey on an application's own page, right after a direct login: the application
+ * presents the access token that login just issued. It names the user, and its code's sign-in
+ * (auth_time) must be at most DIRECT_REGISTRATION_SECONDS old; the token gets one grant
+ * (passkey_challenge, purpose registration, access_token_hash), which gives challenges (each used
+ * once, bound to the application and the page's origin) and registers one passkey, until that
+ * time. Attestation none, a discoverable key, user verification required; the library checks the
+ * answer. The passkey is kept under the page's RP ID, reported (`passkey.registered`) and audited
+ * with the user as the actor.
+ */
+@Injectable()
+export class DirectPasskeyRegistrationService {
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
+    private readonly challenges: PasskeyChallengeRepository,
+    private readonly passkeys: PasskeyRepository,
+    private readonly directPasskeys: DirectPasskeyRepository,
+    private readonly userPasskeys: UserPasskeys,
+  ) {}
+
+  async options(caller: DirectPasskeyCaller, registrant: DirectRegistrant): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    const now = this.clock.now();
+    const token = await this.freshToken(caller, registrant, now);
+    const existing = await this.passkeys.credentialIdsOfUser(token.userId);
+    if (existing.length >= MAX_PASSKEYS_PER_USER) throw notAllowed();
+    const challenge = randomBytes(32);
+    const grant = await this.directPasskeys.challengeTokenGrant({
+      organizationId: caller.context.organization.id,
+      applicationId: caller.context.application.id,
+      userId: token.userId,
+      accessTokenHash: token.hash,
+      binding: directRegistrationBinding(caller.context.application.id, caller.relyingParty.origin),
+      challenge: challenge.toString('base64url'),
+      expiresAt: new Date(token.authTime.getTime() + DIRECT_REGISTRATION_SECONDS * 1000),
+      now,
+    });
+    if (!grant) throw notAllowed();
+    return generateRegistrationOptions({
+      rpName: caller.context.organization.name,
+      rpID: caller.relyingParty.id,
+      userName: token.email,
+      userID: new Uint8Array(Buffer.from(userHandleOf(token.userId), 'base64url')),
+      userDisplayName: token.email,
+      challenge: new Uint8Array(challenge),
+      timeout: CEREMONY_TIMEOUT_MS,
+      attestationType: 'none',
+      excludeCredentials: existing.map(({ credentialId, transports }) => ({ id: credentialId.toString('base64url'), transports })),
+      authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
+      supportedAlgorithmIDs: ALGORITHMS,
+    });
+  }
+
+  /**
+   * Checks the authenticator's answer against the grant's current challenge (taken once, whatever
+   * the outcome) and stores the passkey under the page's RP ID, reported and audited, in one
+   * transaction that also uses the grant up.
+   */
+  async verify(
+    caller: DirectPasskeyCaller,
+    registrant: DirectRegistrant,
+    response: RegistrationResponseJSON,
+  ): Promise<{ passkeyId: string; name: string }> {
+    const now = this.clock.now();
+    const token = await this.freshToken(caller, registrant, now);
+    const challenge = challengeOfClientData(response?.response?.clientDataJSON);
+    if (!challenge) throw refusedRegistration();
+    const binding = directRegistrationBinding(caller.context.application.id, caller.relyingParty.origin);
+    const outcome = await this.transactions.run(async (manager): Promise<ProblemException | { passkeyId: string; name: string }> => {
+      const grant = await this.directPasskeys.claimTokenGrantChallenge(manager, token.hash, challenge, binding, now);
+      if (!grant || grant.userId !== token.userId) return invalidChallenge();
+      return this.register(manager, caller, token, grant.id, challenge, registrant, response, now);
+    });
+    if (outcome instanceof ProblemException) throw outcome;
+    return outcome;
+  }
+
+  private async register(
+    manager: EntityManager,
+    caller: DirectPasskeyCaller,
+    token: FreshLoginToken,
+    grantId: string,
+    expectedChallenge: string,
+    registrant: DirectRegistrant,
+    response: RegistrationResponseJSON,
+    now: Date,
+  ): Promise<ProblemException | { passkeyId: string; name: string }> {
+    let verified;
+    try {
+      verified = await verifyRegistrationResponse({
+        response,
+        expectedChallenge,
+        expectedOrigin: caller.relyingParty.origin,
+        expectedRPID: caller.relyingParty.id,
+        requireUserVerification: true,
+        supportedAlgorithmIDs: ALGORITHMS,
+      });
+    } catch {
+      return refusedRegistration();
+    }
+    if (!verified.verified) return refusedRegistration();
+    const info = verified.registrationInfo;
+    const stored = await this.passkeys.insert(manager, {
+      userId: token.userId,
+      credentialId: Buffer.from(info.credential.id, 'base64url'),
+      publicKey: Buffer.from(info.credential.publicKey),
+      signCount: info.credential.counter,
+      deviceType: info.credentialDeviceType as PasskeyDeviceType,
+      backedUp: info.credentialBackedUp,
+      transports: (info.credential.transports ?? []).slice(0, 8),
+      name: (describeUserAgent(registrant.userAgent) ?? 'Passkey').slice(0, 100),
+      createdAt: now,
+    });
+    if (stored === 'exists') return problem('passkey_exists', 'This passkey is already registered');
+    if (stored === 'no_user') return notAllowed();
+    await this.directPasskeys.setRpId(manager, stored.id, caller.relyingParty.id);
+    await this.challenges.markRegistered(manager, grantId, now);
+    await this.userPasskeys.registered(
+      manager,
+      { tenantId: caller.context.tenant.id, organizationId: token.organizationId, userId: token.userId },
+      token.email,
+      stored,
+      { type: 'user', id: token.userId, name: token.email, ip: registrant.ip, requestId: registrant.requestId },
+      now,
+    );
+    return { passkeyId: stored.id, name: stored.name };
+  }
+
+  /** The registrant's access token, when it is this application's and its login is recent enough (else the registration is not allowed). */
+  private async freshToken(caller: DirectPasskeyCaller, registrant: DirectRegistrant, now: Date): Promise<FreshLoginToken> {
+    const signedInSince = new Date(now.getTime() - DIRECT_REGISTRATION_SECONDS * 1000);
+    const token =
+      typeof registrant.accessToken === 'string' && registrant.accessToken.length > 0
+        ? await this.directPasskeys.findFreshLoginToken(sha256(registrant.accessToken), caller.context.application.id, now, signedInSince)
+        : null;
+    if (!token || token.organizationId !== caller.context.organization.id) throw notAllowed();
+    return token;
+  }
+}
+
+function notAllowed(): ProblemException {
+  return problem(
+    'passkey_registration_not_allowed',
+    'A passkey can be added only within 10 minutes of signing in, with the access token that sign-in issued, once.',
+  );
+}
+
+function refusedRegistration(): ProblemException {
+  return problem('passkey_refused', 'The passkey could not be created. Try again.');
+}
+
+function invalidChallenge(): ProblemException {
+  return problem(
+    'passkey_challenge_invalid',
+    'This passkey request has expired, was already used or is another page’s. Ask for new options.',
+  );
+}

@@ -1,0 +1,200 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { generateAuthenticationOptions, verifyAuthenticationResponse } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import { allowedRedirect, Clock, problem, ProblemException, SESAME_CONFIG, SesameConfig, SesameMetrics } from '@sesame/common';
+import {
+  DirectPasskeyRepository,
+  LoginAttemptRepository,
+  PasskeyChallengeRepository,
+  PasskeyRepository,
+  Transactions,
+} from '@sesame/entities';
+import { UsageCounter } from '@sesame/usage';
+import { EntityManager } from 'typeorm';
+import { Completion, LoginCompletionService } from '../direct-auth/login-completion.service';
+import { LoginCodeResponse } from '../direct-auth/dto/login-code.dto';
+import { challengeOfClientData } from '../login-page/passkey-binding';
+import { SIGN_IN_CHALLENGE_SECONDS, userHandleOf } from '../login-page/passkey-sign-in.service';
+import { relyingPartyOf } from '../login-page/relying-party';
+import { DirectPasskeyCaller } from './direct-passkey-context';
+import { DirectSignInRequest, directSignInBinding } from './direct-passkey-binding';
+
+/** What the browser is told to wait, at most, for the person. */
+const CEREMONY_TIMEOUT_MS = 300_000;
+
+/** A direct passkey sign-in: the login (as authenticate_direct's), and who the end user is. */
+export interface DirectSignIn {
+  redirectUri: string;
+  state: string;
+  codeChallenge: string;
+  nonce: string | null;
+  requestId: string | null;
+  userAgent: string | null;
+  ip: string | null;
+}
+
+/**
+ * Signing in with a passkey on an application's own page (direct authentication). The options
+ * carry a one-time challenge bound to the application, the page's origin and the login (state,
+ * redirect_uri, PKCE challenge, nonce); discoverable credentials only, so nothing tells who has
+ * one. A verified assertion completes the login as a used e-mail code does (LoginCompletionService:
+ * the redirect_uri checked again, user.signed_in, a code bound to the PKCE challenge), recorded as
+ * a completed login attempt (flow direct) that names the passkey. A passkey signs in only under the
+ * RP ID it was registered under: the page's host (a hosted page's passkey, where that is also the
+ * hosted page's host).
+ */
+@Injectable()
+export class DirectPasskeySignInService {
+  private readonly hostedRpId: string;
+
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
+    private readonly challenges: PasskeyChallengeRepository,
+    private readonly passkeys: PasskeyRepository,
+    private readonly directPasskeys: DirectPasskeyRepository,
+    private readonly attempts: LoginAttemptRepository,
+    private readonly completion: LoginCompletionService,
+    private readonly usage: UsageCounter,
+    @Inject(SESAME_CONFIG) config: SesameConfig,
+    @Optional() private readonly metrics?: SesameMetrics,
+  ) {
+    this.hostedRpId = relyingPartyOf(config.http.publicBaseUrl).id;
+  }
+
+  async options(caller: DirectPasskeyCaller, login: DirectSignIn): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const request = this.checkedRequest(caller, login);
+    const options = await generateAuthenticationOptions({
+      rpID: caller.relyingParty.id,
+      userVerification: 'required',
+      timeout: CEREMONY_TIMEOUT_MS,
+    });
+    const now = this.clock.now();
+    await this.challenges.insertSignIn({
+      organizationId: caller.context.organization.id,
+      applicationId: caller.context.application.id,
+      binding: directSignInBinding(request),
+      challenge: options.challenge,
+      expiresAt: new Date(now.getTime() + SIGN_IN_CHALLENGE_SECONDS * 1000),
+      createdAt: now,
+    });
+    return options;
+  }
+
+  /**
+   * Uses the challenge the answer names, once (also when the answer then fails: it is claimed in a
+   * transaction that commits either way), checks the answer against the organization's passkey of
+   * that credential under this page's RP ID, and completes the login: the code, as POST
+   * /v1/login_code answers it.
+   */
+  async verify(caller: DirectPasskeyCaller, login: DirectSignIn, response: AuthenticationResponseJSON): Promise<LoginCodeResponse> {
+    const request = this.checkedRequest(caller, login);
+    const challenge = challengeOfClientData(response?.response?.clientDataJSON);
+    if (!challenge) throw refused();
+    const now = this.clock.now();
+    const outcome = await this.transactions.run(async (manager): Promise<Completion | ProblemException> => {
+      const claimed = await this.challenges.claimSignIn(manager, challenge, directSignInBinding(request), request.applicationId, now);
+      if (!claimed) return invalidChallenge();
+      return this.signIn(manager, caller, login, response, claimed.challenge, now);
+    });
+    if (outcome instanceof ProblemException) throw outcome;
+    if (outcome.kind !== 'code') {
+      // The user was blocked between the passkey's lookup and the login (a walk never starts: walk is false).
+      this.metrics?.loginsFailed.inc({ reason: 'access_denied' });
+      throw refused();
+    }
+    this.metrics?.loginsCompleted.inc();
+    await this.usage.recordForOrganization(outcome.organizationId, 'logins');
+    return { code: outcome.code, state: outcome.state, redirectUri: outcome.redirectUri };
+  }
+
+  private async signIn(
+    manager: EntityManager,
+    caller: DirectPasskeyCaller,
+    login: DirectSignIn,
+    response: AuthenticationResponseJSON,
+    expectedChallenge: string,
+    now: Date,
+  ): Promise<Completion | ProblemException> {
+    const { context, relyingParty } = caller;
+    const credentialId = credentialIdOf(response);
+    const passkey = credentialId
+      ? await this.directPasskeys.lockForSignIn(manager, context.organization.id, credentialId, relyingParty.id, this.hostedRpId)
+      : null;
+    if (!passkey) return refused();
+    // A passkey signs in the user it was registered to: the authenticator names that user too.
+    const userHandle = response.response.userHandle;
+    if (userHandle !== undefined && userHandle !== userHandleOf(passkey.userId)) return refused();
+    let verified;
+    try {
+      verified = await verifyAuthenticationResponse({
+        response,
+        expectedChallenge,
+        expectedOrigin: relyingParty.origin,
+        expectedRPID: relyingParty.id,
+        credential: { id: response.id, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.signCount },
+        requireUserVerification: true,
+      });
+    } catch {
+      // A bad signature, origin, RP ID or flags, or a sign count that went backwards.
+      return refused();
+    }
+    if (!verified.verified) return refused();
+    const info = verified.authenticationInfo;
+    await this.passkeys.recordUse(manager, passkey.id, {
+      signCount: info.newCounter,
+      backedUp: info.credentialBackedUp,
+      deviceType: info.credentialDeviceType,
+      at: now,
+    });
+    const attempt = await this.attempts.insertPasskeyLogin(manager, {
+      organizationId: context.organization.id,
+      applicationId: context.application.id,
+      email: passkey.email,
+      state: login.state,
+      redirectUri: login.redirectUri,
+      codeChallenge: login.codeChallenge,
+      nonce: login.nonce,
+      passkeyId: passkey.id,
+      requestId: login.requestId,
+      requesterUserAgent: login.userAgent,
+      requesterIp: login.ip,
+      now,
+      flow: 'direct',
+    });
+    return this.completion.complete(manager, attempt, now, { walk: false });
+  }
+
+  /** The login's request, once its redirect_uri is one the application may use (as authenticate_direct checks it). */
+  private checkedRequest(caller: DirectPasskeyCaller, login: DirectSignIn): DirectSignInRequest {
+    const { context, relyingParty } = caller;
+    if (!allowedRedirect({ ...context.application, whitelistDomains: context.organization.whitelistDomains }, login.redirectUri)) {
+      throw problem(
+        'invalid_request',
+        'redirect_uri is not allowed for this application: its origin must be a whitelist domain (and it must equal a registered callback URL, if any)',
+      );
+    }
+    return {
+      applicationId: context.application.id,
+      origin: relyingParty.origin,
+      redirectUri: login.redirectUri,
+      state: login.state,
+      codeChallenge: login.codeChallenge,
+      nonce: login.nonce,
+    };
+  }
+}
+
+/** The credential id of an answer, when id and rawId agree and are base64url. */
+function credentialIdOf(response: AuthenticationResponseJSON): Buffer | null {
+  if (typeof response.id !== 'string' || response.id !== response.rawId || !/^[A-Za-z0-9_-]{1,1400}$/.test(response.id)) return null;
+  return Buffer.from(response.id, 'base64url');
+}
+
+function refused(): ProblemException {
+  return problem('passkey_refused', 'This passkey cannot sign you in here.');
+}
+
+function invalidChallenge(): ProblemException {
+  return problem('passkey_challenge_invalid', 'This passkey request has expired or was already used. Ask for new options.');
+}
