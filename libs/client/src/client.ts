@@ -1,3 +1,5 @@
+import { Buffer } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { URL } from 'node:url';
 import { appendSetCookie, parseCookies, RequestLike, ResponseLike, serializeCookie } from './cookies';
 import { InvalidStateError, ProviderError, SesameError } from './errors';
@@ -14,6 +16,10 @@ import {
   CompletedLogin,
   LoginAttempt,
   LoginStatus,
+  PasskeyRegistrationOptions,
+  PasskeySignInConfig,
+  PasskeySignInOptions,
+  RegisteredPasskey,
   ReplacementResponse,
   SesameUser,
 } from './types';
@@ -223,6 +229,114 @@ export class SesameClient {
   }
 
   /**
+   * Starts a passkey sign-in on the app's own page (POST /v1/passkey_direct/options): creates the
+   * state (unless given) and a PKCE pair for the login, keeps them with the options' challenge in
+   * the login cookie, and returns the WebAuthn options for the page's ceremony
+   * (`startAuthentication({ optionsJSON })`). The page's origin (default: the current request's)
+   * must be a whitelist domain of the organization. Throws ProviderError for Sesame's refusals
+   * (`invalid_request`, `passkeys_off`).
+   */
+  async passkeySignInOptions(req: RequestLike, res: ResponseLike, config: PasskeySignInConfig = {}): Promise<PasskeySignInOptions> {
+    if (config.state !== undefined && (typeof config.state !== 'string' || config.state === ''))
+      throw new SesameError('invalid_request', 'state must be a non-empty string');
+    const { url: target } = resolveReturnTo(req, config.returnTo, this.trustProxy);
+    const redirectUri = new URL(this.callbackPath, target.origin).href;
+    const state = config.state ?? createSignedState(this.options.clientSecret);
+    const { verifier, challenge } = await createPkcePair(nodeCrypto);
+    const answer = await this.http.postJson(
+      '/v1/passkey_direct/options',
+      {
+        origin: this.pageOrigin(req, config.origin),
+        redirect_uri: redirectUri,
+        state,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      },
+      { authorization: this.authorization },
+    );
+    const options = answer.body as PasskeySignInOptions;
+    const pending = this.pendingLogins(req).filter((login) => login.state !== state);
+    const login: PendingLogin = {
+      state,
+      verifier,
+      redirectUri,
+      returnTo: target.href,
+      createdAt: Math.floor(Date.now() / 1000),
+      passkeyChallenge: options.challenge,
+    };
+    this.writeLoginCookie(res, [login, ...pending].slice(0, MAX_PENDING_LOGINS));
+    return options;
+  }
+
+  /**
+   * Completes a passkey sign-in with the browser's answer (the page's `startAuthentication` result):
+   * finds the login this browser started for the answer's challenge (its login cookie), has Sesame
+   * verify it (POST /v1/passkey_direct/verify), exchanges the code with the login's PKCE verifier
+   * and sets the session cookie. Throws InvalidStateError('unknown_state') for an answer to no
+   * options of this browser, and ProviderError for Sesame's refusals (`passkey_refused`,
+   * `passkey_challenge_invalid`: ask for new options).
+   */
+  async verifyPasskeySignIn(req: RequestLike, res: ResponseLike, input: { response: unknown; origin?: string }): Promise<CompletedLogin> {
+    const challenge = challengeOfAnswer(input?.response);
+    const pending = this.pendingLogins(req);
+    const login = challenge ? pending.find((candidate) => candidate.passkeyChallenge === challenge) : undefined;
+    if (!login) throw new InvalidStateError('unknown_state');
+    const answer = await this.http.postJson(
+      '/v1/passkey_direct/verify',
+      {
+        origin: this.pageOrigin(req, input.origin),
+        redirect_uri: login.redirectUri,
+        state: login.state,
+        code_challenge: pkceChallengeOf(login.verifier),
+        code_challenge_method: 'S256',
+        response: input.response,
+        ...userAgentOf(req),
+        ...userIpOf(req, this.trustProxy),
+      },
+      { authorization: this.authorization },
+    );
+    const body = answer.body as { code: string; state: string };
+    return this.completeLogin(res, pending, login, body.code, body.state);
+  }
+
+  /**
+   * WebAuthn creation options for the signed-in user to create a passkey on the app's page
+   * (POST /v1/passkey_direct/register/options), with the session's access token: allowed within
+   * 10 minutes of signing in, once per login. Throws SesameError('invalid_token') without a
+   * session, and ProviderError for Sesame's refusals (`passkey_registration_not_allowed`).
+   */
+  async passkeyRegistrationOptions(req: RequestLike, config: { origin?: string } = {}): Promise<PasskeyRegistrationOptions> {
+    const answer = await this.http.postJson(
+      '/v1/passkey_direct/register/options',
+      { access_token: this.requireAccessToken(req), origin: this.pageOrigin(req, config.origin) },
+      { authorization: this.authorization },
+    );
+    return answer.body as PasskeyRegistrationOptions;
+  }
+
+  /**
+   * Stores the passkey the page's ceremony created (`startRegistration`'s result) with Sesame
+   * (POST /v1/passkey_direct/register/verify): reported as `passkey.registered` and audited.
+   * Throws ProviderError for Sesame's refusals (`passkey_refused`, `passkey_challenge_invalid`,
+   * `passkey_registration_not_allowed`, `passkey_exists`).
+   */
+  async verifyPasskeyRegistration(req: RequestLike, input: { response: unknown; origin?: string }): Promise<RegisteredPasskey> {
+    const answer = await this.http.postJson(
+      '/v1/passkey_direct/register/verify',
+      {
+        access_token: this.requireAccessToken(req),
+        origin: this.pageOrigin(req, input.origin),
+        response: input.response,
+        ...userAgentOf(req),
+        ...userIpOf(req, this.trustProxy),
+      },
+      { authorization: this.authorization },
+    );
+    const body = answer.body as { passkeyId: string; name: string };
+    return { passkeyId: body.passkeyId, name: body.name };
+  }
+
+  /**
    * Handles the callback: reads code and state (or error and error_description), checks the state
    * (onStateReceived, or the library's own check), exchanges the code, sets the session cookie,
    * fetches the user and calls onAfterCallback. Then it answers: with the hook's replacement
@@ -369,6 +483,17 @@ export class SesameClient {
     return verifySignedState(this.options.clientSecret, state, this.stateMaxAge);
   }
 
+  /** The page's origin: given, or the current request's (the page's own fetch to the app). */
+  private pageOrigin(req: RequestLike, origin: string | undefined): string {
+    return origin ?? currentUrl(req, this.trustProxy).origin;
+  }
+
+  private requireAccessToken(req: RequestLike): string {
+    const token = this.getAccessToken(req);
+    if (!token) throw new SesameError('invalid_token', 'Not signed in: a passkey is created right after signing in');
+    return token;
+  }
+
   private pendingAttempt(req: RequestLike, loginAttemptId: string): { pending: PendingLogin[]; login: PendingLogin } {
     const pending = this.pendingLogins(req);
     const login =
@@ -443,6 +568,23 @@ function userAgentOf(req: RequestLike): { userAgent?: string } {
 function userIpOf(req: RequestLike, trustProxy: boolean): { userIp?: string } {
   const address = clientAddress(req, trustProxy);
   return address ? { userIp: address } : {};
+}
+
+/** The challenge a WebAuthn answer's clientDataJSON names (to find the login it answers), or null. */
+function challengeOfAnswer(response: unknown): string | null {
+  const clientDataJSON = (response as { response?: { clientDataJSON?: unknown } } | null)?.response?.clientDataJSON;
+  if (typeof clientDataJSON !== 'string' || clientDataJSON.length > 4096) return null;
+  try {
+    const challenge = (JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')) as { challenge?: unknown }).challenge;
+    return typeof challenge === 'string' && challenge !== '' ? challenge : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The S256 challenge of a PKCE verifier. */
+function pkceChallengeOf(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
 }
 
 /** Creates a client; see SesameClientOptions. */

@@ -14,6 +14,10 @@ export type {
   EmailTranslations,
   LoginAttempt,
   LoginStatus,
+  PasskeyRegistrationOptions,
+  PasskeySignInConfig,
+  PasskeySignInOptions,
+  RegisteredPasskey,
   ReplacementResponse,
   SesameUser,
 } from './types';

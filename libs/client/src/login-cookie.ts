@@ -16,12 +16,22 @@ export interface PendingLogin {
   createdAt: number;
   /** The login attempt (direct authentication): the code typed in this browser, or an approval from another device, completes it. */
   loginAttemptId?: string;
+  /** The challenge of a passkey sign-in's options (direct authentication): the browser's answer names it, and finds this login. */
+  passkeyChallenge?: string;
 }
 
 /** Logins kept at most: a user who asks for a second link can still use the first. */
 export const MAX_PENDING_LOGINS = 3;
 
-type Stored = [state: string, verifier: string, redirectUri: string, returnTo: string, createdAt: number, loginAttemptId?: string];
+type Stored = [
+  state: string,
+  verifier: string,
+  redirectUri: string,
+  returnTo: string,
+  createdAt: number,
+  loginAttemptId?: string,
+  passkeyChallenge?: string,
+];
 
 /**
  * The value of the login cookie: the pending logins as base64url JSON, and an HMAC of it keyed with
@@ -30,9 +40,19 @@ type Stored = [state: string, verifier: string, redirectUri: string, returnTo: s
  */
 export function encodeLoginCookie(secret: string, logins: PendingLogin[]): string {
   const stored: Stored[] = logins.map((login) =>
-    login.loginAttemptId
-      ? [login.state, login.verifier, login.redirectUri, login.returnTo, login.createdAt, login.loginAttemptId]
-      : [login.state, login.verifier, login.redirectUri, login.returnTo, login.createdAt],
+    login.passkeyChallenge
+      ? [
+          login.state,
+          login.verifier,
+          login.redirectUri,
+          login.returnTo,
+          login.createdAt,
+          login.loginAttemptId ?? '',
+          login.passkeyChallenge,
+        ]
+      : login.loginAttemptId
+        ? [login.state, login.verifier, login.redirectUri, login.returnTo, login.createdAt, login.loginAttemptId]
+        : [login.state, login.verifier, login.redirectUri, login.returnTo, login.createdAt],
   );
   const payload = Buffer.from(JSON.stringify(stored)).toString('base64url');
   return `${payload}.${sign(secret, payload)}`;
@@ -60,24 +80,25 @@ export function decodeLoginCookie(
   const nowSeconds = Math.floor(now / 1000);
   return stored
     .filter(isStored)
-    .map(([state, verifier, redirectUri, returnTo, createdAt, loginAttemptId]) => ({
+    .map(([state, verifier, redirectUri, returnTo, createdAt, loginAttemptId, passkeyChallenge]) => ({
       state,
       verifier,
       redirectUri,
       returnTo,
       createdAt,
       ...(loginAttemptId ? { loginAttemptId } : {}),
+      ...(passkeyChallenge ? { passkeyChallenge } : {}),
     }))
     .filter((login) => nowSeconds - login.createdAt <= maxAgeSeconds);
 }
 
-/** Five entries (cookies written before login attempts were kept), or six with the attempt's id. */
+/** Five entries (cookies written before login attempts were kept), six with the attempt's id, seven with a passkey sign-in's challenge. */
 function isStored(entry: unknown): entry is Stored {
-  if (!Array.isArray(entry) || (entry.length !== 5 && entry.length !== 6)) return false;
+  if (!Array.isArray(entry) || entry.length < 5 || entry.length > 7) return false;
   return (
     entry.slice(0, 4).every((part) => typeof part === 'string') &&
     typeof entry[4] === 'number' &&
-    (entry.length === 5 || typeof entry[5] === 'string')
+    entry.slice(5).every((part) => typeof part === 'string')
   );
 }
 

@@ -121,3 +121,46 @@ export interface LoginStatus {
   returnTo?: string;
   expiresAt?: Date;
 }
+
+/** Where a passkey sign-in goes once signed in, and on which page the ceremony runs. */
+export interface PasskeySignInConfig {
+  /** Where the user lands once signed in: as AuthenticateDirectConfig.returnTo (same fallbacks, same host). */
+  returnTo?: string;
+  /** The state to send (default: a random state signed with the client secret). */
+  state?: string;
+  /**
+   * The origin of the page that runs the ceremony (default: the origin of the current request, the
+   * page's own fetch to the app). One of the organization's whitelist domains; its host is the RP ID.
+   */
+  origin?: string;
+}
+
+/**
+ * WebAuthn request options as JSON (PublicKeyCredentialRequestOptionsJSON): hand them to the page,
+ * which passes them to `startAuthentication({ optionsJSON })` of @simplewebauthn/browser.
+ */
+export interface PasskeySignInOptions {
+  challenge: string;
+  rpId?: string;
+  timeout?: number;
+  userVerification?: string;
+  allowCredentials?: unknown[];
+  [member: string]: unknown;
+}
+
+/**
+ * WebAuthn creation options as JSON (PublicKeyCredentialCreationOptionsJSON): hand them to the
+ * page, which passes them to `startRegistration({ optionsJSON })` of @simplewebauthn/browser.
+ */
+export interface PasskeyRegistrationOptions {
+  challenge: string;
+  rp: { id?: string; name: string };
+  user: { id: string; name: string; displayName: string };
+  [member: string]: unknown;
+}
+
+/** A passkey just registered: its id (as the passkey.registered event and the management API name it) and name. */
+export interface RegisteredPasskey {
+  passkeyId: string;
+  name: string;
+}
