@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Clock, SESAME_CONFIG, SesameConfig, webhookBody, webhookHeaders } from '@sesame/common';
+import { Clock, LookupBatcher, SESAME_CONFIG, SesameConfig, webhookBody, webhookHeaders } from '@sesame/common';
 import {
   AuditEventRepository,
   RecordedTry,
@@ -11,7 +11,6 @@ import {
   WebhookEndpointRepository,
 } from '@sesame/entities';
 import { MailProducer } from '@sesame/queue';
-import { BatchedCalls } from './batched-calls';
 import { TenantSlots } from './tenant-slots';
 import { WebhookSender } from './webhook-sender';
 
@@ -25,6 +24,8 @@ export interface TryResult {
 }
 
 const DAY_MS = 24 * 3600 * 1000;
+/** One statement at a time per kind, of at most 100 deliveries. */
+const BATCHING = { maxInFlight: 1, maxBatch: 100 };
 /** A failing streak goes on only while failed tries come at most this far apart (the schedule's longest wait is 14 h): a failure after a quiet week starts a new one. */
 const STREAK_GAP_MS = DAY_MS;
 
@@ -39,10 +40,12 @@ const STREAK_GAP_MS = DAY_MS;
 export class WebhookDeliveryService {
   private readonly logger = new Logger(WebhookDeliveryService.name);
   private readonly slots: TenantSlots;
-  // Concurrent tries read their deliveries, and record their success, a statement per batch: a
-  // busy worker's round trips to Postgres were most of its work.
-  private readonly reads: BatchedCalls<string, WebhookDeliveryToSend | null>;
-  private readonly deliveredTries: BatchedCalls<RecordedTry, undefined>;
+  // Concurrent tries read their deliveries, and record their success, a statement per batch (alone
+  // while Postgres keeps up): a busy worker's round trips to Postgres were most of its work.
+  private readonly reads = new LookupBatcher((ids: string[]) => this.deliveries.toSend(ids), BATCHING);
+  /** Delivered tries waiting for the statement that records them, by delivery (a delivery has one try under way at a time). */
+  private readonly unrecorded = new Map<string, RecordedTry>();
+  private readonly recorded = new LookupBatcher<string, true>((ids) => this.recordDelivered(ids), BATCHING);
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
@@ -55,16 +58,11 @@ export class WebhookDeliveryService {
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
   ) {
     this.slots = new TenantSlots(config.webhooks.tenantConcurrency);
-    this.reads = new BatchedCalls((ids) => this.deliveries.toSend(ids));
-    this.deliveredTries = new BatchedCalls(async (tries) => {
-      await this.deliveries.recordAttempts(null, tries);
-      return tries.map(() => undefined);
-    });
   }
 
   /** The delivery's next try (the last is the one after the last wait of WEBHOOK_RETRY_DELAYS_MS), if it is due and its tenant has a slot. */
   async attempt(deliveryId: string): Promise<TryResult> {
-    const delivery = await this.reads.run(deliveryId);
+    const delivery = await this.reads.load(deliveryId);
     if (!delivery || delivery.status !== 'pending' || !delivery.endpointEnabled) return { outcome: 'skipped', tryNumber: 0 };
     const result = (outcome: TryOutcome) => ({ outcome, tryNumber: delivery.tryNumber });
     const release = await this.slots.take(delivery.tenantId);
@@ -99,11 +97,19 @@ export class WebhookDeliveryService {
     if (delivered && !delivery.endpointFailing) {
       // The common case, no transaction: the endpoint has no failing streak to end. (A streak that
       // began since the delivery was read is ended by the endpoint's next success.)
-      await this.deliveredTries.run({ deliveryId: delivery.id, attempt, status });
+      this.unrecorded.set(delivery.id, { deliveryId: delivery.id, attempt, status });
+      await this.recorded.load(delivery.id);
       return 'succeeded';
     }
     if (await this.recordWithStreak(delivery, attempt, status, delivered, now)) await this.tellOwners(delivery.endpointId, now);
     return delivered ? 'succeeded' : lastTry ? 'failed' : 'retry';
+  }
+
+  private async recordDelivered(ids: string[]): Promise<Map<string, true>> {
+    const tries = ids.map((id) => this.unrecorded.get(id)!);
+    for (const id of ids) this.unrecorded.delete(id);
+    await this.deliveries.recordAttempts(null, tries);
+    return new Map(ids.map((id) => [id, true]));
   }
 
   /** Records the try and its endpoint's failing streak; true when the streak disabled the endpoint (audited in the same transaction). */

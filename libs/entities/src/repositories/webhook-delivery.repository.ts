@@ -78,8 +78,8 @@ export type Redelivery = WebhookDeliveryToQueue | 'pending' | null;
 export class WebhookDeliveryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The deliveries to send, in the order of `ids` (null where one is gone), each with its endpoint and event. */
-  async toSend(ids: string[]): Promise<(WebhookDeliveryToSend | null)[]> {
+  /** The deliveries to send, by id (those gone are missing), each with its endpoint and event. */
+  async toSend(ids: string[]): Promise<Map<string, WebhookDeliveryToSend>> {
     const rows: (Omit<WebhookDeliveryToSend, 'endpointSecrets'> & {
       secret: string;
       previousSecret: string | null;
@@ -92,13 +92,12 @@ export class WebhookDeliveryRepository {
         WHERE d.id = ANY($1::uuid[])`,
       [ids],
     );
-    const byId = new Map(
+    return new Map(
       rows.map(({ secret, previousSecret, previousSecretExpiresAt, ...delivery }) => [
         delivery.id,
         { ...delivery, endpointSecrets: { current: secret, previous: previousSecret, previousExpiresAt: previousSecretExpiresAt } },
       ]),
     );
-    return ids.map((id) => byId.get(id) ?? null);
   }
 
   /** Records tries and each delivery's status after its try, in one statement (in the transaction of `manager` when given). */
