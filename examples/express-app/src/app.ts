@@ -3,6 +3,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ExampleConfig } from './config';
 import { checkInboxPage, errorPage, homePage, profilePage, Session, signInPage, WAIT_SCRIPT } from './pages';
+import { passkeyScript } from './passkeys';
 
 export type { ExampleConfig } from './config';
 
@@ -30,12 +31,14 @@ export function createExampleApp(config: ExampleConfig): express.Express {
   app.disable('x-powered-by');
   if (config.trustProxy) app.set('trust proxy', true);
   app.use(express.urlencoded({ extended: false, limit: '10kb' }));
+  // The passkey routes take the browser's WebAuthn answers as JSON.
+  app.use('/passkey', express.json({ limit: '20kb' }));
   app.use(sameOriginPosts);
   app.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader(
       'Content-Security-Policy',
-      `default-src 'none'; script-src '${WAIT_SCRIPT_HASH}'; connect-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+      `default-src 'none'; script-src 'self' '${WAIT_SCRIPT_HASH}'; connect-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
     );
     res.setHeader('Referrer-Policy', 'same-origin');
     next();
@@ -131,6 +134,63 @@ export function createExampleApp(config: ExampleConfig): express.Express {
     }
   });
 
+  // The pages' passkey script: @simplewebauthn/browser and the buttons' wiring (passkeys.ts).
+  app.get('/passkeys.js', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.type('application/javascript').send(passkeyScript());
+  });
+
+  // "Sign in with a passkey": Sesame's options for the page's ceremony (the login's state and PKCE
+  // pair go in the login cookie, with the challenge), then the browser's answer, verified by Sesame;
+  // the user is then signed in as after the callback. The return address is the request's return_to.
+  app.post('/passkey/sign-in/options', async (req, res) => {
+    try {
+      res.json(await sesame.passkeySignInOptions(req, res));
+    } catch (error) {
+      passkeyError(res, error);
+    }
+  });
+
+  app.post('/passkey/sign-in/verify', async (req, res) => {
+    try {
+      const login = await sesame.verifyPasskeySignIn(req, res, { response: req.body?.response });
+      logger.log(`Signed in ${login.user.email} with a passkey`);
+      res.json({ location: login.returnTo });
+    } catch (error) {
+      passkeyError(res, error);
+    }
+  });
+
+  // "Create a passkey", offered on the home page: Sesame allows it within 10 minutes of signing in,
+  // once per sign-in (the session's access token is the proof).
+  app.post('/passkey/register/options', async (req: WithUser, res) => {
+    if (!req.user) return void res.status(401).json({ message: 'Sign in first.' });
+    try {
+      res.json(await sesame.passkeyRegistrationOptions(req));
+    } catch (error) {
+      passkeyError(res, error);
+    }
+  });
+
+  app.post('/passkey/register/verify', async (req: WithUser, res) => {
+    if (!req.user) return void res.status(401).json({ message: 'Sign in first.' });
+    try {
+      res.json(await sesame.verifyPasskeyRegistration(req, { response: req.body?.response }));
+    } catch (error) {
+      passkeyError(res, error);
+    }
+  });
+
+  /** A passkey request's failure, as JSON the page shows (Sesame's own text never: the page's sentence for each code). */
+  const passkeyError = (res: Response, error: unknown) => {
+    if (error instanceof ProviderError && error.status !== null && error.status < 500) {
+      return void res.status(400).json({ message: PASSKEY_ERRORS[error.error] ?? 'The passkey did not work. Use your e-mail address.' });
+    }
+    if (error instanceof InvalidStateError) return void res.status(400).json({ message: 'This sign-in has expired. Try again.' });
+    logger.error(error);
+    res.status(502).json({ message: 'Sesame could not be reached. Try again in a moment.' });
+  };
+
   // Sesame sends the browser here with code and state (or error). The library checks the state,
   // exchanges the code, sets the session cookie and redirects to the return address, or, on an
   // autologin stop, on to the next domain.
@@ -202,6 +262,16 @@ const CODE_ERRORS: Record<string, string> = {
   invalid_login_code: 'That code is not right. After 5 wrong codes this sign-in stops.',
   invalid_request: 'Type the 6 digits of the code in the e-mail.',
   login_code_disabled: 'Codes are turned off for this address after too many wrong ones. Open the link in the e-mail instead.',
+};
+
+/** What the pages say for Sesame's passkey refusals. */
+const PASSKEY_ERRORS: Record<string, string> = {
+  passkey_refused: 'This passkey cannot sign you in here. Use your e-mail address.',
+  passkey_challenge_invalid: 'This passkey request has expired. Try again.',
+  passkey_registration_not_allowed:
+    'A passkey can be created only right after signing in (within 10 minutes), once. Sign in again to create one.',
+  passkey_exists: 'This passkey is already registered.',
+  passkeys_off: 'Passkeys are turned off for this organization.',
 };
 
 /** What the error page says for the callback errors it knows. */

@@ -19,6 +19,8 @@ const STYLE = `
   header button { margin: 0; background: #fff; color: #1d2330; padding: .35rem .8rem; }
   .number { font: 700 2.75rem/1.1 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; letter-spacing: .1em; text-align: center; margin: .5rem 0 1.25rem; }
   .phrase { font-size: 1.25rem; font-weight: 600; background: #eef1fb; border-radius: 8px; padding: .8rem 1rem; margin: 1rem 0; }
+  .notice { background: #e8f6ec; color: #1c5a2e; border-radius: 8px; padding: .7rem 1rem; margin: 1rem 0; }
+  button.secondary { background: #fff; color: #3657d6; border: 1px solid #3657d6; }
   .error { background: #fdecec; color: #8a1c1c; border-radius: 8px; padding: .7rem 1rem; margin-bottom: 1rem; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: .5rem 1rem; margin: 0; }
   dt { font-weight: 600; color: #5a6274; }
@@ -57,7 +59,9 @@ ${body}
 }
 
 export function signInPage(appName: string, options: { returnTo?: string; email?: string; error?: string; status?: number } = {}) {
-  const action = options.returnTo ? `/signin?return_to=${encodeURIComponent(options.returnTo)}` : '/signin';
+  const returnTo = options.returnTo ? `?return_to=${encodeURIComponent(options.returnTo)}` : '';
+  const action = `/signin${returnTo}`;
+  const passkeyOptionsUrl = `/passkey/sign-in/options${returnTo}`;
   return layout(
     appName,
     'Sign in',
@@ -69,7 +73,10 @@ ${options.error ? `<p class="error" id="error" role="alert">${escapeHtml(options
 <input type="email" id="email" name="email" autocomplete="email" required value="${escapeHtml(options.email ?? '')}">
 <button type="submit" id="send-link">Send me a sign-in link</button>
 </form>
-<p class="muted">We e-mail you a one-time link. No password needed.</p>`,
+<p class="muted">We e-mail you a one-time link. No password needed.</p>
+<button type="button" class="secondary" id="passkey-sign-in" data-options-url="${escapeHtml(passkeyOptionsUrl)}">Sign in with a passkey</button>
+<p id="passkey-message" role="status" hidden></p>
+<script src="/passkeys.js"></script>`,
     options.status,
   );
 }
@@ -157,7 +164,12 @@ export function homePage(appName: string, session: Session) {
 <dt>Organization</dt><dd id="user-organization">${escapeHtml(user.organizationId)}</dd>
 <dt>Updated</dt><dd>${escapeHtml(user.updatedAt.toISOString())}</dd>
 </dl>
-<p><a href="/profile">Your profile (a page only signed-in users see)</a></p>`,
+<p><a href="/profile">Your profile (a page only signed-in users see)</a></p>
+<h2>Passkeys</h2>
+<p class="muted">Sign in next time without an e-mail: create a passkey on this device (right after signing in).</p>
+<button type="button" id="passkey-create">Create a passkey</button>
+<p id="passkey-message" role="status" hidden></p>
+<script src="/passkeys.js"></script>`,
   );
 }
 
