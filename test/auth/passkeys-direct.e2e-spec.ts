@@ -282,6 +282,34 @@ describe('passkeys in direct authentication', () => {
       expectOAuthError(await verify(login, authenticator.authenticate(options, { userVerified: false })), 400, 'passkey_refused');
     });
 
+    it('malformed answers are refused with 400, never a server error', async () => {
+      const { login, options } = await signInOptions();
+      const good = authenticator.authenticate(options) as { response: Record<string, unknown> };
+      for (const response of [
+        {},
+        { id: 'x' },
+        { ...good, rawId: 'other' },
+        { ...good, response: 'text' },
+        { ...good, response: { ...good.response, clientDataJSON: 'not base64url!' } },
+        { ...good, response: { ...good.response, clientDataJSON: Buffer.from('{"challenge":42}').toString('base64url') } },
+        { ...good, response: { ...good.response, userHandle: { not: 'a string' } } },
+        { ...good, response: { ...good.response, signature: 'AAAA', authenticatorData: 'AAAA' } },
+      ]) {
+        const answer = await verify(login, response);
+        expect([400]).toContain(answer.status);
+      }
+      expectOAuthError(await post(app, 'verify', { ...login, response: 'text' }), 400, 'invalid_request');
+      const registering = await directLogin();
+      for (const response of [
+        {},
+        { id: 'x', response: { clientDataJSON: 42 } },
+        { response: { clientDataJSON: good.response.clientDataJSON } },
+      ]) {
+        const answer = await post(app, 'register/verify', { access_token: registering.accessToken, origin: APP, response });
+        expect(answer.status).toBe(400);
+      }
+    });
+
     async function fields(origin: string) {
       return {
         origin,

@@ -829,6 +829,12 @@ export interface components {
             /** @description OpenID Connect nonce: returned as the id_token’s `nonce` claim. */
             nonce?: string;
         };
+        DirectPasskeyOptionsResponse: {
+            /** @description The one-time challenge (base64url). */
+            challenge: string;
+            /** @description Request options: the relying party id, the host of the page’s origin. */
+            rpId?: string;
+        };
         DirectPasskeySignInVerifyDto: {
             /**
              * @description The origin of the application’s page that runs the browser’s ceremony, exactly as the browser reports it (scheme, host, port): one of the organization’s whitelist domains. Its host is the relying party id: passkeys work on that host only.
@@ -3167,7 +3173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PasskeyOptionsResponse"];
+                    "application/json": components["schemas"]["DirectPasskeyOptionsResponse"];
                 };
             };
             /** @description `invalid_request`: bad input, an origin or redirect_uri the application may not use. */
@@ -3364,7 +3370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PasskeyOptionsResponse"];
+                    "application/json": components["schemas"]["DirectPasskeyOptionsResponse"];
                 };
             };
             /** @description `invalid_request`: bad input, or an origin the application may not use. */

@@ -12,13 +12,13 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { RequestId } from '@sesame/common';
 import { ClientPrincipal, CurrentClient } from '@sesame/guards';
 import { LoginCodeResponse } from '../direct-auth/dto/login-code.dto';
-import { PasskeyOptionsResponse } from '../login-page/dto/passkey.dto';
 import { ClientAuthenticated } from '../oauth/client-authenticated.decorator';
 import { OAuthError } from '../oauth/oauth-error.dto';
 import { DirectPasskeyCallers } from './direct-passkey-context';
 import { DirectPasskeyRegistrationService } from './direct-passkey-registration.service';
 import { DirectPasskeySignInService } from './direct-passkey-sign-in.service';
 import {
+  DirectPasskeyOptionsResponse,
   DirectPasskeyRegisteredResponse,
   DirectPasskeyRegistrationOptionsDto,
   DirectPasskeyRegistrationVerifyDto,
@@ -57,7 +57,7 @@ export class DirectPasskeysController {
     description:
       'Discoverable credentials only (no list of passkeys): the answer is the same whoever asks. The challenge is bound to the application, the origin and the login (redirect_uri, state, PKCE challenge, nonce), and lives 10 minutes.',
   })
-  @ApiOkResponse({ type: PasskeyOptionsResponse, description: 'PublicKeyCredentialRequestOptions as JSON, for the page’s ceremony.' })
+  @ApiOkResponse({ type: DirectPasskeyOptionsResponse, description: 'PublicKeyCredentialRequestOptions as JSON, for the page’s ceremony.' })
   @ApiBadRequestResponse({
     type: OAuthError,
     description: '`invalid_request`: bad input, an origin or redirect_uri the application may not use.',
@@ -120,7 +120,7 @@ export class DirectPasskeysController {
       'With the access token the login issued, within 10 minutes of the sign-in; the token registers one passkey. Asking again gives a new challenge.',
   })
   @ApiOkResponse({
-    type: PasskeyOptionsResponse,
+    type: DirectPasskeyOptionsResponse,
     description: 'PublicKeyCredentialCreationOptions as JSON (attestation none, resident key, user verification required).',
   })
   @ApiBadRequestResponse({ type: OAuthError, description: '`invalid_request`: bad input, or an origin the application may not use.' })

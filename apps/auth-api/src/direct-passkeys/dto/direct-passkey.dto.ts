@@ -118,3 +118,9 @@ export class DirectPasskeyRegisteredResponse {
   passkeyId: string;
   @ApiProperty({ example: 'Chrome on macOS' }) name: string;
 }
+
+/** WebAuthn options as JSON, as @simplewebauthn/browser takes them (`startAuthentication` or `startRegistration` with `{ optionsJSON }`). */
+export class DirectPasskeyOptionsResponse {
+  @ApiProperty({ description: 'The one-time challenge (base64url).' }) challenge: string;
+  @ApiPropertyOptional({ description: 'Request options: the relying party id, the host of the page’s origin.' }) rpId?: string;
+}
