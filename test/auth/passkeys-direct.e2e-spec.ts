@@ -144,6 +144,15 @@ describe('passkeys in direct authentication', () => {
       [registered.passkeyId],
     );
     expect(attempt).toEqual({ flow: 'direct', status: 'completed', passkey_id: registered.passkeyId });
+    // The organization's login activity shows it as a passkey login, no e-mail involved.
+    const activity = await request(stack.management.url)
+      .get(`/api/v2/organization/${app.organizationId}/login_attempt`)
+      .query({ email: login.email })
+      .set('Authorization', `Bearer ${app.apiKey}`)
+      .expect(200);
+    const rows = JSON.stringify(activity.body);
+    expect(rows).toContain('"method":"passkey"');
+    expect(rows).toContain('"method":"email"');
     // user.signed_in of the passkey login: its attempt, flow direct.
     const [passkeyLogin] = await query<{ id: string }>('SELECT id FROM login_attempt WHERE passkey_id = $1', [registered.passkeyId]);
     const signedInEvents = await query<{ payload: Record<string, unknown> }>(
