@@ -100,6 +100,12 @@ describe('passkeys on the hosted login page', () => {
       "SELECT payload FROM webhook_event WHERE type = 'passkey.registered'",
     );
     expect(events.map((event) => event.payload.user.email)).toContain(offer.email);
+    // The user hears of every new passkey: an e-mailed login completed in someone else's browser must not become their access unnoticed.
+    const notice = await smtp.next(offer.email);
+    const [organization] = await query<{ name: string }>('SELECT name FROM organization WHERE id = $1', [app.organizationId]);
+    expect(notice.subject).toBe(`A passkey was added to your ${organization.name} sign-in`);
+    expect(notice.text).toMatch(/A passkey was added to your .+ sign-in: .+, on \d{4}-\d\d-\d\d \d\d:\d\d UTC, from [0-9a-f.:]+\./);
+    expect(notice.text).toContain('they can remove the passkey');
 
     const { form, pkce, state, options: requestOptions } = await signInOptions();
     expect(requestOptions).toMatchObject({ rpId: 'localhost', userVerification: 'required' });

@@ -121,6 +121,10 @@ describe('hosted login: passkeys in the browser', () => {
     const stored = await credentials();
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ isResidentCredential: true, rpId: 'localhost' });
+    // The user is told by e-mail that a passkey was added, naming the browser it was made in.
+    const notice = await smtp.next(email);
+    expect(notice.subject).toMatch(/^A passkey was added to your .+ sign-in$/);
+    expect(notice.text).toMatch(/sign-in: Chrome on \w+/);
   });
 
   it('signs in with the passkey alone: the button, then the e-mail field’s autofill', async () => {

@@ -10,9 +10,11 @@ import {
   MAIL_QUEUE,
   MEMBER_INVITATION_JOB,
   MemberInvitationJob,
+  PASSKEY_REGISTERED_JOB,
+  PasskeyRegisteredJob,
 } from './mail-queue';
 
-type MailJob = LoginLinkJob | MemberInvitationJob | EndpointDisabledJob;
+type MailJob = LoginLinkJob | MemberInvitationJob | EndpointDisabledJob | PasskeyRegisteredJob;
 
 export class QueueUnavailableError extends Error {
   constructor() {
@@ -55,6 +57,12 @@ export class MailProducer {
   async enqueueEndpointDisabled(endpointId: string, disabledAt: Date): Promise<void> {
     const job: EndpointDisabledJob = { version: 1, endpointId, requestId: null };
     await this.add(ENDPOINT_DISABLED_JOB, job, `${ENDPOINT_DISABLED_JOB}:${endpointId}:${disabledAt.getTime()}`);
+  }
+
+  /** Queues the e-mail telling a user that a passkey was added to their sign-in (job id `passkey-registered:<passkey id>`). Throws QueueUnavailableError like enqueueLoginLink. */
+  async enqueuePasskeyRegistered(passkeyId: string, requestId: string | null = null): Promise<void> {
+    const job: PasskeyRegisteredJob = { version: 1, passkeyId, requestId };
+    await this.add(PASSKEY_REGISTERED_JOB, job, `${PASSKEY_REGISTERED_JOB}:${passkeyId}`);
   }
 
   private async add(name: string, job: MailJob, jobId: string): Promise<void> {

@@ -5,6 +5,7 @@ export const MAIL_QUEUE = 'mail';
 export const LOGIN_LINK_JOB = 'login-link';
 export const MEMBER_INVITATION_JOB = 'member-invitation';
 export const ENDPOINT_DISABLED_JOB = 'endpoint-disabled';
+export const PASSKEY_REGISTERED_JOB = 'passkey-registered';
 
 /**
  * Payload of a `login-link` job: ids only. The worker reads the attempt (address, sentence,
@@ -38,4 +39,16 @@ export interface EndpointDisabledJob {
   version: 1;
   endpointId: string;
   requestId: null;
+}
+
+/**
+ * Payload of a `passkey-registered` job: the passkey just registered on the hosted page. The worker
+ * reads the passkey, its user and organization, and where it was registered from (the audit event)
+ * from Postgres; a passkey removed before the job runs gets no mail.
+ */
+export interface PasskeyRegisteredJob {
+  version: 1;
+  passkeyId: string;
+  /** The id of the HTTP request that registered it, for log correlation. */
+  requestId: string | null;
 }

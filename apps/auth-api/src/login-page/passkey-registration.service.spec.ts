@@ -1,5 +1,6 @@
 import { ManualClock, parseEnvironment } from '@sesame/common';
 import { ClientContext, PasskeyChallengeRepository, PasskeyRepository, Transactions, UserPasskeys, UserRepository } from '@sesame/entities';
+import { MailProducer } from '@sesame/queue';
 import { EntityManager } from 'typeorm';
 import { CompletedHere, MAX_PASSKEYS_PER_USER, PasskeyRegistrationService } from './passkey-registration.service';
 
@@ -28,6 +29,7 @@ function service(options: { passkeys: number; publicBaseUrl?: string }) {
     passkeys,
     {} as UserRepository,
     {} as UserPasskeys,
+    {} as MailProducer,
     config,
   );
   return { registration, grants };

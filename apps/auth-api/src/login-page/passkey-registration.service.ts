@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { Clock, problem, ProblemException, SESAME_CONFIG, SesameConfig } from '@sesame/common';
@@ -11,8 +11,10 @@ import {
   RegistrationGrant,
   Transactions,
   UserPasskeys,
+  PasskeySummary,
   UserRepository,
 } from '@sesame/entities';
+import { MailProducer } from '@sesame/queue';
 import { EntityManager } from 'typeorm';
 import { describeUserAgent } from '../direct-auth/user-agent';
 import { registrationBinding } from './passkey-binding';
@@ -58,6 +60,7 @@ export interface RegistrationOffer {
  */
 @Injectable()
 export class PasskeyRegistrationService {
+  private readonly logger = new Logger(PasskeyRegistrationService.name);
   private readonly relyingParty: RelyingParty;
   private readonly grantSeconds: number;
 
@@ -68,6 +71,7 @@ export class PasskeyRegistrationService {
     private readonly passkeys: PasskeyRepository,
     private readonly users: UserRepository,
     private readonly userPasskeys: UserPasskeys,
+    private readonly mail: MailProducer,
     @Inject(SESAME_CONFIG) config: SesameConfig,
   ) {
     this.relyingParty = relyingPartyOf(config.http.publicBaseUrl);
@@ -132,7 +136,9 @@ export class PasskeyRegistrationService {
   /**
    * Checks the authenticator's answer against the grant's current challenge (used once, whatever
    * the outcome) and stores the passkey: reported (`passkey.registered`) and audited with the
-   * user as the actor, in one transaction, and the grant is used up.
+   * user as the actor, in one transaction, and the grant is used up. Once that commits, the user
+   * is e-mailed about the new passkey (an e-mailed login completed in someone else's browser would
+   * otherwise become their lasting access unnoticed).
    */
   async verify(
     context: ClientContext,
@@ -143,12 +149,24 @@ export class PasskeyRegistrationService {
     this.requireOffered(context);
     const binding = this.bindingOf(browser);
     const now = this.clock.now();
-    const outcome = await this.transactions.run(async (manager): Promise<ProblemException | null> => {
+    const outcome = await this.transactions.run(async (manager): Promise<ProblemException | PasskeySummary> => {
       const grant = await this.challenges.claimRegistrationChallenge(manager, registrationId, binding, now);
       if (!grant || grant.organizationId !== context.organization.id) return notAllowed();
       return this.register(manager, context, grant, response, browser, now);
     });
-    if (outcome) throw outcome;
+    if (outcome instanceof ProblemException) throw outcome;
+    await this.tellUser(outcome, browser.requestId);
+  }
+
+  /** The user's e-mail about the new passkey; the passkey is registered whether or not it can be queued (the audit log and the webhook event say so too). */
+  private async tellUser(passkey: PasskeySummary, requestId: string | null): Promise<void> {
+    try {
+      await this.mail.enqueuePasskeyRegistered(passkey.id, requestId);
+    } catch (error) {
+      this.logger.warn(
+        `The e-mail about passkey ${passkey.id} registered by user ${passkey.userId} could not be queued: ${(error as Error).message}`,
+      );
+    }
   }
 
   private async register(
@@ -158,7 +176,7 @@ export class PasskeyRegistrationService {
     response: RegistrationResponseJSON,
     browser: RegistrationBrowser,
     now: Date,
-  ): Promise<ProblemException | null> {
+  ): Promise<ProblemException | PasskeySummary> {
     let verified;
     try {
       verified = await verifyRegistrationResponse({
@@ -197,7 +215,7 @@ export class PasskeyRegistrationService {
       { type: 'user', id: grant.userId, name: user?.email ?? null, ip: browser.ip, requestId: browser.requestId },
       now,
     );
-    return null;
+    return stored;
   }
 
   private bindingOf(browser: RegistrationBrowser): Buffer {

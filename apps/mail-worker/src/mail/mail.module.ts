@@ -9,6 +9,8 @@ import { LoginLinkProcessor } from './login-link.processor';
 import { MailSweeper } from './mail-sweeper';
 import { MemberInvitationMailer } from './member-invitation.mailer';
 import { MemberInvitationProcessor } from './member-invitation.processor';
+import { PasskeyRegisteredMailer } from './passkey-registered.mailer';
+import { PasskeyRegisteredProcessor } from './passkey-registered.processor';
 import { SmtpTransport } from './smtp-transport';
 
 @Module({
@@ -20,6 +22,8 @@ import { SmtpTransport } from './smtp-transport';
     MemberInvitationProcessor,
     EndpointDisabledMailer,
     EndpointDisabledProcessor,
+    PasskeyRegisteredMailer,
+    PasskeyRegisteredProcessor,
     MailSweeper,
     SmtpTransport,
   ],

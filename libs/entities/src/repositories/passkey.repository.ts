@@ -43,6 +43,16 @@ export interface NewPasskey {
   createdAt: Date;
 }
 
+/** What the e-mail about a new passkey tells its user. */
+export interface PasskeyRegisteredNotice {
+  email: string;
+  organization: string;
+  name: string;
+  createdAt: Date;
+  /** The address it was registered from (its audit event's), when known. */
+  ip: string | null;
+}
+
 type Row = Record<string, unknown>;
 
 const SUMMARY_COLUMNS = `id, organization_id, user_id, name, device_type, backed_up, transports, created_at, last_used_at`;
@@ -133,6 +143,32 @@ export class PasskeyRepository {
       use.deviceType,
       use.at,
     ]);
+  }
+
+  /**
+   * The passkey's user, organization and name, and the address it was registered from (the
+   * `passkey.register` audit event written with it, at the same instant); null once it is gone.
+   */
+  async findRegisteredNotice(passkeyId: string): Promise<PasskeyRegisteredNotice | null> {
+    const rows: Row[] = await this.dataSource.query(
+      `SELECT u.email, o.name AS organization, p.name, p.created_at,
+              (SELECT a.ip FROM audit_event a
+                WHERE a.tenant_id = o.tenant_id AND a.created_at = p.created_at
+                  AND a.action = 'passkey.register' AND a.target_type = 'passkey' AND a.target_id = p.id
+                LIMIT 1) AS ip
+         FROM passkey p JOIN "user" u ON u.id = p.user_id JOIN organization o ON o.id = p.organization_id
+        WHERE p.id = $1`,
+      [passkeyId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      email: row.email as string,
+      organization: row.organization as string,
+      name: row.name as string,
+      createdAt: row.created_at as Date,
+      ip: (row.ip as string | null) ?? null,
+    };
   }
 
   /** The user's passkeys, oldest first (a user has few). */
