@@ -68,6 +68,7 @@ const SUCCESS: Record<string, string> = {
   'POST /api/v2/tenant/webhook_endpoint/{endpointId}/test': '202',
   'GET /api/v2/tenant/webhook_endpoint/{endpointId}/delivery': '200',
   'POST /api/v2/tenant/webhook_endpoint/{endpointId}/delivery/{deliveryId}/redeliver': '202',
+  'POST /api/v2/tenant/webhook_event/{eventId}/redeliver': '202',
 };
 
 /** Request bodies and the fields they require. */

@@ -2868,10 +2868,11 @@ export interface operations {
     PasskeyController_signInVerify_v1: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The hosted page’s CSRF cookie (`sesame_csrf`); for registration also the `sesame_attempt` cookie of the browser that asked for the e-mail. */
                 cookie?: string;
-                "user-agent": string;
+                /** @description Names the device in the login activity and the passkey’s default name. */
+                "user-agent"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3055,10 +3056,11 @@ export interface operations {
     PasskeyController_registrationVerify_v1: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The hosted page’s CSRF cookie (`sesame_csrf`); for registration also the `sesame_attempt` cookie of the browser that asked for the e-mail. */
                 cookie?: string;
-                "user-agent": string;
+                /** @description Names the device in the login activity and the passkey’s default name. */
+                "user-agent"?: string;
             };
             path?: never;
             cookie?: never;

@@ -31,6 +31,12 @@ const COOKIES = ApiHeader({
   description:
     'The hosted page’s CSRF cookie (`sesame_csrf`); for registration also the `sesame_attempt` cookie of the browser that asked for the e-mail.',
 });
+/** Optional, as for every route: a document that required it would mislead every generated client. */
+const USER_AGENT = ApiHeader({
+  name: 'user-agent',
+  required: false,
+  description: 'Names the device in the login activity and the passkey’s default name.',
+});
 const CSRF_REFUSED = ApiForbiddenResponse({
   type: OAuthError,
   description:
@@ -87,6 +93,7 @@ export class PasskeyController {
       '`passkey_challenge_invalid` (used, expired, or another request’s challenge), `passkey_refused` (the passkey cannot sign in here), `invalid_request`.',
   })
   @CSRF_REFUSED
+  @USER_AGENT
   async signInVerify(
     @Body() body: PasskeySignInVerifyDto,
     @Res({ passthrough: true }) response: unknown,
@@ -147,6 +154,7 @@ export class PasskeyController {
       '`passkey_registration_not_allowed` (no challenge of such an offer for this browser, or expired or used), `csrf_failed`, `cross_site_request`, `passkeys_off`.',
   })
   @ApiConflictResponse({ type: OAuthError, description: '`passkey_exists`: this credential is already registered.' })
+  @USER_AGENT
   async registrationVerify(
     @Body() body: PasskeyRegistrationVerifyDto,
     @RequestId() requestId: string | null,
