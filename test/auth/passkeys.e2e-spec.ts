@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { PasskeyRepository, Transactions } from '@sesame/entities';
 import { startStack, Stack } from '../support/apps';
 import { expectOAuthError, query, tokenIn } from '../support/direct-auth';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
@@ -143,6 +144,39 @@ describe('passkeys on the hosted login page', () => {
       stored.user_id,
     ]);
     expect(signIns).toHaveLength(2);
+  });
+
+  it("a renamed user's passkey signs in as that user, with the new e-mail; a sign-in locks the user's row until it commits", async () => {
+    const authenticator = new SoftwareAuthenticator(origin);
+    const offer = await emailedLoginWithOffer();
+    await register(authenticator, offer);
+    await smtp.next(offer.email);
+    const [user] = await query<{ id: string }>('SELECT id FROM "user" WHERE email = $1', [offer.email]);
+    const renamed = uniqueEmail('renamed');
+    // The management API does not change addresses today; an operator (or a later feature) may, in the database.
+    await query('UPDATE "user" SET email = $2 WHERE id = $1', [user.id, renamed]);
+    const { form, pkce, options } = await signInOptions();
+    const callback = new URL((await verify(form, authenticator.authenticate(options)).expect(200)).body.redirect);
+    const tokens = await request(stack.auth.url)
+      .post('/api/v1/verify')
+      .type('form')
+      .auth(app.clientId, app.clientSecret!)
+      .send({ code: callback.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: pkce.verifier })
+      .expect(200);
+    const userinfo = await request(stack.auth.url).get('/api/v1/userinfo').set('Authorization', `Bearer ${tokens.body.access_token}`);
+    expect(userinfo.body).toMatchObject({ sub: user.id, email: renamed });
+    expect(await query('SELECT id FROM "user" WHERE email = $1', [offer.email])).toEqual([]);
+
+    // The sign-in completes as the e-mail it read: the user's row stays locked until it commits, so a
+    // concurrent rename (and another user taking the old address) cannot make it sign in someone else.
+    const credentialId = Buffer.from(authenticator.credentials[0].id, 'base64url');
+    await stack.auth.app.get(Transactions).run(async (manager) => {
+      const locked = await stack.auth.app.get(PasskeyRepository).lockForSignIn(manager, app.organizationId, credentialId);
+      expect(locked).toMatchObject({ userId: user.id, email: renamed });
+      await expect(
+        query(`SET lock_timeout = '300ms'; UPDATE "user" SET email = 'someone-else@example.com' WHERE id = '${user.id}'`),
+      ).rejects.toThrow(/lock timeout/);
+    });
   });
 
   it('the offer also follows an approval from another device, collected by the page that asked; without the page’s report, none', async () => {

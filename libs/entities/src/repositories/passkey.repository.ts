@@ -106,14 +106,17 @@ export class PasskeyRepository {
   /**
    * The passkey of this credential id in this organization, only while its user may sign in (not
    * blocked), locked for the sign-in's transaction: another organization's passkey, or a blocked
-   * user's, is not found.
+   * user's, is not found. The user's row is locked too: the sign-in completes as the user of this
+   * e-mail (LoginCompletionService upserts by organization and address), so the address must stay
+   * the passkey owner's until it commits (a rename waits; FOR UPDATE rather than FOR SHARE because
+   * the completion then updates the row, and two sign-ins sharing the lock would deadlock upgrading it).
    */
   async lockForSignIn(manager: EntityManager, organizationId: string, credentialId: Buffer): Promise<PasskeyCredential | null> {
     const rows: Row[] = await manager.query(
       `SELECT p.id, p.organization_id, p.user_id, u.email, p.credential_id, p.public_key, p.sign_count, p.transports
          FROM passkey p JOIN "user" u ON u.id = p.user_id
         WHERE p.credential_id = $2 AND p.organization_id = $1 AND u.organization_id = $1 AND NOT u.blocked
-          FOR UPDATE OF p`,
+          FOR UPDATE OF p, u`,
       [organizationId, credentialId],
     );
     const row = rows[0];
