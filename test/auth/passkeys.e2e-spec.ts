@@ -13,7 +13,7 @@ import {
   passkeyPost,
   registerPasskey,
 } from '../support/passkeys';
-import { CreationOptions, RequestOptions, SoftwareAuthenticator } from '../support/software-authenticator';
+import { CreationOptions, Lies, RequestOptions, SoftwareAuthenticator } from '../support/software-authenticator';
 
 /**
  * The passkey ceremonies of the hosted login page over real HTTP, answered by a software
@@ -348,6 +348,37 @@ describe('passkeys on the hosted login page', () => {
         'passkey_registration_not_allowed',
       );
       await register(new SoftwareAuthenticator(origin), offer);
+    });
+
+    it('a credential id over 1023 bytes is refused; of the transports reported only known ones are kept, and a non-array is ignored', async () => {
+      const registerWith = async (lies: Lies) => {
+        const offer = await emailedLoginWithOffer();
+        const body = { client_id: app.clientId, registration: offer.registration, csrf: offer.csrf };
+        const options = (await post('register/options', offer.cookie, body).expect(200)).body as CreationOptions;
+        const answer = await post('register/verify', offer.cookie, {
+          ...body,
+          response: new SoftwareAuthenticator(origin).register(options, lies),
+        });
+        const stored = await query<{ transports: string[] }>(
+          'SELECT p.transports FROM passkey p JOIN "user" u ON u.id = p.user_id WHERE u.email = $1',
+          [offer.email],
+        );
+        return { answer, stored };
+      };
+      const long = await registerWith({ credentialIdBytes: 1100 });
+      expectOAuthError(long.answer, 400, 'passkey_refused');
+      expect(long.stored).toEqual([]);
+      const atTheLimit = await registerWith({ credentialIdBytes: 1023 });
+      expect(atTheLimit.answer.status).toBe(200);
+
+      const junk = await registerWith({ transports: ['usb', 'internal', 'evil', 42, { x: 1 }, 'hybrid', 'smart-card', 'internal'] });
+      expect(junk.answer.status).toBe(200);
+      expect(junk.stored).toEqual([{ transports: ['usb', 'internal', 'hybrid', 'smart-card'] }]);
+      for (const transports of ['internal', { 0: 'usb' }, 7]) {
+        const odd = await registerWith({ transports });
+        expect(odd.answer.status).toBe(200);
+        expect(odd.stored).toEqual([{ transports: [] }]);
+      }
     });
 
     it('the JSON endpoints are CSRF-protected like the form: no CSRF value, another cookie, or another site is refused', async () => {

@@ -36,6 +36,10 @@ export interface Lies {
   /** Another challenge than the options' (one of another request). */
   challenge?: string;
   userHandle?: string;
+  /** Registration: a credential id of this many bytes (WebAuthn allows at most 1023). */
+  credentialIdBytes?: number;
+  /** Registration: what the answer reports as its transports (anything, to see Sesame keep only known ones). */
+  transports?: unknown;
 }
 
 const UP = 0x01;
@@ -52,7 +56,7 @@ export class SoftwareAuthenticator {
     const rpId = lies.rpId ?? options.rp.id ?? new URL(this.origin).hostname;
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
-    const credentialId = randomBytes(16);
+    const credentialId = randomBytes(lies.credentialIdBytes ?? 16);
     const coseKey = cbor(
       new Map<number, unknown>([
         [1, 2],
@@ -89,7 +93,7 @@ export class SoftwareAuthenticator {
       response: {
         clientDataJSON: this.clientData('webauthn.create', lies.challenge ?? options.challenge, lies.origin),
         attestationObject: attestationObject.toString('base64url'),
-        transports: ['internal'],
+        transports: 'transports' in lies ? lies.transports : ['internal'],
       },
     };
   }

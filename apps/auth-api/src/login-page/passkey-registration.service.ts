@@ -26,6 +26,18 @@ const ALGORITHMS = [-7, -8, -257];
 const CEREMONY_TIMEOUT_MS = 300_000;
 /** At most this many passkeys a user: the registration offer is not shown beyond it. */
 export const MAX_PASSKEYS_PER_USER = 20;
+/** WebAuthn's limit on a credential id (Web Authentication Level 3, §5.1: at most 1023 bytes). */
+export const MAX_CREDENTIAL_ID_BYTES = 1023;
+/** The transports WebAuthn names (AuthenticatorTransport, and `cable`, hybrid's former name); anything else an answer reports is dropped. */
+export const KNOWN_TRANSPORTS: readonly string[] = ['usb', 'nfc', 'ble', 'internal', 'hybrid', 'cable', 'smart-card'];
+
+/** The known transports of an answer, each once, in its order; nothing for anything but an array. */
+export function knownTransports(reported: unknown): string[] {
+  if (!Array.isArray(reported)) return [];
+  return [
+    ...new Set(reported.filter((transport): transport is string => typeof transport === 'string' && KNOWN_TRANSPORTS.includes(transport))),
+  ];
+}
 
 /** The browser's secrets a registration is bound to, and who it comes from (for the audit log). */
 export interface RegistrationBrowser {
@@ -192,14 +204,16 @@ export class PasskeyRegistrationService {
     }
     if (!verified.verified) return refusedRegistration();
     const info = verified.registrationInfo;
+    const credentialId = Buffer.from(info.credential.id, 'base64url');
+    if (credentialId.length > MAX_CREDENTIAL_ID_BYTES) return refusedRegistration();
     const stored = await this.passkeys.insert(manager, {
       userId: grant.userId,
-      credentialId: Buffer.from(info.credential.id, 'base64url'),
+      credentialId,
       publicKey: Buffer.from(info.credential.publicKey),
       signCount: info.credential.counter,
       deviceType: info.credentialDeviceType as PasskeyDeviceType,
       backedUp: info.credentialBackedUp,
-      transports: (info.credential.transports ?? []).slice(0, 8),
+      transports: knownTransports(info.credential.transports),
       name: (describeUserAgent(browser.userAgent) ?? 'Passkey').slice(0, 100),
       createdAt: now,
     });

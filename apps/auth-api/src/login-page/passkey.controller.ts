@@ -146,7 +146,8 @@ export class PasskeyController {
   @ApiOkResponse({ type: PasskeyRegisteredResponse })
   @ApiBadRequestResponse({
     type: OAuthError,
-    description: '`passkey_refused` (the answer does not verify), `invalid_request`, `invalid_client`.',
+    description:
+      '`passkey_refused` (the answer does not verify, or its credential id is over 1023 bytes), `invalid_request`, `invalid_client`.',
   })
   @ApiForbiddenResponse({
     type: OAuthError,
