@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { MAX_PASSKEYS_PER_USER } from '../../apps/auth-api/src/login-page/passkey-registration.service';
 import { PasskeyRepository, Transactions } from '@sesame/entities';
 import { startStack, Stack } from '../support/apps';
 import { expectOAuthError, query, tokenIn } from '../support/direct-auth';
@@ -379,6 +380,29 @@ describe('passkeys on the hosted login page', () => {
         expect(odd.answer.status).toBe(200);
         expect(odd.stored).toEqual([{ transports: [] }]);
       }
+    });
+
+    it(`the limit of ${MAX_PASSKEYS_PER_USER} passkeys holds when a passkey is stored: of two offers made at ${MAX_PASSKEYS_PER_USER - 1}, one registers`, async () => {
+      const email = uniqueEmail('limit');
+      const first = await emailedLoginWithOffer(email);
+      const [user] = await query<{ id: string }>('SELECT id FROM "user" WHERE email = $1', [email]);
+      await query(
+        `INSERT INTO passkey (organization_id, user_id, credential_id, public_key, device_type, backed_up, name)
+         SELECT $1, $2, uuid_send(gen_random_uuid()), '\\x00', 'singleDevice', false, 'Earlier' FROM generate_series(1, $3::int)`,
+        [app.organizationId, user.id, MAX_PASSKEYS_PER_USER - 1],
+      );
+      const second = await emailedLoginWithOffer(email);
+      expect(second.registration).toBeTruthy();
+      await register(new SoftwareAuthenticator(origin), first);
+      const body = { client_id: app.clientId, registration: second.registration, csrf: second.csrf };
+      const options = (await post('register/options', second.cookie, body).expect(200)).body as CreationOptions;
+      const refused = await post('register/verify', second.cookie, {
+        ...body,
+        response: new SoftwareAuthenticator(origin).register(options),
+      });
+      expectOAuthError(refused, 403, 'passkey_registration_not_allowed');
+      expect(refused.body.error_description).toContain(`${MAX_PASSKEYS_PER_USER} passkeys`);
+      expect(await query('SELECT id FROM passkey WHERE user_id = $1', [user.id])).toHaveLength(MAX_PASSKEYS_PER_USER);
     });
 
     it('the JSON endpoints are CSRF-protected like the form: no CSRF value, another cookie, or another site is refused', async () => {

@@ -24,7 +24,7 @@ import { RelyingParty, relyingPartyOf } from './relying-party';
 /** ES256, EdDSA and RS256: what platform authenticators and security keys make. */
 const ALGORITHMS = [-7, -8, -257];
 const CEREMONY_TIMEOUT_MS = 300_000;
-/** At most this many passkeys a user: the registration offer is not shown beyond it. */
+/** At most this many passkeys a user: the registration offer is not shown beyond it, and a registration beyond it is refused. */
 export const MAX_PASSKEYS_PER_USER = 20;
 /** WebAuthn's limit on a credential id (Web Authentication Level 3, §5.1: at most 1023 bytes). */
 export const MAX_CREDENTIAL_ID_BYTES = 1023;
@@ -206,6 +206,11 @@ export class PasskeyRegistrationService {
     const info = verified.registrationInfo;
     const credentialId = Buffer.from(info.credential.id, 'base64url');
     if (credentialId.length > MAX_CREDENTIAL_ID_BYTES) return refusedRegistration();
+    // The limit holds when the passkey is stored, not only when the offer was made: the user's row
+    // is locked first, so two offers (or two tabs) cannot both register the user's last place.
+    const user = await this.users.findForUpdate(manager, grant.organizationId, grant.userId);
+    if (!user || user.blocked) return notAllowed();
+    if ((await this.passkeys.credentialIdsOfUser(user.id, manager)).length >= MAX_PASSKEYS_PER_USER) return atTheLimit();
     const stored = await this.passkeys.insert(manager, {
       userId: grant.userId,
       credentialId,
@@ -220,13 +225,12 @@ export class PasskeyRegistrationService {
     if (stored === 'exists') return problem('passkey_exists', 'This passkey is already registered');
     if (stored === 'no_user') return notAllowed();
     await this.challenges.markRegistered(manager, grant.id, now);
-    const user = await this.users.findForUpdate(manager, grant.organizationId, grant.userId);
     await this.userPasskeys.registered(
       manager,
       { tenantId: context.tenant.id, organizationId: grant.organizationId, userId: grant.userId },
-      user?.email ?? '',
+      user.email,
       stored,
-      { type: 'user', id: grant.userId, name: user?.email ?? null, ip: browser.ip, requestId: browser.requestId },
+      { type: 'user', id: grant.userId, name: user.email, ip: browser.ip, requestId: browser.requestId },
       now,
     );
     return stored;
@@ -245,6 +249,13 @@ export class PasskeyRegistrationService {
 
 function notAllowed(): ProblemException {
   return problem('passkey_registration_not_allowed', 'A passkey can be added right after signing in with an e-mailed link or code, here.');
+}
+
+function atTheLimit(): ProblemException {
+  return problem(
+    'passkey_registration_not_allowed',
+    `This account already has ${MAX_PASSKEYS_PER_USER} passkeys, the most it may have: ask your administrator to remove one first.`,
+  );
 }
 
 function refusedRegistration(): ProblemException {

@@ -152,7 +152,7 @@ export class PasskeyController {
   @ApiForbiddenResponse({
     type: OAuthError,
     description:
-      '`passkey_registration_not_allowed` (no challenge of such an offer for this browser, or expired or used), `csrf_failed`, `cross_site_request`, `passkeys_off`.',
+      '`passkey_registration_not_allowed` (no challenge of such an offer for this browser, or expired or used; or the user already has 20 passkeys), `csrf_failed`, `cross_site_request`, `passkeys_off`.',
   })
   @ApiConflictResponse({ type: OAuthError, description: '`passkey_exists`: this credential is already registered.' })
   @USER_AGENT
