@@ -3079,7 +3079,7 @@ export interface operations {
                     "application/json": components["schemas"]["PasskeyRegisteredResponse"];
                 };
             };
-            /** @description `passkey_refused` (the answer does not verify), `invalid_request`, `invalid_client`. */
+            /** @description `passkey_refused` (the answer does not verify, or its credential id is over 1023 bytes), `invalid_request`, `invalid_client`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3088,7 +3088,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description `passkey_registration_not_allowed` (no challenge of such an offer for this browser, or expired or used), `csrf_failed`, `cross_site_request`, `passkeys_off`. */
+            /** @description `passkey_registration_not_allowed` (no challenge of such an offer for this browser, or expired or used; or the user already has 20 passkeys), `csrf_failed`, `cross_site_request`, `passkeys_off`. */
             403: {
                 headers: {
                     [name: string]: unknown;
