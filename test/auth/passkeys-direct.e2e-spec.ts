@@ -119,6 +119,8 @@ describe('passkeys in direct authentication', () => {
       "SELECT payload FROM webhook_event WHERE type = 'passkey.registered'",
     );
     expect(events.map((event) => event.payload.user.email)).toContain(login.email);
+    // The user is told by e-mail, as after a registration on the hosted page.
+    expect((await smtp.next(login.email)).subject).toMatch(/passkey/i);
 
     const { login: fields, pkce, options: requestOptions } = await signInOptions();
     expect(requestOptions).toMatchObject({ rpId: 'app.example.com', userVerification: 'required' });

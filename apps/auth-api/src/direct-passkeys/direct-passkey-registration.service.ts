@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { Clock, problem, ProblemException, sha256 } from '@sesame/common';
@@ -12,10 +12,11 @@ import {
   Transactions,
   UserPasskeys,
 } from '@sesame/entities';
+import { MailProducer } from '@sesame/queue';
 import { EntityManager } from 'typeorm';
 import { describeUserAgent } from '../direct-auth/user-agent';
 import { challengeOfClientData } from '../login-page/passkey-binding';
-import { MAX_PASSKEYS_PER_USER } from '../login-page/passkey-registration.service';
+import { knownTransports, MAX_CREDENTIAL_ID_BYTES, MAX_PASSKEYS_PER_USER } from '../login-page/passkey-registration.service';
 import { userHandleOf } from '../login-page/passkey-sign-in.service';
 import { DirectPasskeyCaller } from './direct-passkey-context';
 import { directRegistrationBinding } from './direct-passkey-binding';
@@ -49,6 +50,8 @@ export interface DirectRegistrant {
  */
 @Injectable()
 export class DirectPasskeyRegistrationService {
+  private readonly logger = new Logger(DirectPasskeyRegistrationService.name);
+
   constructor(
     private readonly transactions: Transactions,
     private readonly clock: Clock,
@@ -56,6 +59,7 @@ export class DirectPasskeyRegistrationService {
     private readonly passkeys: PasskeyRepository,
     private readonly directPasskeys: DirectPasskeyRepository,
     private readonly userPasskeys: UserPasskeys,
+    private readonly mail: MailProducer,
   ) {}
 
   async options(caller: DirectPasskeyCaller, registrant: DirectRegistrant): Promise<PublicKeyCredentialCreationOptionsJSON> {
@@ -111,7 +115,19 @@ export class DirectPasskeyRegistrationService {
       return this.register(manager, caller, token, grant.id, challenge, registrant, response, now);
     });
     if (outcome instanceof ProblemException) throw outcome;
+    await this.tellUser(outcome.passkeyId, token.userId, registrant.requestId);
     return outcome;
+  }
+
+  /** The user's e-mail about the new passkey, as after a hosted-page registration; the passkey stays registered if it cannot be queued. */
+  private async tellUser(passkeyId: string, userId: string, requestId: string | null): Promise<void> {
+    try {
+      await this.mail.enqueuePasskeyRegistered(passkeyId, requestId);
+    } catch (error) {
+      this.logger.warn(
+        `The e-mail about passkey ${passkeyId} registered by user ${userId} could not be queued: ${(error as Error).message}`,
+      );
+    }
   }
 
   private async register(
@@ -139,14 +155,16 @@ export class DirectPasskeyRegistrationService {
     }
     if (!verified.verified) return refusedRegistration();
     const info = verified.registrationInfo;
+    const credentialId = Buffer.from(info.credential.id, 'base64url');
+    if (credentialId.length > MAX_CREDENTIAL_ID_BYTES) return refusedRegistration();
     const stored = await this.passkeys.insert(manager, {
       userId: token.userId,
-      credentialId: Buffer.from(info.credential.id, 'base64url'),
+      credentialId,
       publicKey: Buffer.from(info.credential.publicKey),
       signCount: info.credential.counter,
       deviceType: info.credentialDeviceType as PasskeyDeviceType,
       backedUp: info.credentialBackedUp,
-      transports: (info.credential.transports ?? []).slice(0, 8),
+      transports: knownTransports(info.credential.transports),
       name: (describeUserAgent(registrant.userAgent) ?? 'Passkey').slice(0, 100),
       createdAt: now,
     });

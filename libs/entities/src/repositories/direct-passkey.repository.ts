@@ -34,7 +34,7 @@ export class DirectPasskeyRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * As PasskeyRepository.lockForSignIn, and only a passkey registered under `rpId` (a hosted page's
+   * As PasskeyRepository.lockForSignIn (the passkey and its user's row locked), and only a passkey registered under `rpId` (a hosted page's
    * passkey, rp_id NULL, only when `rpId` is the hosted page's own `hostedRpId`).
    */
   async lockForSignIn(
@@ -49,7 +49,7 @@ export class DirectPasskeyRepository {
          FROM passkey p JOIN "user" u ON u.id = p.user_id
         WHERE p.credential_id = $2 AND p.organization_id = $1 AND u.organization_id = $1 AND NOT u.blocked
           AND (p.rp_id = $3 OR (p.rp_id IS NULL AND $3 = $4))
-          FOR UPDATE OF p`,
+          FOR UPDATE OF p, u`,
       [organizationId, credentialId, rpId, hostedRpId],
     );
     const row = rows[0];
