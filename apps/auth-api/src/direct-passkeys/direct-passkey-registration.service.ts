@@ -109,11 +109,14 @@ export class DirectPasskeyRegistrationService {
     const challenge = challengeOfClientData(response?.response?.clientDataJSON);
     if (!challenge) throw refusedRegistration();
     const binding = directRegistrationBinding(caller.context.application.id, caller.relyingParty.origin);
-    const outcome = await this.transactions.run(async (manager): Promise<ProblemException | { passkeyId: string; name: string }> => {
-      const grant = await this.directPasskeys.claimTokenGrantChallenge(manager, token.hash, challenge, binding, now);
-      if (!grant || grant.userId !== token.userId) return invalidChallenge();
-      return this.register(manager, caller, token, grant.id, challenge, registrant, response, now);
-    });
+    // The challenge is taken in a transaction of its own: nothing that fails afterwards gives it back.
+    const grant = await this.transactions.run((manager) =>
+      this.directPasskeys.claimTokenGrantChallenge(manager, token.hash, challenge, binding, now),
+    );
+    if (!grant || grant.userId !== token.userId) throw invalidChallenge();
+    const outcome = await this.transactions.run((manager): Promise<ProblemException | { passkeyId: string; name: string }> =>
+      this.register(manager, caller, token, grant.id, challenge, registrant, response, now),
+    );
     if (outcome instanceof ProblemException) throw outcome;
     await this.tellUser(outcome.passkeyId, token.userId, registrant.requestId);
     return outcome;

@@ -83,7 +83,7 @@ export class DirectPasskeySignInService {
 
   /**
    * Uses the challenge the answer names, once (also when the answer then fails: it is claimed in a
-   * transaction that commits either way), checks the answer against the organization's passkey of
+   * transaction of its own, committed before the answer is checked), checks the answer against the organization's passkey of
    * that credential under this page's RP ID, and completes the login: the code, as POST
    * /v1/login_code answers it.
    */
@@ -92,11 +92,15 @@ export class DirectPasskeySignInService {
     const challenge = challengeOfClientData(response?.response?.clientDataJSON);
     if (!challenge) throw refused();
     const now = this.clock.now();
-    const outcome = await this.transactions.run(async (manager): Promise<Completion | ProblemException> => {
-      const claimed = await this.challenges.claimSignIn(manager, challenge, directSignInBinding(request), request.applicationId, now);
-      if (!claimed) return invalidChallenge();
-      return this.signIn(manager, caller, login, response, claimed.challenge, now);
-    });
+    // The claim commits on its own first: neither a refusal nor an error afterwards (a redirect_uri
+    // no longer allowed, a database error) gives the challenge back.
+    const claimed = await this.transactions.run((manager) =>
+      this.challenges.claimSignIn(manager, challenge, directSignInBinding(request), request.applicationId, now),
+    );
+    if (!claimed) throw invalidChallenge();
+    const outcome = await this.transactions.run((manager): Promise<Completion | ProblemException> =>
+      this.signIn(manager, caller, login, response, claimed.challenge, now),
+    );
     if (outcome instanceof ProblemException) throw outcome;
     if (outcome.kind !== 'code') {
       // The user was blocked between the passkey's lookup and the login (a walk never starts: walk is false).
