@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { MAX_PASSKEYS_PER_USER } from '../../apps/auth-api/src/login-page/passkey-registration.service';
-import { PasskeyRepository, Transactions } from '@sesame/entities';
+import { PasskeyRepository, Transactions, UserPasskeys } from '@sesame/entities';
+import { LoginCompletionService } from '../../apps/auth-api/src/direct-auth/login-completion.service';
 import { startStack, Stack } from '../support/apps';
 import { expectOAuthError, query, tokenIn } from '../support/direct-auth';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
@@ -242,6 +243,37 @@ describe('passkeys on the hosted login page', () => {
         fields: { ...other.form.fields, csrf: stranger.form.fields.csrf },
       };
       expectOAuthError(await verify(strangerForm, authenticator.authenticate(other.options)), 400, 'passkey_challenge_invalid');
+    });
+
+    it('a challenge stays used when the sign-in then fails (here the completion, as a database error would): it is refused after', async () => {
+      const { form, options } = await signInOptions();
+      const failing = jest
+        .spyOn(stack.auth.app.get(LoginCompletionService), 'complete')
+        .mockRejectedValueOnce(new Error('connection lost'));
+      try {
+        expect((await verify(form, authenticator.authenticate(options))).status).toBe(500);
+      } finally {
+        failing.mockRestore();
+      }
+      expectOAuthError(await verify(form, authenticator.authenticate(options)), 400, 'passkey_challenge_invalid');
+    });
+
+    it('a registration challenge stays used when storing the passkey then fails; the offer stays for a new one', async () => {
+      const offer = await emailedLoginWithOffer();
+      const body = { client_id: app.clientId, registration: offer.registration, csrf: offer.csrf };
+      const options = (await post('register/options', offer.cookie, body).expect(200)).body as CreationOptions;
+      const answer = new SoftwareAuthenticator(origin).register(options);
+      const failing = jest.spyOn(stack.auth.app.get(UserPasskeys), 'registered').mockRejectedValueOnce(new Error('connection lost'));
+      try {
+        expect((await post('register/verify', offer.cookie, { ...body, response: answer })).status).toBe(500);
+      } finally {
+        failing.mockRestore();
+      }
+      expectOAuthError(await post('register/verify', offer.cookie, { ...body, response: answer }), 403, 'passkey_registration_not_allowed');
+      const stored = () => query('SELECT p.id FROM passkey p JOIN "user" u ON u.id = p.user_id WHERE u.email = $1', [offer.email]);
+      expect(await stored()).toEqual([]);
+      await register(new SoftwareAuthenticator(origin), offer);
+      expect(await stored()).toHaveLength(1);
     });
 
     it('a wrong origin or RP ID, or no user verification, is refused (and uses the challenge up)', async () => {

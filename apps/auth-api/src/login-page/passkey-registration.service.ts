@@ -147,8 +147,9 @@ export class PasskeyRegistrationService {
 
   /**
    * Checks the authenticator's answer against the grant's current challenge (used once, whatever
-   * the outcome) and stores the passkey: reported (`passkey.registered`) and audited with the
-   * user as the actor, in one transaction, and the grant is used up. Once that commits, the user
+   * the outcome: claimed in a transaction of its own) and stores the passkey: reported
+   * (`passkey.registered`) and audited with the user as the actor, in one transaction, and the
+   * grant is used up. Once that commits, the user
    * is e-mailed about the new passkey (an e-mailed login completed in someone else's browser would
    * otherwise become their lasting access unnoticed).
    */
@@ -161,11 +162,14 @@ export class PasskeyRegistrationService {
     this.requireOffered(context);
     const binding = this.bindingOf(browser);
     const now = this.clock.now();
-    const outcome = await this.transactions.run(async (manager): Promise<ProblemException | PasskeySummary> => {
-      const grant = await this.challenges.claimRegistrationChallenge(manager, registrationId, binding, now);
-      if (!grant || grant.organizationId !== context.organization.id) return notAllowed();
-      return this.register(manager, context, grant, response, browser, now);
-    });
+    // The challenge is claimed in a transaction of its own: used once, also when storing then fails.
+    const grant = await this.transactions.run((manager) =>
+      this.challenges.claimRegistrationChallenge(manager, registrationId, binding, now),
+    );
+    if (!grant || grant.organizationId !== context.organization.id) throw notAllowed();
+    const outcome = await this.transactions.run((manager): Promise<ProblemException | PasskeySummary> =>
+      this.register(manager, context, grant, response, browser, now),
+    );
     if (outcome instanceof ProblemException) throw outcome;
     await this.tellUser(outcome, browser.requestId);
   }
@@ -224,7 +228,8 @@ export class PasskeyRegistrationService {
     });
     if (stored === 'exists') return problem('passkey_exists', 'This passkey is already registered');
     if (stored === 'no_user') return notAllowed();
-    await this.challenges.markRegistered(manager, grant.id, now);
+    // One passkey a grant: of two answers to two of its challenges, the second finds it used and stores nothing.
+    if (!(await this.challenges.useGrant(manager, grant.id, now))) throw notAllowed();
     await this.userPasskeys.registered(
       manager,
       { tenantId: context.tenant.id, organizationId: grant.organizationId, userId: grant.userId },

@@ -81,8 +81,9 @@ export class PasskeySignInService {
   }
 
   /**
-   * Uses the challenge the answer names, once (also when the answer then fails: it is claimed in
-   * a transaction that commits either way), checks the answer with the library against the
+   * Uses the challenge the answer names, once (also when the answer then fails: it is claimed in a
+   * transaction of its own, committed before the answer is looked at, so neither a refusal nor an
+   * error of the completion gives it back), checks the answer with the library against the
    * organization's passkey of that credential, and completes the login.
    */
   async verify(from: PasskeySignInRequest, response: AuthenticationResponseJSON): Promise<PasskeySignedIn> {
@@ -90,17 +91,14 @@ export class PasskeySignInService {
     const challenge = challengeOfClientData(response.response?.clientDataJSON);
     if (!challenge) throw refused();
     const now = this.clock.now();
-    const outcome = await this.transactions.run(async (manager): Promise<Completion | ProblemException> => {
-      const claimed = await this.challenges.claimSignIn(
-        manager,
-        challenge,
-        signInBinding(from.csrfCookie, from.request),
-        from.context.application.id,
-        now,
-      );
-      if (!claimed) return invalidChallenge();
-      return this.signIn(manager, from, response, claimed.challenge, now);
-    });
+    const binding = signInBinding(from.csrfCookie, from.request);
+    const claimed = await this.transactions.run((manager) =>
+      this.challenges.claimSignIn(manager, challenge, binding, from.context.application.id, now),
+    );
+    if (!claimed) throw invalidChallenge();
+    const outcome = await this.transactions.run((manager): Promise<Completion | ProblemException> =>
+      this.signIn(manager, from, response, claimed.challenge, now),
+    );
     if (outcome instanceof ProblemException) throw outcome;
     if (outcome.kind === 'blocked') {
       this.metrics?.loginsFailed.inc({ reason: 'access_denied' });

@@ -148,6 +148,15 @@ export class PasskeyChallengeRepository {
     await manager.query('UPDATE passkey_challenge SET used_at = $2 WHERE id = $1', [id, now]);
   }
 
+  /** Uses the grant up if it is not yet (one passkey per e-mailed login); false when it already was. */
+  async useGrant(manager: EntityManager, id: string, now: Date): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `WITH used AS (UPDATE passkey_challenge SET used_at = $2 WHERE id = $1 AND used_at IS NULL RETURNING id) SELECT * FROM used`,
+      [id, now],
+    );
+    return rows.length > 0;
+  }
+
   /** Retention: challenges and grants that expired before `before`, at most `limit` of them. */
   deleteExpiredBefore(before: Date, limit: number): Promise<number> {
     return deleteRows(
