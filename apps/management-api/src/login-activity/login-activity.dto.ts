@@ -81,7 +81,7 @@ export class LoginActivityResponse {
   @ApiProperty({
     enum: LOGIN_METHODS,
     description:
-      '`email`: an e-mailed link or code (or an approval from another device); `passkey`: a passkey on the hosted login page, with no e-mail (`mail` is `not_queued`; docs/passkeys.md).',
+      '`email`: an e-mailed link or code (or an approval from another device); `passkey`: a passkey, on the hosted login page or through direct authentication, with no e-mail (`mail` is `not_queued`; docs/passkeys.md).',
   })
   method: LoginMethod;
 }

@@ -1448,7 +1448,7 @@ export interface components {
              */
             completedAt: string | null;
             /**
-             * @description `email`: an e-mailed link or code (or an approval from another device); `passkey`: a passkey on the hosted login page, with no e-mail (`mail` is `not_queued`; docs/passkeys.md).
+             * @description `email`: an e-mailed link or code (or an approval from another device); `passkey`: a passkey, on the hosted login page or through direct authentication, with no e-mail (`mail` is `not_queued`; docs/passkeys.md).
              * @enum {string}
              */
             method: "email" | "passkey";
