@@ -61,7 +61,10 @@ function harness(
   const throttles = { deleteIdleSince: none } as unknown as EmailThrottleRepository;
   const auditEvents = { deleteCreatedBefore: none } as unknown as AuditEventRepository;
   const webhookEvents = { deleteCreatedBefore: none } as unknown as WebhookEventRepository;
-  const passkeyChallenges = { deleteExpiredBefore: none } as unknown as PasskeyChallengeRepository;
+  const passkeyChallenges = {
+    deleteExpiredBefore: jest.fn(async () => 0),
+    deleteExpiredSignInsBefore: jest.fn(async () => 0),
+  };
   const mailQueue = {
     clean: jest.fn(async () => {
       events.push('batch');
@@ -90,13 +93,13 @@ function harness(
     throttles,
     auditEvents,
     webhookEvents,
-    passkeyChallenges,
+    passkeyChallenges as unknown as PasskeyChallengeRepository,
     mailQueue,
     clock,
     fakePause,
     config,
   );
-  return { service, events, waits, expiredTokens, none, lease };
+  return { service, events, waits, expiredTokens, none, lease, passkeyChallenges, config, clock };
 }
 
 describe('MaintenanceService: pacing between batches', () => {
@@ -192,5 +195,20 @@ describe('MaintenanceService: pacing between batches', () => {
     expect(expiredTokens).toHaveBeenCalledTimes(1);
     expect(none).toHaveBeenCalledTimes(batchesBefore);
     expect(lease.release).toHaveBeenCalled();
+  });
+});
+
+describe('MaintenanceService: passkey challenges', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+  afterEach(() => jest.restoreAllMocks());
+
+  it('removes sign-in challenges as soon as they expire (every options request adds one), registration offers a while after', async () => {
+    const { service, passkeyChallenges, config, clock } = harness(0, []);
+
+    await service.run();
+
+    expect(passkeyChallenges.deleteExpiredSignInsBefore).toHaveBeenCalledWith(clock.now(), BATCH);
+    const retained = new Date(clock.now().getTime() - config.maintenance.codeRetentionDays * 24 * 3600 * 1000);
+    expect(passkeyChallenges.deleteExpiredBefore).toHaveBeenCalledWith(retained, BATCH);
   });
 });

@@ -121,7 +121,9 @@ export class MaintenanceService {
       },
       { table: 'audit_event', batch: (limit) => this.auditEvents.deleteCreatedBefore(ago(retention.auditRetentionDays), limit) },
       { table: 'webhook_event', batch: (limit) => this.webhookEvents.deleteCreatedBefore(ago(retention.webhookRetentionDays), limit) },
-      // Passkey challenges and registration offers live minutes; a day after they expire nothing reads them.
+      // Sign-in challenges (one per options request) go as soon as they expire: an expired one is never claimed.
+      { table: 'passkey_challenge', batch: (limit) => this.passkeyChallenges.deleteExpiredSignInsBefore(now, limit) },
+      // Registration offers live minutes; a day after they expire nothing reads them.
       { table: 'passkey_challenge', batch: (limit) => this.passkeyChallenges.deleteExpiredBefore(ago(retention.codeRetentionDays), limit) },
     ];
   }

@@ -157,6 +157,19 @@ export class PasskeyChallengeRepository {
     return rows.length > 0;
   }
 
+  /**
+   * Sign-in challenges (purpose `authentication`) that expired before `before`, at most `limit` of
+   * them: every options request adds one, and an expired one is never claimed, so they go at once.
+   */
+  deleteExpiredSignInsBefore(before: Date, limit: number): Promise<number> {
+    return deleteRows(
+      this.dataSource,
+      `DELETE FROM passkey_challenge WHERE id IN (
+         SELECT id FROM passkey_challenge WHERE expires_at < $1 AND purpose = 'authentication' LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      [before, limit],
+    );
+  }
+
   /** Retention: challenges and grants that expired before `before`, at most `limit` of them. */
   deleteExpiredBefore(before: Date, limit: number): Promise<number> {
     return deleteRows(
