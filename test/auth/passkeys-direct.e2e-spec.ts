@@ -445,4 +445,48 @@ describe('passkeys in direct authentication', () => {
     const anonymous = await request(stack.auth.url).post('/api/v1/passkey_direct/options').send({ origin: APP });
     expect(anonymous.status).toBe(401);
   });
+
+  it("lets users list and remove their own passkeys with their access token, and nobody else's", async () => {
+    const login = await directLogin();
+    const { registered } = await register(new SoftwareAuthenticator(APP), APP, login);
+    const own = (token: string) => request(stack.auth.url).get('/api/v1/passkeys').set('Authorization', `Bearer ${token}`);
+    const remove = (token: string, id: string) =>
+      request(stack.auth.url).delete(`/api/v1/passkeys/${id}`).set('Authorization', `Bearer ${token}`);
+
+    const listed = await own(login.accessToken).expect(200);
+    expect(listed.headers['cache-control']).toBe('no-store');
+    expect(listed.body).toEqual({
+      data: [
+        {
+          id: registered.passkeyId,
+          name: registered.name,
+          deviceType: expect.stringMatching(/^(singleDevice|multiDevice)$/),
+          backedUp: expect.any(Boolean),
+          createdAt: expect.any(String),
+          lastUsedAt: null,
+        },
+      ],
+    });
+
+    // Another user's token sees only their own, and cannot remove this one: the same 404 as an unknown id.
+    const other = await directLogin();
+    expect((await own(other.accessToken).expect(200)).body).toEqual({ data: [] });
+    expect((await remove(other.accessToken, registered.passkeyId).expect(404)).body.error).toBe('not_found');
+    await request(stack.auth.url).get('/api/v1/passkeys').expect(401);
+    await own('not-a-token').expect(401);
+    expect((await remove(login.accessToken, 'not-a-uuid')).status).toBe(400);
+
+    await remove(login.accessToken, registered.passkeyId).expect(204);
+    expect((await own(login.accessToken).expect(200)).body).toEqual({ data: [] });
+    await remove(login.accessToken, registered.passkeyId).expect(404);
+    const [audit] = await query<{ actor_type: string; actor_id: string; target_id: string }>(
+      "SELECT actor_type, actor_id, target_id FROM audit_event WHERE action = 'passkey.remove' AND target_id = $1",
+      [registered.passkeyId],
+    );
+    expect(audit).toMatchObject({ actor_type: 'user', target_id: registered.passkeyId });
+    const removedEvents = await query("SELECT 1 FROM webhook_event WHERE type = 'passkey.removed' AND payload->'passkey'->>'id' = $1", [
+      registered.passkeyId,
+    ]);
+    expect(removedEvents).toHaveLength(1);
+  });
 });

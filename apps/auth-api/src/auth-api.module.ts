@@ -17,6 +17,7 @@ import { DatabaseModule } from '@sesame/entities';
 import { GlobalIpThrottlerGuard, SkipGlobalLimit, ThrottlingModule } from '@sesame/throttler';
 import { DirectAuthModule } from './direct-auth/direct-auth.module';
 import { DirectPasskeysModule } from './direct-passkeys/direct-passkeys.module';
+import { OwnPasskeysModule } from './own-passkeys/own-passkeys.module';
 import { HealthController } from './health/health.controller';
 import { LoginPageModule } from './login-page/login-page.module';
 import { GlobalLimitDeferralModule } from './oauth/global-limit-deferral.module';
@@ -44,6 +45,7 @@ export class AuthApiModule {
         TokensModule,
         LoginPageModule,
         DirectPasskeysModule,
+        OwnPasskeysModule,
       ],
       controllers: [HealthController],
       providers: [

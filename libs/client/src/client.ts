@@ -20,6 +20,7 @@ import {
   PasskeySignInConfig,
   PasskeySignInOptions,
   RegisteredPasskey,
+  UserPasskey,
   ReplacementResponse,
   SesameUser,
 } from './types';
@@ -334,6 +335,23 @@ export class SesameClient {
     );
     const body = answer.body as { passkeyId: string; name: string };
     return { passkeyId: body.passkeyId, name: body.name };
+  }
+
+  /** The signed-in user's passkeys, oldest first (GET /v1/passkeys with the session's access token), for an account page. */
+  async listPasskeys(req: RequestLike): Promise<UserPasskey[]> {
+    const answer = await this.http.get('/v1/passkeys', { authorization: `Bearer ${this.requireAccessToken(req)}` });
+    return (answer.body as { data: UserPasskey[] }).data;
+  }
+
+  /**
+   * Removes one of the signed-in user's passkeys (DELETE /v1/passkeys/{id}): it stops signing in at
+   * once. Throws ProviderError('not_found') for an id that is not one of theirs.
+   */
+  async removePasskey(req: RequestLike, passkeyId: string): Promise<void> {
+    await this.http.send(`/v1/passkeys/${encodeURIComponent(passkeyId)}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${this.requireAccessToken(req)}` },
+    });
   }
 
   /**

@@ -20,6 +20,7 @@ export type {
   RegisteredPasskey,
   ReplacementResponse,
   SesameUser,
+  UserPasskey,
 } from './types';
 export type { RequestLike, ResponseLike } from './cookies';
 export { SesameError, RateLimitedError, InvalidStateError, ProviderError } from './errors';

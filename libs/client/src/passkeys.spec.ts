@@ -216,3 +216,38 @@ describe('passkey registration', () => {
     });
   });
 });
+
+describe("the user's own passkeys", () => {
+  const PASSKEY = {
+    id: '7d0c9a52-4f8e-4a51-9c8e-0b6f1f0a3e11',
+    name: 'Chrome on macOS',
+    deviceType: 'multiDevice',
+    backedUp: true,
+    createdAt: '2026-11-28T10:00:00.000Z',
+    lastUsedAt: null,
+  };
+  const signedIn = () => fakeRequest({ url: '/account', cookies: { sesame_session: 'access-token-1' } });
+
+  it('lists them and removes one with the session’s access token as bearer', async () => {
+    const { sesame, fetch } = client(
+      passkeyFetch({ '/v1/passkeys': { status: 200, body: { data: [PASSKEY] } }, [`/v1/passkeys/${PASSKEY.id}`]: { status: 204 } }),
+    );
+    expect(await sesame.listPasskeys(signedIn())).toEqual([PASSKEY]);
+    await sesame.removePasskey(signedIn(), PASSKEY.id);
+    expect(fetch.calls.map((call) => [call.method, call.url.slice(BASE_URL.length), call.headers.authorization])).toEqual([
+      ['GET', '/v1/passkeys', 'Bearer access-token-1'],
+      ['DELETE', `/v1/passkeys/${PASSKEY.id}`, 'Bearer access-token-1'],
+    ]);
+  });
+
+  it('needs a session, and throws a passkey that is not theirs as ProviderError not_found', async () => {
+    const { sesame, fetch } = client();
+    await expect(sesame.listPasskeys(fakeRequest())).rejects.toMatchObject({ name: 'SesameError', code: 'invalid_token' });
+    expect(fetch.calls).toHaveLength(0);
+    await expect(sesame.removePasskey(signedIn(), 'someone-elses')).rejects.toMatchObject({
+      name: 'ProviderError',
+      error: 'not_found',
+      status: 404,
+    });
+  });
+});

@@ -159,6 +159,16 @@ export interface PasskeyRegistrationOptions {
   [member: string]: unknown;
 }
 
+/** One of the signed-in user's passkeys, as they manage it. */
+export interface UserPasskey {
+  id: string;
+  name: string;
+  deviceType: 'singleDevice' | 'multiDevice';
+  backedUp: boolean;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
 /** A passkey just registered: its id (as the passkey.registered event and the management API name it) and name. */
 export interface RegisteredPasskey {
   passkeyId: string;

@@ -15,6 +15,6 @@ import { TokensController } from './tokens.controller';
   imports: [RepositoriesModule, ClientsModule, SigningKeysModule],
   controllers: [TokensController, DiscoveryController],
   providers: [AuthorizationCodeService, TokenExchangeService, AccessTokensService, IdTokenService, FailedLookupLimiter],
-  exports: [AuthorizationCodeService],
+  exports: [AuthorizationCodeService, AccessTokensService],
 })
 export class TokensModule {}
