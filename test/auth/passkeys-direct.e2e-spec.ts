@@ -409,6 +409,33 @@ describe('passkeys in direct authentication', () => {
       );
     });
 
+    it('the limit of 20 passkeys holds when a passkey is stored: of two logins given options at 19, one registers', async () => {
+      const email = uniqueEmail('direct-limit');
+      const first = await directLogin(app, email);
+      const second = await directLogin(app, email);
+      const [user] = await query<{ id: string }>('SELECT id FROM "user" WHERE email = $1', [email]);
+      await query(
+        `INSERT INTO passkey (organization_id, user_id, credential_id, public_key, sign_count, device_type, backed_up, transports, name, rp_id)
+         SELECT $1, $2, decode(md5(random()::text) || md5(random()::text), 'hex'), decode(md5(random()::text), 'hex'), 0, 'multiDevice', true, '{}', 'Old ' || n, 'app.example.com'
+           FROM generate_series(1, 19) AS n`,
+        [app.organizationId, user.id],
+      );
+      const answers = [];
+      for (const login of [first, second]) {
+        const options = (await post(app, 'register/options', { access_token: login.accessToken, origin: APP }).expect(200)).body;
+        answers.push({ login, response: new SoftwareAuthenticator(APP).register(options) });
+      }
+      await post(app, 'register/verify', { access_token: answers[0].login.accessToken, origin: APP, response: answers[0].response }).expect(
+        200,
+      );
+      expectOAuthError(
+        await post(app, 'register/verify', { access_token: answers[1].login.accessToken, origin: APP, response: answers[1].response }),
+        403,
+        'passkey_registration_not_allowed',
+      );
+      expect(await query('SELECT 1 FROM passkey WHERE user_id = $1', [user.id])).toHaveLength(20);
+    });
+
     it('a blocked user cannot register', async () => {
       const login = await directLogin();
       const [user] = await query<{ id: string }>('SELECT id FROM "user" WHERE email = $1', [login.email]);

@@ -173,7 +173,8 @@ describe('passkeys on the hosted login page', () => {
     // concurrent rename (and another user taking the old address) cannot make it sign in someone else.
     const credentialId = Buffer.from(authenticator.credentials[0].id, 'base64url');
     await stack.auth.app.get(Transactions).run(async (manager) => {
-      const locked = await stack.auth.app.get(PasskeyRepository).lockForSignIn(manager, app.organizationId, credentialId);
+      const hosted = { id: 'localhost', hostedId: 'localhost' };
+      const locked = await stack.auth.app.get(PasskeyRepository).lockForSignIn(manager, app.organizationId, credentialId, hosted);
       expect(locked).toMatchObject({ userId: user.id, email: renamed });
       await expect(
         query(`SET lock_timeout = '300ms'; UPDATE "user" SET email = 'someone-else@example.com' WHERE id = '${user.id}'`),

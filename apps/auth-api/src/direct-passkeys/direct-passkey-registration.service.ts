@@ -4,13 +4,14 @@ import { generateRegistrationOptions, verifyRegistrationResponse } from '@simple
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { Clock, problem, ProblemException, sha256 } from '@sesame/common';
 import {
-  DirectPasskeyRepository,
+  AccessTokenRepository,
   FreshLoginToken,
   PasskeyChallengeRepository,
   PasskeyDeviceType,
   PasskeyRepository,
   Transactions,
   UserPasskeys,
+  UserRepository,
 } from '@sesame/entities';
 import { MailProducer } from '@sesame/queue';
 import { EntityManager } from 'typeorm';
@@ -57,7 +58,8 @@ export class DirectPasskeyRegistrationService {
     private readonly clock: Clock,
     private readonly challenges: PasskeyChallengeRepository,
     private readonly passkeys: PasskeyRepository,
-    private readonly directPasskeys: DirectPasskeyRepository,
+    private readonly accessTokens: AccessTokenRepository,
+    private readonly users: UserRepository,
     private readonly userPasskeys: UserPasskeys,
     private readonly mail: MailProducer,
   ) {}
@@ -68,7 +70,7 @@ export class DirectPasskeyRegistrationService {
     const existing = await this.passkeys.credentialIdsOfUser(token.userId);
     if (existing.length >= MAX_PASSKEYS_PER_USER) throw notAllowed();
     const challenge = randomBytes(32);
-    const grant = await this.directPasskeys.challengeTokenGrant({
+    const grant = await this.challenges.challengeTokenGrant({
       organizationId: caller.context.organization.id,
       applicationId: caller.context.application.id,
       userId: token.userId,
@@ -111,7 +113,7 @@ export class DirectPasskeyRegistrationService {
     const binding = directRegistrationBinding(caller.context.application.id, caller.relyingParty.origin);
     // The challenge is taken in a transaction of its own: nothing that fails afterwards gives it back.
     const grant = await this.transactions.run((manager) =>
-      this.directPasskeys.claimTokenGrantChallenge(manager, token.hash, challenge, binding, now),
+      this.challenges.claimTokenGrantChallenge(manager, token.hash, challenge, binding, now),
     );
     if (!grant || grant.userId !== token.userId) throw invalidChallenge();
     const outcome = await this.transactions.run((manager): Promise<ProblemException | { passkeyId: string; name: string }> =>
@@ -160,6 +162,10 @@ export class DirectPasskeyRegistrationService {
     const info = verified.registrationInfo;
     const credentialId = Buffer.from(info.credential.id, 'base64url');
     if (credentialId.length > MAX_CREDENTIAL_ID_BYTES) return refusedRegistration();
+    // The limit holds when the passkey is stored (the user's row locked first), as on the hosted page.
+    const user = await this.users.findForUpdate(manager, token.organizationId, token.userId);
+    if (!user || user.blocked) return notAllowed();
+    if ((await this.passkeys.credentialIdsOfUser(user.id, manager)).length >= MAX_PASSKEYS_PER_USER) return notAllowed();
     const stored = await this.passkeys.insert(manager, {
       userId: token.userId,
       credentialId,
@@ -173,8 +179,9 @@ export class DirectPasskeyRegistrationService {
     });
     if (stored === 'exists') return problem('passkey_exists', 'This passkey is already registered');
     if (stored === 'no_user') return notAllowed();
-    await this.directPasskeys.setRpId(manager, stored.id, caller.relyingParty.id);
-    await this.challenges.markRegistered(manager, grantId, now);
+    // One passkey a grant: of two answers to two of its challenges, the second finds it used and stores nothing.
+    if (!(await this.challenges.useGrant(manager, grantId, now))) throw notAllowed();
+    await this.passkeys.setRpId(manager, stored.id, caller.relyingParty.id);
     await this.userPasskeys.registered(
       manager,
       { tenantId: caller.context.tenant.id, organizationId: token.organizationId, userId: token.userId },
@@ -191,7 +198,7 @@ export class DirectPasskeyRegistrationService {
     const signedInSince = new Date(now.getTime() - DIRECT_REGISTRATION_SECONDS * 1000);
     const token =
       typeof registrant.accessToken === 'string' && registrant.accessToken.length > 0
-        ? await this.directPasskeys.findFreshLoginToken(sha256(registrant.accessToken), caller.context.application.id, now, signedInSince)
+        ? await this.accessTokens.findFreshLoginToken(sha256(registrant.accessToken), caller.context.application.id, now, signedInSince)
         : null;
     if (!token || token.organizationId !== caller.context.organization.id) throw notAllowed();
     return token;

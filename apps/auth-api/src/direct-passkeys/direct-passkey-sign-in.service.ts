@@ -2,13 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { generateAuthenticationOptions, verifyAuthenticationResponse } from '@simplewebauthn/server';
 import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { allowedRedirect, Clock, problem, ProblemException, SESAME_CONFIG, SesameConfig, SesameMetrics } from '@sesame/common';
-import {
-  DirectPasskeyRepository,
-  LoginAttemptRepository,
-  PasskeyChallengeRepository,
-  PasskeyRepository,
-  Transactions,
-} from '@sesame/entities';
+import { LoginAttemptRepository, PasskeyChallengeRepository, PasskeyRepository, Transactions } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
 import { EntityManager } from 'typeorm';
 import { Completion, LoginCompletionService } from '../direct-auth/login-completion.service';
@@ -52,7 +46,6 @@ export class DirectPasskeySignInService {
     private readonly clock: Clock,
     private readonly challenges: PasskeyChallengeRepository,
     private readonly passkeys: PasskeyRepository,
-    private readonly directPasskeys: DirectPasskeyRepository,
     private readonly attempts: LoginAttemptRepository,
     private readonly completion: LoginCompletionService,
     private readonly usage: UsageCounter,
@@ -123,7 +116,10 @@ export class DirectPasskeySignInService {
     const { context, relyingParty } = caller;
     const credentialId = credentialIdOf(response);
     const passkey = credentialId
-      ? await this.directPasskeys.lockForSignIn(manager, context.organization.id, credentialId, relyingParty.id, this.hostedRpId)
+      ? await this.passkeys.lockForSignIn(manager, context.organization.id, credentialId, {
+          id: relyingParty.id,
+          hostedId: this.hostedRpId,
+        })
       : null;
     if (!passkey) return refused();
     // A passkey signs in the user it was registered to: the authenticator names that user too.

@@ -117,7 +117,12 @@ export class PasskeySignInService {
     now: Date,
   ): Promise<Completion | ProblemException> {
     const credentialId = credentialIdOf(response);
-    const passkey = credentialId ? await this.passkeys.lockForSignIn(manager, from.context.organization.id, credentialId) : null;
+    const passkey = credentialId
+      ? await this.passkeys.lockForSignIn(manager, from.context.organization.id, credentialId, {
+          id: this.relyingParty.id,
+          hostedId: this.relyingParty.id,
+        })
+      : null;
     if (!passkey) return refused();
     // A passkey signs in the user it was registered to: the authenticator names that user too.
     const userHandle = response.response.userHandle;

@@ -4,6 +4,15 @@ import { DataSource, EntityManager } from 'typeorm';
 import { deleteRows } from './batch-delete';
 import { prepared, queryPrepared } from './prepared-query';
 
+/** A fresh login's access token, as a direct registration checks it: whose it is and when the user signed in. */
+export interface FreshLoginToken {
+  hash: Buffer;
+  userId: string;
+  organizationId: string;
+  email: string;
+  authTime: Date;
+}
+
 /** A token as userinfo reads it, with its user; whether it is active is decided per request. */
 export interface UserInfoTokenRow {
   hash: Buffer;
@@ -129,5 +138,30 @@ export class AccessTokenRepository {
       applicationId,
       at,
     ]);
+  }
+  /**
+   * The access token of this hash when it is the application's, active, issued from a login's
+   * code (not an autologin stop's) whose sign-in happened at or after `signedInSince`, and its user
+   * is not blocked; null otherwise.
+   */
+  async findFreshLoginToken(hash: Buffer, applicationId: string, now: Date, signedInSince: Date): Promise<FreshLoginToken | null> {
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT t.hash, t.user_id, u.organization_id, u.email, c.auth_time
+         FROM access_token t
+         JOIN authorization_code c ON c.access_token_hash = t.hash
+         JOIN "user" u ON u.id = t.user_id
+        WHERE t.hash = $1 AND t.application_id = $2 AND t.revoked_at IS NULL AND t.expires_at > $3
+          AND NOT c.autologin AND c.auth_time >= $4 AND NOT u.blocked`,
+      [hash, applicationId, now, signedInSince],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      hash: row.hash as Buffer,
+      userId: row.user_id as string,
+      organizationId: row.organization_id as string,
+      email: row.email as string,
+      authTime: row.auth_time as Date,
+    };
   }
 }

@@ -3,7 +3,6 @@ export * from './api-key.repository';
 export * from './application.repository';
 export * from './audit-event.repository';
 export * from './authorization-code.repository';
-export * from './direct-passkey.repository';
 export * from './email-throttle.repository';
 export * from './login-attempt.repository';
 export * from './organization.repository';

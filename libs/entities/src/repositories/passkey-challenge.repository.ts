@@ -3,6 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { deleteRows } from './batch-delete';
 
+/** A direct registration's grant (one per access token), with the challenge it was just given or that was just claimed. */
+export interface TokenRegistrationGrant {
+  id: string;
+  organizationId: string;
+  userId: string;
+  challenge: string;
+}
+
 /** A sign-in challenge, claimed: the organization and application it was issued for. */
 export interface ClaimedSignInChallenge {
   id: string;
@@ -127,7 +135,7 @@ export class PasskeyChallengeRepository {
 
   /**
    * Takes the grant's current challenge, once (it is erased whatever the verification finds); the
-   * grant itself is used up by markRegistered, so a failed ceremony can ask for a new challenge.
+   * grant itself is used up by useGrant, so a failed ceremony can ask for a new challenge.
    */
   async claimRegistrationChallenge(manager: EntityManager, id: string, binding: Buffer, now: Date): Promise<RegistrationGrant | null> {
     const rows: Row[] = await manager.query(
@@ -141,11 +149,6 @@ export class PasskeyChallengeRepository {
       [id, binding, now],
     );
     return rows[0] ? grant(rows[0]) : null;
-  }
-
-  /** The grant is used: one passkey per e-mailed login. */
-  async markRegistered(manager: EntityManager, id: string, now: Date): Promise<void> {
-    await manager.query('UPDATE passkey_challenge SET used_at = $2 WHERE id = $1', [id, now]);
   }
 
   /** Uses the grant up if it is not yet (one passkey per e-mailed login); false when it already was. */
@@ -179,4 +182,72 @@ export class PasskeyChallengeRepository {
       [before, limit],
     );
   }
+
+  /**
+   * Gives the token's grant a fresh challenge for this binding (the application and the page's
+   * origin), creating the grant on the first request; null when the grant was used (a passkey was
+   * registered with it) or has expired.
+   */
+  async challengeTokenGrant(grant: {
+    organizationId: string;
+    applicationId: string;
+    userId: string;
+    accessTokenHash: Buffer;
+    binding: Buffer;
+    challenge: string;
+    expiresAt: Date;
+    now: Date;
+  }): Promise<TokenRegistrationGrant | null> {
+    const rows: Row[] = await this.dataSource.query(
+      `INSERT INTO passkey_challenge (purpose, organization_id, application_id, user_id, access_token_hash, binding, challenge, expires_at, created_at)
+       VALUES ('registration', $1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (access_token_hash) WHERE access_token_hash IS NOT NULL
+       DO UPDATE SET challenge = EXCLUDED.challenge, binding = EXCLUDED.binding
+        WHERE passkey_challenge.used_at IS NULL AND passkey_challenge.expires_at > $8 AND passkey_challenge.application_id = $2
+       RETURNING id, organization_id, user_id, challenge`,
+      [
+        grant.organizationId,
+        grant.applicationId,
+        grant.userId,
+        grant.accessTokenHash,
+        grant.binding,
+        grant.challenge,
+        grant.expiresAt,
+        grant.now,
+      ],
+    );
+    return rows[0] ? tokenGrant(rows[0]) : null;
+  }
+  /**
+   * Takes the token's grant's current challenge, once, when it is `challenge` and was given for
+   * this binding (it is erased whatever the verification then finds; the grant is used up by
+   * PasskeyChallengeRepository.useGrant, so a failed ceremony may ask for a new challenge).
+   */
+  async claimTokenGrantChallenge(
+    manager: EntityManager,
+    accessTokenHash: Buffer,
+    challenge: string,
+    binding: Buffer,
+    now: Date,
+  ): Promise<TokenRegistrationGrant | null> {
+    const rows: Row[] = await manager.query(
+      `WITH claimed AS (
+         UPDATE passkey_challenge SET challenge = NULL
+          WHERE access_token_hash = $1 AND purpose = 'registration' AND challenge = $2 AND binding = $3
+            AND used_at IS NULL AND expires_at > $4
+          RETURNING id, organization_id, user_id, $2::text AS challenge)
+       SELECT * FROM claimed`,
+      [accessTokenHash, challenge, binding, now],
+    );
+    return rows[0] ? tokenGrant(rows[0]) : null;
+  }
+}
+
+function tokenGrant(row: Row): TokenRegistrationGrant {
+  return {
+    id: row.id as string,
+    organizationId: row.organization_id as string,
+    userId: row.user_id as string,
+    challenge: row.challenge as string,
+  };
 }

@@ -110,14 +110,22 @@ export class PasskeyRepository {
    * e-mail (LoginCompletionService upserts by organization and address), so the address must stay
    * the passkey owner's until it commits (a rename waits; FOR UPDATE rather than FOR SHARE because
    * the completion then updates the row, and two sign-ins sharing the lock would deadlock upgrading it).
+   * Only a passkey registered under `relyingParty.id`: a hosted page's passkey (rp_id NULL) only
+   * where that is the hosted page's own RP ID (`relyingParty.hostedId`).
    */
-  async lockForSignIn(manager: EntityManager, organizationId: string, credentialId: Buffer): Promise<PasskeyCredential | null> {
+  async lockForSignIn(
+    manager: EntityManager,
+    organizationId: string,
+    credentialId: Buffer,
+    relyingParty: { id: string; hostedId: string },
+  ): Promise<PasskeyCredential | null> {
     const rows: Row[] = await manager.query(
       `SELECT p.id, p.organization_id, p.user_id, u.email, p.credential_id, p.public_key, p.sign_count, p.transports
          FROM passkey p JOIN "user" u ON u.id = p.user_id
         WHERE p.credential_id = $2 AND p.organization_id = $1 AND u.organization_id = $1 AND NOT u.blocked
+          AND (p.rp_id = $3 OR (p.rp_id IS NULL AND $3 = $4))
           FOR UPDATE OF p, u`,
-      [organizationId, credentialId],
+      [organizationId, credentialId, relyingParty.id, relyingParty.hostedId],
     );
     const row = rows[0];
     if (!row) return null;
@@ -131,6 +139,11 @@ export class PasskeyRepository {
       signCount: Number(row.sign_count),
       transports: row.transports as string[],
     };
+  }
+
+  /** Records the relying party a passkey was just registered under (in the registration's transaction). */
+  async setRpId(manager: EntityManager, passkeyId: string, rpId: string): Promise<void> {
+    await manager.query('UPDATE passkey SET rp_id = $2 WHERE id = $1', [passkeyId, rpId]);
   }
 
   /** After a verified assertion: the authenticator's counter and backup state as it reported them. */

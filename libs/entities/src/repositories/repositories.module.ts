@@ -5,7 +5,6 @@ import { ApiKeyRepository } from './api-key.repository';
 import { ApplicationRepository } from './application.repository';
 import { AuditEventRepository } from './audit-event.repository';
 import { AuthorizationCodeRepository } from './authorization-code.repository';
-import { DirectPasskeyRepository } from './direct-passkey.repository';
 import { EmailThrottleRepository } from './email-throttle.repository';
 import { LoginAttemptRepository } from './login-attempt.repository';
 import { OrganizationRepository } from './organization.repository';
@@ -28,7 +27,6 @@ const REPOSITORIES = [
   ApplicationRepository,
   AuditEventRepository,
   AuthorizationCodeRepository,
-  DirectPasskeyRepository,
   EmailThrottleRepository,
   LoginAttemptRepository,
   OrganizationRepository,
