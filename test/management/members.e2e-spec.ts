@@ -145,7 +145,13 @@ describe('inviting while the mail queue is unreachable', () => {
   afterAll(async () => {
     if (redis && !redis.running) {
       await redis.restart();
-      await Promise.all([mailQueueConnected(stack.management), mailQueueConnected(stack.worker)]);
+      // Teardown only: the queues reconnect before the apps close, but a blocking client Bull was
+      // forcing to reconnect during the outage can stay stuck (ioredis: "already connecting"), and
+      // the apps close without it; so the wait is bounded rather than left to the hook's timeout.
+      const reconnected = Promise.all([mailQueueConnected(stack.management), mailQueueConnected(stack.worker)]);
+      let bound: NodeJS.Timeout | undefined;
+      await Promise.race([reconnected, new Promise((resolve) => (bound = setTimeout(resolve, 10_000)))]);
+      clearTimeout(bound);
     }
     await stack?.close();
     await redis?.kill();
