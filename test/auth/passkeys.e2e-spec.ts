@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { MAX_PASSKEYS_PER_USER } from '../../apps/auth-api/src/login-page/passkey-registration.service';
+import { MAX_PASSKEYS_PER_USER } from '../../apps/auth-api/src/passkeys/passkey-ceremony';
 import { PasskeyRepository, Transactions, UserPasskeys } from '@sesame/entities';
 import { LoginCompletionService } from '../../apps/auth-api/src/direct-auth/login-completion.service';
 import { startStack, Stack } from '../support/apps';

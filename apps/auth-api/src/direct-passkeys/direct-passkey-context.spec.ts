@@ -1,3 +1,4 @@
+import type { SesameConfig } from '@sesame/common';
 import { ProblemException } from '@sesame/common';
 import { ApplicationRepository, ClientContext } from '@sesame/entities';
 import { ClientPrincipal } from '@sesame/guards';
@@ -11,7 +12,12 @@ describe('DirectPasskeyCallers', () => {
       organization: { id: 'org-1', passkeys, whitelistDomains: ['https://app.example.com'] },
     }) as unknown as ClientContext;
   const callers = (found: ClientContext | null) =>
-    new DirectPasskeyCallers({ findContextById: async () => found } as unknown as ApplicationRepository);
+    new DirectPasskeyCallers(
+      { findContextById: async () => found } as unknown as ApplicationRepository,
+      {
+        http: { publicBaseUrl: 'https://id.example.com/api' },
+      } as SesameConfig,
+    );
   const codeOf = async (promise: Promise<unknown>) => {
     const error = await promise.then(
       () => null,
@@ -23,7 +29,7 @@ describe('DirectPasskeyCallers', () => {
   it('answers the context and the page’s relying party for a whitelisted origin', async () => {
     await expect(callers(context()).require(client, 'https://app.example.com')).resolves.toMatchObject({
       context: { application: { id: 'app-1' } },
-      relyingParty: { id: 'app.example.com', origin: 'https://app.example.com' },
+      relyingParty: { id: 'app.example.com', origin: 'https://app.example.com', hostedId: 'id.example.com' },
     });
   });
 

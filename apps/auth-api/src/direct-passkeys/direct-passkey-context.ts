@@ -1,15 +1,17 @@
-import { Injectable } from '@nestjs/common';
-import { Plan, problem } from '@sesame/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Plan, problem, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { ApplicationRepository, ClientContext } from '@sesame/entities';
 import { ClientPrincipal } from '@sesame/guards';
-import { PageRelyingParty, pageRelyingParty } from './page-relying-party';
+import { relyingPartyOf } from '../login-page/relying-party';
+import { CeremonyParty } from '../passkeys/passkey-ceremony';
+import { pageRelyingParty } from './page-relying-party';
 
 const DIRECT_AUTH_PLANS: readonly Plan[] = ['pro', 'enterprise'];
 
 /** Whose request a direct passkey ceremony is, and on which page: the application's context and the page's relying party. */
 export interface DirectPasskeyCaller {
   context: ClientContext;
-  relyingParty: PageRelyingParty;
+  relyingParty: CeremonyParty;
 }
 
 /**
@@ -19,7 +21,15 @@ export interface DirectPasskeyCaller {
  */
 @Injectable()
 export class DirectPasskeyCallers {
-  constructor(private readonly contexts: ApplicationRepository) {}
+  /** The hosted page's RP ID: its passkeys (stored without one) work on an application's page of that host too. */
+  private readonly hostedRpId: string;
+
+  constructor(
+    private readonly contexts: ApplicationRepository,
+    @Inject(SESAME_CONFIG) config: SesameConfig,
+  ) {
+    this.hostedRpId = relyingPartyOf(config.http.publicBaseUrl).id;
+  }
 
   async require(client: ClientPrincipal, origin: string): Promise<DirectPasskeyCaller> {
     if (client.type !== 'web') throw problem('unauthorized_client', 'Direct authentication is available to web applications only');
@@ -36,6 +46,6 @@ export class DirectPasskeyCallers {
         'origin must be the page’s origin (scheme, host and port, no path), https (http on loopback only), with a domain name, and one of the organization’s whitelist domains',
       );
     }
-    return { context, relyingParty };
+    return { context, relyingParty: { ...relyingParty, hostedId: this.hostedRpId } };
   }
 }

@@ -1,24 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
-import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
+import { Injectable } from '@nestjs/common';
+import { generateRegistrationOptions } from '@simplewebauthn/server';
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { Clock, problem, ProblemException, sha256 } from '@sesame/common';
-import {
-  AccessTokenRepository,
-  FreshLoginToken,
-  PasskeyChallengeRepository,
-  PasskeyDeviceType,
-  PasskeyRepository,
-  Transactions,
-  UserPasskeys,
-  UserRepository,
-} from '@sesame/entities';
-import { MailProducer } from '@sesame/queue';
-import { EntityManager } from 'typeorm';
-import { describeUserAgent } from '../direct-auth/user-agent';
+import { AccessTokenRepository, FreshLoginToken, PasskeyChallengeRepository, PasskeyRepository, Transactions } from '@sesame/entities';
 import { challengeOfClientData } from '../login-page/passkey-binding';
-import { knownTransports, MAX_CREDENTIAL_ID_BYTES, MAX_PASSKEYS_PER_USER } from '../login-page/passkey-registration.service';
-import { userHandleOf } from '../login-page/passkey-sign-in.service';
+import { ALGORITHMS, MAX_PASSKEYS_PER_USER, PasskeyCeremony, userHandleOf } from '../passkeys/passkey-ceremony';
 import { DirectPasskeyCaller } from './direct-passkey-context';
 import { directRegistrationBinding } from './direct-passkey-binding';
 
@@ -27,8 +14,6 @@ import { directRegistrationBinding } from './direct-passkey-binding';
  * (its access token's code's auth_time) must be this recent, and the grant expires then.
  */
 export const DIRECT_REGISTRATION_SECONDS = 600;
-/** ES256, EdDSA and RS256: what platform authenticators and security keys make. */
-const ALGORITHMS = [-7, -8, -257];
 const CEREMONY_TIMEOUT_MS = 300_000;
 
 /** Who registers, as the application's server sees them. */
@@ -51,17 +36,13 @@ export interface DirectRegistrant {
  */
 @Injectable()
 export class DirectPasskeyRegistrationService {
-  private readonly logger = new Logger(DirectPasskeyRegistrationService.name);
-
   constructor(
     private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly challenges: PasskeyChallengeRepository,
     private readonly passkeys: PasskeyRepository,
     private readonly accessTokens: AccessTokenRepository,
-    private readonly users: UserRepository,
-    private readonly userPasskeys: UserPasskeys,
-    private readonly mail: MailProducer,
+    private readonly ceremony: PasskeyCeremony,
   ) {}
 
   async options(caller: DirectPasskeyCaller, registrant: DirectRegistrant): Promise<PublicKeyCredentialCreationOptionsJSON> {
@@ -116,81 +97,21 @@ export class DirectPasskeyRegistrationService {
       this.challenges.claimTokenGrantChallenge(manager, token.hash, challenge, binding, now),
     );
     if (!grant || grant.userId !== token.userId) throw invalidChallenge();
-    const outcome = await this.transactions.run((manager): Promise<ProblemException | { passkeyId: string; name: string }> =>
-      this.register(manager, caller, token, grant.id, challenge, registrant, response, now),
+    const outcome = await this.transactions.run((manager) =>
+      this.ceremony.register(manager, {
+        owner: { tenantId: caller.context.tenant.id, organizationId: token.organizationId, userId: token.userId },
+        grantId: grant.id,
+        expectedChallenge: challenge,
+        party: caller.relyingParty,
+        response,
+        browser: { userAgent: registrant.userAgent, ip: registrant.ip, requestId: registrant.requestId },
+        notAllowed,
+        now,
+      }),
     );
     if (outcome instanceof ProblemException) throw outcome;
-    await this.tellUser(outcome.passkeyId, token.userId, registrant.requestId);
-    return outcome;
-  }
-
-  /** The user's e-mail about the new passkey, as after a hosted-page registration; the passkey stays registered if it cannot be queued. */
-  private async tellUser(passkeyId: string, userId: string, requestId: string | null): Promise<void> {
-    try {
-      await this.mail.enqueuePasskeyRegistered(passkeyId, requestId);
-    } catch (error) {
-      this.logger.warn(
-        `The e-mail about passkey ${passkeyId} registered by user ${userId} could not be queued: ${(error as Error).message}`,
-      );
-    }
-  }
-
-  private async register(
-    manager: EntityManager,
-    caller: DirectPasskeyCaller,
-    token: FreshLoginToken,
-    grantId: string,
-    expectedChallenge: string,
-    registrant: DirectRegistrant,
-    response: RegistrationResponseJSON,
-    now: Date,
-  ): Promise<ProblemException | { passkeyId: string; name: string }> {
-    let verified;
-    try {
-      verified = await verifyRegistrationResponse({
-        response,
-        expectedChallenge,
-        expectedOrigin: caller.relyingParty.origin,
-        expectedRPID: caller.relyingParty.id,
-        requireUserVerification: true,
-        supportedAlgorithmIDs: ALGORITHMS,
-      });
-    } catch {
-      return refusedRegistration();
-    }
-    if (!verified.verified) return refusedRegistration();
-    const info = verified.registrationInfo;
-    const credentialId = Buffer.from(info.credential.id, 'base64url');
-    if (credentialId.length > MAX_CREDENTIAL_ID_BYTES) return refusedRegistration();
-    // The limit holds when the passkey is stored (the user's row locked first), as on the hosted page.
-    const user = await this.users.findForUpdate(manager, token.organizationId, token.userId);
-    if (!user || user.blocked) return notAllowed();
-    if ((await this.passkeys.credentialIdsOfUser(user.id, manager)).length >= MAX_PASSKEYS_PER_USER) return notAllowed();
-    const stored = await this.passkeys.insert(manager, {
-      userId: token.userId,
-      credentialId,
-      publicKey: Buffer.from(info.credential.publicKey),
-      signCount: info.credential.counter,
-      deviceType: info.credentialDeviceType as PasskeyDeviceType,
-      backedUp: info.credentialBackedUp,
-      transports: knownTransports(info.credential.transports),
-      name: (describeUserAgent(registrant.userAgent) ?? 'Passkey').slice(0, 100),
-      createdAt: now,
-    });
-    if (stored === 'exists') return problem('passkey_exists', 'This passkey is already registered');
-    if (stored === 'no_user') return notAllowed();
-    // One passkey a grant: of two answers to two of its challenges, the second finds it used and stores nothing.
-    if (!(await this.challenges.useGrant(manager, grantId, now))) throw notAllowed();
-    await this.passkeys.setRpId(manager, stored.id, caller.relyingParty.id);
-    await this.userPasskeys.registered(
-      manager,
-      { tenantId: caller.context.tenant.id, organizationId: token.organizationId, userId: token.userId },
-      token.email,
-      stored,
-      { type: 'user', id: token.userId, name: token.email, ip: registrant.ip, requestId: registrant.requestId },
-      now,
-    );
-    return { passkeyId: stored.id, name: stored.name };
+    await this.ceremony.tellUser(outcome, registrant.requestId);
+    return { passkeyId: outcome.id, name: outcome.name };
   }
 
   /** The registrant's access token, when it is this application's and its login is recent enough (else the registration is not allowed). */

@@ -1,15 +1,15 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import { generateAuthenticationOptions, verifyAuthenticationResponse } from '@simplewebauthn/server';
+import { Injectable, Optional } from '@nestjs/common';
+import { generateAuthenticationOptions } from '@simplewebauthn/server';
 import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import { allowedRedirect, Clock, problem, ProblemException, SESAME_CONFIG, SesameConfig, SesameMetrics } from '@sesame/common';
-import { LoginAttemptRepository, PasskeyChallengeRepository, PasskeyRepository, Transactions } from '@sesame/entities';
+import { allowedRedirect, Clock, problem, ProblemException, SesameMetrics } from '@sesame/common';
+import { LoginAttemptRepository, PasskeyChallengeRepository, Transactions } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
 import { EntityManager } from 'typeorm';
 import { Completion, LoginCompletionService } from '../direct-auth/login-completion.service';
 import { LoginCodeResponse } from '../direct-auth/dto/login-code.dto';
 import { challengeOfClientData } from '../login-page/passkey-binding';
-import { SIGN_IN_CHALLENGE_SECONDS, userHandleOf } from '../login-page/passkey-sign-in.service';
-import { relyingPartyOf } from '../login-page/relying-party';
+import { SIGN_IN_CHALLENGE_SECONDS } from '../login-page/passkey-sign-in.service';
+import { PasskeyCeremony } from '../passkeys/passkey-ceremony';
 import { DirectPasskeyCaller } from './direct-passkey-context';
 import { DirectSignInRequest, directSignInBinding } from './direct-passkey-binding';
 
@@ -39,21 +39,16 @@ export interface DirectSignIn {
  */
 @Injectable()
 export class DirectPasskeySignInService {
-  private readonly hostedRpId: string;
-
   constructor(
     private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly challenges: PasskeyChallengeRepository,
-    private readonly passkeys: PasskeyRepository,
+    private readonly ceremony: PasskeyCeremony,
     private readonly attempts: LoginAttemptRepository,
     private readonly completion: LoginCompletionService,
     private readonly usage: UsageCounter,
-    @Inject(SESAME_CONFIG) config: SesameConfig,
     @Optional() private readonly metrics?: SesameMetrics,
-  ) {
-    this.hostedRpId = relyingPartyOf(config.http.publicBaseUrl).id;
-  }
+  ) {}
 
   async options(caller: DirectPasskeyCaller, login: DirectSignIn): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const request = this.checkedRequest(caller, login);
@@ -114,39 +109,8 @@ export class DirectPasskeySignInService {
     now: Date,
   ): Promise<Completion | ProblemException> {
     const { context, relyingParty } = caller;
-    const credentialId = credentialIdOf(response);
-    const passkey = credentialId
-      ? await this.passkeys.lockForSignIn(manager, context.organization.id, credentialId, {
-          id: relyingParty.id,
-          hostedId: this.hostedRpId,
-        })
-      : null;
+    const passkey = await this.ceremony.verifySignIn(manager, context.organization.id, response, expectedChallenge, relyingParty, now);
     if (!passkey) return refused();
-    // A passkey signs in the user it was registered to: the authenticator names that user too.
-    const userHandle = response.response.userHandle;
-    if (userHandle !== undefined && userHandle !== userHandleOf(passkey.userId)) return refused();
-    let verified;
-    try {
-      verified = await verifyAuthenticationResponse({
-        response,
-        expectedChallenge,
-        expectedOrigin: relyingParty.origin,
-        expectedRPID: relyingParty.id,
-        credential: { id: response.id, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.signCount },
-        requireUserVerification: true,
-      });
-    } catch {
-      // A bad signature, origin, RP ID or flags, or a sign count that went backwards.
-      return refused();
-    }
-    if (!verified.verified) return refused();
-    const info = verified.authenticationInfo;
-    await this.passkeys.recordUse(manager, passkey.id, {
-      signCount: info.newCounter,
-      backedUp: info.credentialBackedUp,
-      deviceType: info.credentialDeviceType,
-      at: now,
-    });
     const attempt = await this.attempts.insertPasskeyLogin(manager, {
       organizationId: context.organization.id,
       applicationId: context.application.id,
@@ -183,12 +147,6 @@ export class DirectPasskeySignInService {
       nonce: login.nonce,
     };
   }
-}
-
-/** The credential id of an answer, when id and rawId agree and are base64url. */
-function credentialIdOf(response: AuthenticationResponseJSON): Buffer | null {
-  if (typeof response.id !== 'string' || response.id !== response.rawId || !/^[A-Za-z0-9_-]{1,1400}$/.test(response.id)) return null;
-  return Buffer.from(response.id, 'base64url');
 }
 
 function refused(): ProblemException {

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RepositoriesModule } from '@sesame/entities';
-import { MailQueueModule } from '@sesame/queue';
 import { UsageCountersModule } from '@sesame/usage';
+import { PasskeysModule } from '../passkeys/passkeys.module';
 import { ClientsModule } from '../clients/clients.module';
 import { DirectAuthModule } from '../direct-auth/direct-auth.module';
 import { DirectPasskeyCallers } from './direct-passkey-context';
@@ -11,7 +11,7 @@ import { DirectPasskeysController } from './direct-passkeys.controller';
 
 /** Passkeys on applications' own pages (direct authentication): /v1/passkey_direct/*. */
 @Module({
-  imports: [ClientsModule, DirectAuthModule, MailQueueModule, RepositoriesModule, UsageCountersModule],
+  imports: [ClientsModule, DirectAuthModule, PasskeysModule, RepositoriesModule, UsageCountersModule],
   controllers: [DirectPasskeysController],
   providers: [DirectPasskeyCallers, DirectPasskeySignInService, DirectPasskeyRegistrationService],
 })

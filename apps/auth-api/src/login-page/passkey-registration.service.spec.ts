@@ -1,8 +1,8 @@
 import { ManualClock, parseEnvironment } from '@sesame/common';
-import { ClientContext, PasskeyChallengeRepository, PasskeyRepository, Transactions, UserPasskeys, UserRepository } from '@sesame/entities';
-import { MailProducer } from '@sesame/queue';
+import { ClientContext, PasskeyChallengeRepository, PasskeyRepository, Transactions, UserRepository } from '@sesame/entities';
 import { EntityManager } from 'typeorm';
-import { CompletedHere, MAX_PASSKEYS_PER_USER, PasskeyRegistrationService } from './passkey-registration.service';
+import { MAX_PASSKEYS_PER_USER, PasskeyCeremony } from '../passkeys/passkey-ceremony';
+import { CompletedHere, PasskeyRegistrationService } from './passkey-registration.service';
 
 function service(options: { passkeys: number; publicBaseUrl?: string }) {
   const grants: unknown[] = [];
@@ -28,8 +28,7 @@ function service(options: { passkeys: number; publicBaseUrl?: string }) {
     challenges,
     passkeys,
     {} as UserRepository,
-    {} as UserPasskeys,
-    {} as MailProducer,
+    {} as PasskeyCeremony,
     config,
   );
   return { registration, grants };

@@ -1,43 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
+import { Inject, Injectable } from '@nestjs/common';
+import { generateRegistrationOptions } from '@simplewebauthn/server';
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { Clock, problem, ProblemException, SESAME_CONFIG, SesameConfig } from '@sesame/common';
-import {
-  ClientContext,
-  PasskeyChallengeRepository,
-  PasskeyDeviceType,
-  PasskeyRepository,
-  RegistrationGrant,
-  Transactions,
-  UserPasskeys,
-  PasskeySummary,
-  UserRepository,
-} from '@sesame/entities';
-import { MailProducer } from '@sesame/queue';
-import { EntityManager } from 'typeorm';
-import { describeUserAgent } from '../direct-auth/user-agent';
+import { ClientContext, PasskeyChallengeRepository, PasskeyRepository, Transactions, UserRepository } from '@sesame/entities';
 import { registrationBinding } from './passkey-binding';
-import { userHandleOf } from './passkey-sign-in.service';
+import { ALGORITHMS, MAX_PASSKEYS_PER_USER, PasskeyCeremony, userHandleOf } from '../passkeys/passkey-ceremony';
 import { RelyingParty, relyingPartyOf } from './relying-party';
 
-/** ES256, EdDSA and RS256: what platform authenticators and security keys make. */
-const ALGORITHMS = [-7, -8, -257];
 const CEREMONY_TIMEOUT_MS = 300_000;
-/** At most this many passkeys a user: the registration offer is not shown beyond it, and a registration beyond it is refused. */
-export const MAX_PASSKEYS_PER_USER = 20;
-/** WebAuthn's limit on a credential id (Web Authentication Level 3, §5.1: at most 1023 bytes). */
-export const MAX_CREDENTIAL_ID_BYTES = 1023;
-/** The transports WebAuthn names (AuthenticatorTransport, and `cable`, hybrid's former name); anything else an answer reports is dropped. */
-export const KNOWN_TRANSPORTS: readonly string[] = ['usb', 'nfc', 'ble', 'internal', 'hybrid', 'cable', 'smart-card'];
-
-/** The known transports of an answer, each once, in its order; nothing for anything but an array. */
-export function knownTransports(reported: unknown): string[] {
-  if (!Array.isArray(reported)) return [];
-  return [
-    ...new Set(reported.filter((transport): transport is string => typeof transport === 'string' && KNOWN_TRANSPORTS.includes(transport))),
-  ];
-}
 
 /** The browser's secrets a registration is bound to, and who it comes from (for the audit log). */
 export interface RegistrationBrowser {
@@ -72,7 +43,6 @@ export interface RegistrationOffer {
  */
 @Injectable()
 export class PasskeyRegistrationService {
-  private readonly logger = new Logger(PasskeyRegistrationService.name);
   private readonly relyingParty: RelyingParty;
   private readonly grantSeconds: number;
 
@@ -82,8 +52,7 @@ export class PasskeyRegistrationService {
     private readonly challenges: PasskeyChallengeRepository,
     private readonly passkeys: PasskeyRepository,
     private readonly users: UserRepository,
-    private readonly userPasskeys: UserPasskeys,
-    private readonly mail: MailProducer,
+    private readonly ceremony: PasskeyCeremony,
     @Inject(SESAME_CONFIG) config: SesameConfig,
   ) {
     this.relyingParty = relyingPartyOf(config.http.publicBaseUrl);
@@ -167,78 +136,20 @@ export class PasskeyRegistrationService {
       this.challenges.claimRegistrationChallenge(manager, registrationId, binding, now),
     );
     if (!grant || grant.organizationId !== context.organization.id) throw notAllowed();
-    const outcome = await this.transactions.run((manager): Promise<ProblemException | PasskeySummary> =>
-      this.register(manager, context, grant, response, browser, now),
+    const outcome = await this.transactions.run((manager) =>
+      this.ceremony.register(manager, {
+        owner: { tenantId: context.tenant.id, organizationId: grant.organizationId, userId: grant.userId },
+        grantId: grant.id,
+        expectedChallenge: grant.challenge!,
+        party: { ...this.relyingParty, hostedId: this.relyingParty.id },
+        response,
+        browser,
+        notAllowed,
+        now,
+      }),
     );
     if (outcome instanceof ProblemException) throw outcome;
-    await this.tellUser(outcome, browser.requestId);
-  }
-
-  /** The user's e-mail about the new passkey; the passkey is registered whether or not it can be queued (the audit log and the webhook event say so too). */
-  private async tellUser(passkey: PasskeySummary, requestId: string | null): Promise<void> {
-    try {
-      await this.mail.enqueuePasskeyRegistered(passkey.id, requestId);
-    } catch (error) {
-      this.logger.warn(
-        `The e-mail about passkey ${passkey.id} registered by user ${passkey.userId} could not be queued: ${(error as Error).message}`,
-      );
-    }
-  }
-
-  private async register(
-    manager: EntityManager,
-    context: ClientContext,
-    grant: RegistrationGrant,
-    response: RegistrationResponseJSON,
-    browser: RegistrationBrowser,
-    now: Date,
-  ): Promise<ProblemException | PasskeySummary> {
-    let verified;
-    try {
-      verified = await verifyRegistrationResponse({
-        response,
-        expectedChallenge: grant.challenge!,
-        expectedOrigin: this.relyingParty.origin,
-        expectedRPID: this.relyingParty.id,
-        requireUserVerification: true,
-        supportedAlgorithmIDs: ALGORITHMS,
-      });
-    } catch {
-      return refusedRegistration();
-    }
-    if (!verified.verified) return refusedRegistration();
-    const info = verified.registrationInfo;
-    const credentialId = Buffer.from(info.credential.id, 'base64url');
-    if (credentialId.length > MAX_CREDENTIAL_ID_BYTES) return refusedRegistration();
-    // The limit holds when the passkey is stored, not only when the offer was made: the user's row
-    // is locked first, so two offers (or two tabs) cannot both register the user's last place.
-    const user = await this.users.findForUpdate(manager, grant.organizationId, grant.userId);
-    if (!user || user.blocked) return notAllowed();
-    if ((await this.passkeys.credentialIdsOfUser(user.id, manager)).length >= MAX_PASSKEYS_PER_USER) return atTheLimit();
-    const stored = await this.passkeys.insert(manager, {
-      userId: grant.userId,
-      credentialId,
-      publicKey: Buffer.from(info.credential.publicKey),
-      signCount: info.credential.counter,
-      deviceType: info.credentialDeviceType as PasskeyDeviceType,
-      backedUp: info.credentialBackedUp,
-      transports: knownTransports(info.credential.transports),
-      name: (describeUserAgent(browser.userAgent) ?? 'Passkey').slice(0, 100),
-      createdAt: now,
-    });
-    if (stored === 'exists') return problem('passkey_exists', 'This passkey is already registered');
-    if (stored === 'no_user') return notAllowed();
-    // One passkey a grant: of two answers to two of its challenges, the second finds it used and stores nothing.
-    if (!(await this.challenges.useGrant(manager, grant.id, now))) throw notAllowed();
-    await this.userPasskeys.registered(
-      manager,
-      { tenantId: context.tenant.id, organizationId: grant.organizationId, userId: grant.userId },
-      user.email,
-      stored,
-      { type: 'user', id: grant.userId, name: user.email, ip: browser.ip, requestId: browser.requestId },
-      now,
-    );
-    return stored;
+    await this.ceremony.tellUser(outcome, browser.requestId);
   }
 
   private bindingOf(browser: RegistrationBrowser): Buffer {
@@ -254,15 +165,4 @@ export class PasskeyRegistrationService {
 
 function notAllowed(): ProblemException {
   return problem('passkey_registration_not_allowed', 'A passkey can be added right after signing in with an e-mailed link or code, here.');
-}
-
-function atTheLimit(): ProblemException {
-  return problem(
-    'passkey_registration_not_allowed',
-    `This account already has ${MAX_PASSKEYS_PER_USER} passkeys, the most it may have: ask your administrator to remove one first.`,
-  );
-}
-
-function refusedRegistration(): ProblemException {
-  return problem('passkey_refused', 'The passkey could not be created. Try again.');
 }

@@ -1,11 +1,12 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { generateAuthenticationOptions, verifyAuthenticationResponse } from '@simplewebauthn/server';
+import { generateAuthenticationOptions } from '@simplewebauthn/server';
 import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { Clock, problem, ProblemException, SESAME_CONFIG, SesameConfig, SesameMetrics } from '@sesame/common';
-import { ClientContext, LoginAttemptRepository, PasskeyChallengeRepository, PasskeyRepository, Transactions } from '@sesame/entities';
+import { ClientContext, LoginAttemptRepository, PasskeyChallengeRepository, Transactions } from '@sesame/entities';
 import { UsageCounter } from '@sesame/usage';
 import { EntityManager } from 'typeorm';
 import { Completion, LoginCompletionService } from '../direct-auth/login-completion.service';
+import { PasskeyCeremony } from '../passkeys/passkey-ceremony';
 import { AuthorizeRequest } from './authorize-request';
 import { challengeOfClientData, signInBinding } from './passkey-binding';
 import { RelyingParty, relyingPartyOf } from './relying-party';
@@ -46,7 +47,7 @@ export class PasskeySignInService {
     private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly challenges: PasskeyChallengeRepository,
-    private readonly passkeys: PasskeyRepository,
+    private readonly ceremony: PasskeyCeremony,
     private readonly attempts: LoginAttemptRepository,
     private readonly completion: LoginCompletionService,
     private readonly usage: UsageCounter,
@@ -116,39 +117,9 @@ export class PasskeySignInService {
     expectedChallenge: string,
     now: Date,
   ): Promise<Completion | ProblemException> {
-    const credentialId = credentialIdOf(response);
-    const passkey = credentialId
-      ? await this.passkeys.lockForSignIn(manager, from.context.organization.id, credentialId, {
-          id: this.relyingParty.id,
-          hostedId: this.relyingParty.id,
-        })
-      : null;
+    const party = { ...this.relyingParty, hostedId: this.relyingParty.id };
+    const passkey = await this.ceremony.verifySignIn(manager, from.context.organization.id, response, expectedChallenge, party, now);
     if (!passkey) return refused();
-    // A passkey signs in the user it was registered to: the authenticator names that user too.
-    const userHandle = response.response.userHandle;
-    if (userHandle !== undefined && userHandle !== userHandleOf(passkey.userId)) return refused();
-    let verified;
-    try {
-      verified = await verifyAuthenticationResponse({
-        response,
-        expectedChallenge,
-        expectedOrigin: this.relyingParty.origin,
-        expectedRPID: this.relyingParty.id,
-        credential: { id: response.id, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.signCount },
-        requireUserVerification: true,
-      });
-    } catch {
-      // A bad signature, origin, RP ID or flags, or a sign count that went backwards (a cloned authenticator, as the library warns).
-      return refused();
-    }
-    if (!verified.verified) return refused();
-    const info = verified.authenticationInfo;
-    await this.passkeys.recordUse(manager, passkey.id, {
-      signCount: info.newCounter,
-      backedUp: info.credentialBackedUp,
-      deviceType: info.credentialDeviceType,
-      at: now,
-    });
     const attempt = await this.attempts.insertPasskeyLogin(manager, {
       organizationId: from.context.organization.id,
       applicationId: from.context.application.id,
@@ -169,17 +140,6 @@ export class PasskeySignInService {
   private requireOffered(context: ClientContext): void {
     if (!this.offered(context)) throw problem('passkeys_off', 'Passkeys are turned off for this organization');
   }
-}
-
-/** The user handle a passkey is registered with: the user's id, as bytes, base64url (as the browser reports it). */
-export function userHandleOf(userId: string): string {
-  return Buffer.from(userId, 'utf8').toString('base64url');
-}
-
-/** The credential id of an answer, when id and rawId agree and are base64url. */
-function credentialIdOf(response: AuthenticationResponseJSON): Buffer | null {
-  if (typeof response.id !== 'string' || response.id !== response.rawId || !/^[A-Za-z0-9_-]{1,1400}$/.test(response.id)) return null;
-  return Buffer.from(response.id, 'base64url');
 }
 
 function refused(): ProblemException {

@@ -40,6 +40,8 @@ export interface NewPasskey {
   backedUp: boolean;
   transports: string[];
   name: string;
+  /** The RP ID it was registered under; null: the hosted page's. */
+  rpId: string | null;
   createdAt: Date;
 }
 
@@ -82,8 +84,8 @@ export class PasskeyRepository {
    */
   async insert(manager: EntityManager, passkey: NewPasskey): Promise<PasskeySummary | 'exists' | 'no_user'> {
     const rows: Row[] = await manager.query(
-      `INSERT INTO passkey (organization_id, user_id, credential_id, public_key, sign_count, device_type, backed_up, transports, name, created_at)
-       SELECT u.organization_id, u.id, $2, $3, $4, $5, $6, $7, $8, $9 FROM "user" u WHERE u.id = $1 AND NOT u.blocked
+      `INSERT INTO passkey (organization_id, user_id, credential_id, public_key, sign_count, device_type, backed_up, transports, name, created_at, rp_id)
+       SELECT u.organization_id, u.id, $2, $3, $4, $5, $6, $7, $8, $9, $10 FROM "user" u WHERE u.id = $1 AND NOT u.blocked
        ON CONFLICT (credential_id) DO NOTHING
        RETURNING ${SUMMARY_COLUMNS}`,
       [
@@ -96,6 +98,7 @@ export class PasskeyRepository {
         passkey.transports,
         passkey.name,
         passkey.createdAt,
+        passkey.rpId,
       ],
     );
     if (rows[0]) return summary(rows[0]);
@@ -139,11 +142,6 @@ export class PasskeyRepository {
       signCount: Number(row.sign_count),
       transports: row.transports as string[],
     };
-  }
-
-  /** Records the relying party a passkey was just registered under (in the registration's transaction). */
-  async setRpId(manager: EntityManager, passkeyId: string, rpId: string): Promise<void> {
-    await manager.query('UPDATE passkey SET rp_id = $2 WHERE id = $1', [passkeyId, rpId]);
   }
 
   /** After a verified assertion: the authenticator's counter and backup state as it reported them. */
