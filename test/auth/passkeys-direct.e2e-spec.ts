@@ -503,6 +503,19 @@ describe('passkeys in direct authentication', () => {
     await own('not-a-token').expect(401);
     expect((await remove(login.accessToken, 'not-a-uuid')).status).toBe(400);
 
+    // A blocked user's token lists and removes nothing.
+    const [user] = await query<{ id: string }>('SELECT id FROM "user" WHERE email = $1', [login.email]);
+    const block = (blocked: boolean) =>
+      request(stack.management.url)
+        .post(`/api/v2/organization/${app.organizationId}/user/${user.id}`)
+        .set('Authorization', `Bearer ${app.apiKey}`)
+        .send({ blocked })
+        .expect(200);
+    await block(true);
+    await own(login.accessToken).expect(401);
+    await remove(login.accessToken, registered.passkeyId).expect(401);
+    await block(false);
+
     await remove(login.accessToken, registered.passkeyId).expect(204);
     expect((await own(login.accessToken).expect(200)).body).toEqual({ data: [] });
     await remove(login.accessToken, registered.passkeyId).expect(404);
