@@ -1,3 +1,5 @@
+import { sha256 } from '@sesame/common';
+import { AuthorizationCodeRepository } from '@sesame/entities';
 import request from 'supertest';
 import { startStack, Stack } from '../support/apps';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
@@ -70,6 +72,34 @@ describe('authorization codes', () => {
       // Each loser saw a used code (RFC 6749 §4.1.2: revoke what was issued from it).
       const winner = attempts.find((response) => response.status === 200)!;
       await userInfo(stack.auth.url, winner.body.access_token).expect(401);
+    });
+
+    it('one statement holding the same code twice (beside another code) claims it once: each request gets its own answer', async () => {
+      // Under load concurrent exchanges share one claim statement; this runs such a batch directly.
+      const [twice, once] = [await webCode(stack, smtp, web), await webCode(stack, smtp, web)];
+      const now = new Date();
+      const exchange = (code: string, token: string) => ({
+        codeHash: sha256(code),
+        applicationId: web.applicationId,
+        now,
+        redirectUri: WEB_REDIRECT_URI,
+        accessTokenHash: sha256(token),
+        expiresAt: new Date(now.getTime() + 60_000),
+        challenge: null,
+        clientHasSecret: true,
+        autologin: false,
+      });
+      const answers = await stack.auth.app
+        .get(AuthorizationCodeRepository)
+        .claimAndIssueTokens([exchange(twice.code, 'first'), exchange(once.code, 'other'), exchange(twice.code, 'second')]);
+
+      expect(answers[1]).toMatchObject({ granted: true, email: once.email });
+      const claims = [answers[0], answers[2]];
+      expect(claims.filter((answer) => answer === null)).toHaveLength(1);
+      expect(claims.find((answer) => answer !== null)).toMatchObject({ granted: true, email: twice.email });
+      const winner = answers[0] ? 'first' : 'second';
+      const stored = await stack.auth.app.get(AuthorizationCodeRepository).findUse(sha256(twice.code), web.applicationId);
+      expect(stored?.accessTokenHash).toEqual(sha256(winner));
     });
 
     it('two simultaneous exchanges of a native app’s code with the verifier: one winner', async () => {

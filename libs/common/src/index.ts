@@ -48,6 +48,7 @@ export * from './metrics/metrics.module';
 export * from './cache/ttl-cache';
 export * from './cache/cache-invalidation';
 export * from './async/with-timeout';
+export * from './batching/statement-batcher';
 export * from './batching/lookup-batcher';
 export * from './webhooks/outbound-address';
 export * from './webhooks/standard-webhooks';

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { Clock, notFound, problem, roleIncludes, SESAME_CONFIG, SesameConfig } from '@sesame/common';
-import { OrganizationRepository } from '@sesame/entities';
+import { Clock, LookupBatcher, notFound, problem, roleIncludes, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { Organization, OrganizationRepository } from '@sesame/entities';
 import { IS_PERSON_ROUTE, IS_PUBLIC, TenantScopedPrincipal } from '@sesame/guards';
 import { isUUID } from 'class-validator';
 import { ACCESS, AccessRule, includesSecret, RequestWithAccess } from './access.decorator';
@@ -16,6 +16,15 @@ import { ACCESS, AccessRule, includesSecret, RequestWithAccess } from './access.
 @Injectable()
 export class AccessGuard implements CanActivate {
   private readonly reauthMs: number;
+  /**
+   * Organizations by `tenant/id`. Most management requests name one; under load, the lookups that
+   * arrive while one is out go to Postgres together in the next statement (the pg client's and the
+   * database's work per statement was the read's largest cost: docs/benchmarks.md).
+   */
+  private readonly organizationLookups = new LookupBatcher<string, Organization>((keys) => this.findOrganizations(keys), {
+    maxInFlight: 1,
+    maxBatch: 100,
+  });
 
   constructor(
     private readonly reflector: Reflector,
@@ -78,9 +87,19 @@ export class AccessGuard implements CanActivate {
 
   private async reachableOrganization(principal: TenantScopedPrincipal, id: string) {
     const reachable = principal.kind !== 'organization' || principal.organizationId === id;
-    const organization = reachable ? await this.organizations.find(principal.tenantId, id) : null;
+    const organization = reachable ? await this.organizationLookups.load(`${principal.tenantId}/${id}`) : undefined;
     if (!organization) throw notFound('organization');
     return organization;
+  }
+
+  private async findOrganizations(keys: string[]): Promise<Map<string, Organization>> {
+    const found = await this.organizations.findMany(
+      keys.map((key) => {
+        const [tenantId, id] = key.split('/');
+        return { tenantId, id };
+      }),
+    );
+    return new Map(found.map((organization) => [`${organization.tenantId}/${organization.id}`, organization]));
   }
 }
 

@@ -48,31 +48,39 @@ export interface CodeExchange {
 }
 
 /**
- * The whole exchange in one statement (one round trip, one commit). The conditional UPDATE is the
- * claim: of concurrent redemptions exactly one gets the row. The code is used up even when the
- * checks fail, so a wrong verifier or redirect_uri cannot be retried. The code records the hash
- * of its token (for the replay rule), and the token is stored only when the checks pass: the
+ * The exchanges of concurrent requests in one statement (one round trip, one commit); each row of
+ * `wanted` is one request, numbered by its position. The conditional UPDATE is the claim: of
+ * concurrent redemptions exactly one gets the row (two requests for one code in the same batch
+ * update it once, and only the request whose row was used gets it back). The code is used up even
+ * when the checks fail, so a wrong verifier or redirect_uri cannot be retried. The code records the
+ * hash of its token (for the replay rule), and the token is stored only when the checks pass: the
  * exact redirect_uri, a user not blocked, and PKCE — the code's challenge equals
- * BASE64URL(SHA-256(code_verifier)) ($7, computed by the service), or the code has no challenge,
- * no verifier was sent ($7 null: downgrade protection), the client has a secret ($8), and the
- * client said it handles an autologin walk ($9) exactly when the code is a walk stop's.
+ * BASE64URL(SHA-256(code_verifier)) (`challenge`, computed by the service), or the code has no
+ * challenge, no verifier was sent (`challenge` null: downgrade protection), the client has a secret,
+ * and the client said it handles an autologin walk exactly when the code is a walk stop's.
  */
-const CLAIM_CODE_AND_ISSUE_TOKEN = prepared(
-  'claim-code-and-issue-token',
-  `WITH claimed AS (
-     UPDATE authorization_code SET used_at = $3, access_token_hash = $5
-      WHERE hash = $1 AND application_id = $2 AND used_at IS NULL AND expires_at > $3
-      RETURNING user_id, redirect_uri, code_challenge, auth_time, nonce, autologin),
+const CLAIM_CODES_AND_ISSUE_TOKENS = prepared(
+  'claim-codes-and-issue-tokens',
+  `WITH wanted AS (
+     SELECT * FROM unnest($1::bytea[], $2::uuid[], $3::timestamptz[], $4::text[], $5::bytea[], $6::timestamptz[], $7::text[], $8::boolean[], $9::boolean[])
+       WITH ORDINALITY AS w(code_hash, application_id, now, redirect_uri, token_hash, token_expires_at, challenge, client_has_secret, autologin, position)),
+   claimed AS (
+     UPDATE authorization_code c SET used_at = w.now, access_token_hash = w.token_hash
+       FROM wanted w
+      WHERE c.hash = w.code_hash AND c.application_id = w.application_id AND c.used_at IS NULL AND c.expires_at > w.now
+      RETURNING w.position, w.application_id, w.now, w.token_hash, w.token_expires_at,
+                c.user_id, c.redirect_uri, c.code_challenge, c.auth_time, c.nonce, c.autologin,
+                (c.redirect_uri = w.redirect_uri
+                 AND (c.code_challenge = w.challenge OR (c.code_challenge IS NULL AND w.challenge IS NULL AND w.client_has_secret AND c.autologin = w.autologin))) AS request_matches),
    checked AS (
-     SELECT c.*, u.email, u.email_verified, u.organization_id, u.blocked,
-            (c.redirect_uri = $4 AND NOT u.blocked
-             AND (c.code_challenge = $7 OR (c.code_challenge IS NULL AND $7::text IS NULL AND $8::boolean AND c.autologin = $9::boolean))) AS granted
+     SELECT c.*, u.email, u.email_verified, u.organization_id, u.blocked, (c.request_matches AND NOT u.blocked) AS granted
        FROM claimed c JOIN "user" u ON u.id = c.user_id),
    issued AS (
      INSERT INTO access_token (hash, application_id, user_id, organization_id, expires_at, created_at)
-     SELECT $5, $2, user_id, organization_id, $6, $3 FROM checked WHERE granted
+     SELECT token_hash, application_id, user_id, organization_id, token_expires_at, now FROM checked WHERE granted
      RETURNING 1)
-   SELECT * FROM checked`,
+   SELECT position, user_id, redirect_uri, code_challenge, auth_time, nonce, autologin, email, email_verified, organization_id, blocked, granted
+     FROM checked`,
 );
 
 /** authorization_code: single-use codes (only their hashes), claimed by /v1/verify, and their retention. */
@@ -101,23 +109,26 @@ export class AuthorizationCodeRepository {
   }
 
   /**
-   * Claims the code and, when the checks pass, stores its access token (the one statement that
-   * writes access_token rows, kept with the claim it depends on). Null when the code is not
-   * usable by this application now.
+   * Claims each request's code and, when its checks pass, stores its access token (the one
+   * statement that writes access_token rows, kept with the claim it depends on). Answers in the
+   * order of `exchanges`: null where the code is not usable by that application now.
    */
-  async claimAndIssueToken(exchange: CodeExchange): Promise<ClaimedCode | null> {
-    const rows = await queryPrepared<ClaimedCode>(this.dataSource, CLAIM_CODE_AND_ISSUE_TOKEN, [
-      exchange.codeHash,
-      exchange.applicationId,
-      exchange.now,
-      exchange.redirectUri,
-      exchange.accessTokenHash,
-      exchange.expiresAt,
-      exchange.challenge,
-      exchange.clientHasSecret,
-      exchange.autologin,
+  async claimAndIssueTokens(exchanges: CodeExchange[]): Promise<(ClaimedCode | null)[]> {
+    const column = <T>(pick: (exchange: CodeExchange) => T) => exchanges.map(pick);
+    const rows = await queryPrepared<ClaimedCode & { position: string }>(this.dataSource, CLAIM_CODES_AND_ISSUE_TOKENS, [
+      column((exchange) => exchange.codeHash),
+      column((exchange) => exchange.applicationId),
+      column((exchange) => exchange.now),
+      column((exchange) => exchange.redirectUri),
+      column((exchange) => exchange.accessTokenHash),
+      column((exchange) => exchange.expiresAt),
+      column((exchange) => exchange.challenge),
+      column((exchange) => exchange.clientHasSecret),
+      column((exchange) => exchange.autologin),
     ]);
-    return rows[0] ?? null;
+    const claimed: (ClaimedCode | null)[] = exchanges.map(() => null);
+    for (const { position, ...code } of rows) claimed[Number(position) - 1] = code;
+    return claimed;
   }
 
   /** Whether the application's code was used, and the hash of the token issued from it. */
