@@ -44,6 +44,21 @@ const shared = {
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
 };
 
+/**
+ * Left out of the Fastify pass (`npm run test:fastify`), whose point is the HTTP layer on the second
+ * platform. Browser suites drive pages whose HTTP (headers, cookies, redirects, CSP) the other suites
+ * assert on both platforms; the rest test what does not serve HTTP through Nest's platform: the
+ * worker, the CLIs, the launcher, Redis through Sentinel, migrations and static manifests. They
+ * take about half the pass's time.
+ */
+const platformNeutral = [
+  '/test/browser/',
+  '/test/client/autologin\\.',
+  '/test/client/express-app',
+  '/test/openapi/swagger-ui\\.',
+  '/test/ops/(cli|docker|kubernetes|launcher|mail-worker-faults|migrations|redis-sentinel|secrets-reencrypt)\\.',
+];
+
 module.exports = {
   // Applies to every project (Jest ignores testTimeout inside a project). A guard against a test that
   // hangs, not a speed check: on a loaded two-core machine a browser test takes several times longer
@@ -58,6 +73,7 @@ module.exports = {
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       setupFiles: ['<rootDir>/test/support/setup-logging.ts'],
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      testPathIgnorePatterns: process.env.HTTP_PLATFORM === 'fastify' ? ['/node_modules/', ...platformNeutral] : ['/node_modules/'],
     },
     // The compose stack in containers (npm run test:containers): slow, needs root and podman, run on its own.
     { ...shared, displayName: 'containers', testMatch: ['<rootDir>/test/containers/**/*.containers-spec.ts'] },
