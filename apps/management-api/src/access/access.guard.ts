@@ -89,7 +89,8 @@ export class AccessGuard implements CanActivate {
     const reachable = principal.kind !== 'organization' || principal.organizationId === id;
     const organization = reachable ? await this.organizationLookups.load(`${principal.tenantId}/${id}`) : undefined;
     if (!organization) throw notFound('organization');
-    return organization;
+    // Requests that overlap share the row read for them, and a handler may change what it is handed (an update).
+    return { ...organization, whitelistDomains: [...organization.whitelistDomains] };
   }
 
   private async findOrganizations(keys: string[]): Promise<Map<string, Organization>> {
