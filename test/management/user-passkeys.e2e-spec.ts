@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { RunningApp } from '../support/apps';
 import { query } from '../support/direct-auth';
 import { createOrganization, createTenant, OrganizationFixture, TenantFixture } from '../support/fixtures';
@@ -218,4 +219,34 @@ describe("users' passkeys", () => {
     expect(await query('SELECT id FROM passkey WHERE user_id = $1', [userId])).toEqual([]);
     await expectLikeUnknownLastId('get', passkeysPath(userId));
   });
+
+  it('a removal locks the passkey before its user, as a sign-in does: one running beside a sign-in waits, it does not deadlock', async () => {
+    const userId = await newUser();
+    const passkeyId = await insertPasskey(organization.organizationId, userId);
+    // A passkey sign-in's transaction (PasskeyRepository.lockForSignIn): the passkey's row first, then its user's.
+    const signIn = new Client({ connectionString: process.env.DATABASE_URL });
+    await signIn.connect();
+    try {
+      await signIn.query('BEGIN');
+      expect((await signIn.query('SELECT 1 FROM passkey WHERE id = $1 FOR UPDATE', [passkeyId])).rowCount).toBe(1);
+      const removal = remove(userId, passkeyId).then((response) => response);
+      await lockWaiterOf(signIn);
+      await signIn.query("SET LOCAL lock_timeout = '5s'");
+      await signIn.query('SELECT 1 FROM "user" WHERE id = $1 FOR UPDATE', [userId]);
+      await signIn.query('COMMIT');
+      expect((await removal).status).toBe(204);
+    } finally {
+      await signIn.end();
+    }
+    expect(await query('SELECT id FROM passkey WHERE id = $1', [passkeyId])).toEqual([]);
+  });
+
+  /** Resolves once another session of the database waits for a lock that `holder`'s session holds. */
+  async function lockWaiterOf(holder: Client): Promise<void> {
+    const [{ pid }] = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+    for (;;) {
+      const waiting = await query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid]);
+      if (waiting.length > 0) return;
+    }
+  }
 });

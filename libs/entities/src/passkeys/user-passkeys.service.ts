@@ -50,10 +50,12 @@ export class UserPasskeys {
    */
   async remove(owner: PasskeyOwner, passkeyId: string, actor: PasskeyActor | null, now: Date): Promise<PasskeySummary | null> {
     return this.transactions.run(async (manager) => {
-      const user = await this.users.findForUpdate(manager, owner.organizationId, owner.userId);
-      if (!user) return null;
+      // The passkey's row before its user's, the order a passkey sign-in locks them in: the other
+      // order deadlocked with a sign-in of the same passkey (one of the two failed with a 500).
       const removed = await this.passkeys.delete(manager, owner.organizationId, owner.userId, passkeyId);
       if (!removed) return null;
+      const user = await this.users.findForUpdate(manager, owner.organizationId, owner.userId);
+      if (!user) return null;
       await this.reported(manager, 'passkey.removed', owner, user.email, removed, actor, now);
       return removed;
     });
