@@ -1,6 +1,6 @@
 import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { Clock, SesameConfig } from '@sesame/common';
+import { SesameConfig, SystemClock } from '@sesame/common';
 import { Organization, OrganizationKey, OrganizationRepository } from '@sesame/entities';
 import { TenantPrincipal } from '@sesame/guards';
 import { ACCESS, AccessRule, RequestWithAccess } from './access.decorator';
@@ -24,13 +24,13 @@ class HeldOrganizations {
 function guardWith(organizations: HeldOrganizations): AccessGuard {
   const reflector = new Reflector();
   const config = { members: { reauthSeconds: 300 } } as SesameConfig;
-  return new AccessGuard(reflector, organizations as unknown as OrganizationRepository, new Clock(), config);
+  return new AccessGuard(reflector, organizations as unknown as OrganizationRepository, new SystemClock(), config);
 }
 
 /** A GET of the organization by a tenant key, on a route declaring `@Access({ role: 'viewer', organization: 'id' })`. */
 function readOf(): { context: ExecutionContext; request: RequestWithAccess } {
   const principal: TenantPrincipal = { kind: 'tenant', tenantId: TENANT, plan: 'pro', apiKeyId: 'key', apiKeyName: 'key', role: 'viewer' };
-  const request: RequestWithAccess = { principal, params: { id: ORGANIZATION } };
+  const request: RequestWithAccess = { headers: {}, principal, params: { id: ORGANIZATION } };
   class Route {
     read() {}
   }
