@@ -112,6 +112,15 @@ describe('hosted login: passkeys in the browser', () => {
     expect(await textOf(page, 'h1')).toBe('Use a passkey next time');
     await docScreenshot(withKey, page, 'passkeys-offer');
 
+    // An authenticator that cannot verify the person fails the creation: the page says so, and the
+    // keyboard is back on "Create a passkey" to try again.
+    await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: false });
+    await page.click('#passkey-create');
+    await page.locator('#passkey-error').waitFor({ state: 'visible' });
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('passkey-create');
+    expect(await credentials()).toEqual([]);
+    await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: true });
+
     const arrived = listener.nextRequest();
     await page.click('#passkey-create');
     const callback = await arrived;
@@ -168,13 +177,15 @@ describe('hosted login: passkeys in the browser', () => {
     await exchange(callback, autofill.verifier);
   });
 
-  it('the passkey signs in nobody in another organization', async () => {
+  it('the passkey signs in nobody in another organization, and the keyboard goes to the e-mail field', async () => {
     const { page } = withKey;
     const { challenge } = pkcePair();
     await page.goto(authorizeUrl(otherOrganization, challenge, `other-${Date.now()}`));
     await page.click('#passkey-sign-in');
     await page.locator('#passkey-error').waitFor({ state: 'visible' });
     expect(page.url()).toContain('/api/v1/authorize');
+    // The way on is the e-mail: the keyboard is taken there (the message is announced as an alert).
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
   });
 
   it('removed, the passkey signs in no more: the page says so and the e-mail stays', async () => {

@@ -45,6 +45,8 @@ const SIGN_IN_GLUE = `(function () {
     var name = problem && (problem.name || problem.code);
     if (name === 'NotAllowedError' || name === 'AbortError' || name === 'ERROR_CEREMONY_ABORTED') return;
     error.hidden = false;
+    // The message is announced (role=alert); the way on is the e-mail, so the keyboard goes there.
+    document.getElementById('email').focus();
   }
   button.addEventListener('click', function () { error.hidden = true; signIn(false).catch(failed); });
   W.browserSupportsWebAuthnAutofill().then(function (supported) { if (supported) signIn(true).catch(failed); });
@@ -73,7 +75,8 @@ const OFFER_GLUE = `(function () {
       .then(function (options) { return W.startRegistration({ optionsJSON: options }); })
       .then(function (credential) { return postJson(offer.dataset.verifyUrl, { client_id: body.client_id, registration: body.registration, csrf: body.csrf, response: credential }); })
       .then(function () { done.hidden = false; location.assign(offer.dataset.continueUrl); },
-            function () { error.hidden = false; create.disabled = false; });
+            // Disabling the focused button lost the focus: it comes back to the button, to try again.
+            function () { error.hidden = false; create.disabled = false; create.focus(); });
   });
   if (skip) skip.addEventListener('click', function () { document.cookie = offer.dataset.skipCookie; });
 })();`;
