@@ -117,7 +117,7 @@ describe('hosted login: passkeys in the browser', () => {
     await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: false });
     await page.click('#passkey-create');
     await page.locator('#passkey-error').waitFor({ state: 'visible' });
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('passkey-create');
+    expect(await page.evaluate<string | undefined>('document.activeElement?.id')).toBe('passkey-create');
     expect(await credentials()).toEqual([]);
     await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: true });
 
@@ -185,7 +185,7 @@ describe('hosted login: passkeys in the browser', () => {
     await page.locator('#passkey-error').waitFor({ state: 'visible' });
     expect(page.url()).toContain('/api/v1/authorize');
     // The way on is the e-mail: the keyboard is taken there (the message is announced as an alert).
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
+    expect(await page.evaluate<string | undefined>('document.activeElement?.id')).toBe('email');
   });
 
   it('removed, the passkey signs in no more: the page says so and the e-mail stays', async () => {

@@ -5,7 +5,7 @@ import { appendSetCookie, parseCookies, RequestLike, ResponseLike, serializeCook
 import { InvalidStateError, ProviderError, SesameError } from './errors';
 import { createPkcePair, DEFAULT_RETRY, FetchFunction, RetryOptions, SesameApi, SesameHttp } from '@sesame/client-core';
 import { basicAuthorization } from './credentials';
-import { decodeLoginCookie, encodeLoginCookie, MAX_PENDING_LOGINS, PendingLogin } from './login-cookie';
+import { decodeLoginCookie, encodeLoginCookie, keptLogins, PendingLogin } from './login-cookie';
 import { clientAddress, currentUrl, resolveReturnTo, withoutCallbackParameters } from './request-url';
 import { createSignedState, nodeCrypto, verifySignedState } from './state';
 import {
@@ -162,7 +162,7 @@ export class SesameClient {
       createdAt: now,
       loginAttemptId: body.loginAttemptId,
     };
-    this.writeLoginCookie(res, [login, ...pending].slice(0, MAX_PENDING_LOGINS));
+    this.writeLoginCookie(res, keptLogins([login, ...pending]));
     return {
       loginAttemptId: body.loginAttemptId,
       token: body.token,
@@ -265,7 +265,7 @@ export class SesameClient {
       createdAt: Math.floor(Date.now() / 1000),
       passkeyChallenge: options.challenge,
     };
-    this.writeLoginCookie(res, [login, ...pending].slice(0, MAX_PENDING_LOGINS));
+    this.writeLoginCookie(res, keptLogins([login, ...pending]));
     return options;
   }
 

@@ -23,6 +23,20 @@ export interface PendingLogin {
 /** Logins kept at most: a user who asks for a second link can still use the first. */
 export const MAX_PENDING_LOGINS = 3;
 
+/**
+ * What the cookie keeps of `logins` (newest first): at most MAX_PENDING_LOGINS, the oldest passkey
+ * sign-ins giving way before any e-mailed login — pressing "Sign in with a passkey" a few times must
+ * not cost the person the link they are waiting for.
+ */
+export function keptLogins(logins: PendingLogin[]): PendingLogin[] {
+  const kept = [...logins];
+  while (kept.length > MAX_PENDING_LOGINS) {
+    const oldestPasskey = kept.findLastIndex((login, index) => index > 0 && login.passkeyChallenge !== undefined);
+    kept.splice(oldestPasskey > 0 ? oldestPasskey : kept.length - 1, 1);
+  }
+  return kept;
+}
+
 type Stored = [
   state: string,
   verifier: string,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createSesameClient } from './client';
 import { InvalidStateError, ProviderError, SesameError } from './errors';
+import { decodeLoginCookie } from './login-cookie';
 import { BASE_URL, CLIENT_ID, CLIENT_SECRET, FakeResponse, fakeFetch, fakeRequest, formOf, RecordedCall, USERINFO } from './testing/fakes';
 
 const REQUEST_OPTIONS = {
@@ -98,6 +99,30 @@ describe('passkey sign-in', () => {
       code_challenge_method: 'S256',
     });
     expect(res.cookie('sesame_login')).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
+  });
+
+  it('unfinished passkey sign-ins give way in the login cookie before an e-mailed login does', async () => {
+    const attempt = {
+      loginAttemptId: 'attempt-1',
+      token: 't',
+      sentence: 's',
+      approvalNumber: '12',
+      allowedDate: '2030-01-01T00:00:00.000Z',
+    };
+    const { sesame } = client(passkeyFetch({ '/v1/authenticate_direct': { status: 200, body: attempt } }));
+    let cookie = '';
+    const step = async (start: (req: ReturnType<typeof fakeRequest>, res: FakeResponse) => Promise<unknown>) => {
+      const res = new FakeResponse();
+      await start(fakeRequest({ url: '/signin', cookies: cookie ? { sesame_login: cookie } : {} }), res);
+      cookie = res.cookieValue('sesame_login')!;
+    };
+    await step((req, res) => sesame.authenticateDirect(req, res, { email: 'ada@example.com' }));
+    for (let press = 0; press < 3; press += 1) await step((req, res) => sesame.passkeySignInOptions(req, res));
+
+    const pending = decodeLoginCookie(CLIENT_SECRET, cookie, 3600);
+    expect(pending.filter((login) => login.loginAttemptId === 'attempt-1')).toHaveLength(1);
+    // The two newest passkey sign-ins stay (two tabs each complete their own).
+    expect(pending.filter((login) => login.passkeyChallenge)).toHaveLength(2);
   });
 
   it('completes the login the answer’s challenge belongs to: the same login fields to Sesame, the code exchanged with the verifier, the session set', async () => {
