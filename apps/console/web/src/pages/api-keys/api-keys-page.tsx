@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
 import { type Role, roleAllows, useCan, useMembership } from '../../api/session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { CopyButton } from '../../components/copy-button';
+import { ShownOnce } from '../../components/shown-once';
 import { DateTime } from '../../components/date-time';
 import { fieldErrorsOf } from '../../components/field-errors';
 import { PagedList } from '../../components/paged-list';
@@ -207,15 +207,13 @@ function NewKeyShownOnce({ created, onDismiss }: { created: CreatedApiKey; onDis
         <strong>Copy this key now: it will not be shown again.</strong> Store it where its program reads secrets; if it is lost, create
         another and revoke this one.
       </p>
-      <div className="secret">
-        <code data-testid="new-api-key">{created.key}</code>
-        <CopyButton value={created.key} label={`Copy the key ${created.name}`} />
-      </div>
-      <div className="actions">
-        <button type="button" className="button button-primary" onClick={onDismiss}>
-          I have stored the key
-        </button>
-      </div>
+      <ShownOnce
+        value={created.key}
+        copyLabel={`Copy the key ${created.name}`}
+        storedLabel="I have stored the key"
+        testId="new-api-key"
+        onDismiss={onDismiss}
+      />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import { CopyButton } from '../../components/copy-button';
+import { ShownOnce } from '../../components/shown-once';
 import { DateTime } from '../../components/date-time';
 
 export interface SecretShownOnceProps {
@@ -37,15 +37,13 @@ export function SecretShownOnce({ secret, url, previousSecretExpiresAt, onDismis
           without losing a delivery.
         </p>
       )}
-      <div className="secret">
-        <code data-testid="webhook-secret">{secret}</code>
-        <CopyButton value={secret} label="Copy the signing secret" />
-      </div>
-      <div className="actions">
-        <button type="button" className="button button-primary" onClick={onDismiss}>
-          I have stored the secret
-        </button>
-      </div>
+      <ShownOnce
+        value={secret}
+        copyLabel="Copy the signing secret"
+        storedLabel="I have stored the secret"
+        testId="webhook-secret"
+        onDismiss={onDismiss}
+      />
     </dialog>
   );
 }
