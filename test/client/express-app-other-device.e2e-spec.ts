@@ -1,12 +1,9 @@
 import { Page } from 'playwright-core';
-import { startStack, Stack } from '../support/apps';
 import { launchBrowser, TestBrowser } from '../support/browser';
-import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { uniqueEmail } from '../support/login';
-import { codeIn, linkIn, SmtpSink } from '../support/smtp-sink';
+import { codeIn, linkIn } from '../support/smtp-sink';
 import { expectApprovalNumberAbsent, recordDocuments, twoDigitNumbersIn, wrongApprovalNumber } from '../support/approval';
-import { ExampleServer } from './support/example-server';
-import { silentLogger } from './support/silent';
+import { ExampleStack } from './support/example-stack';
 
 /**
  * The example app (on @sesame/client's verifyCode and loginStatus) with two devices in Chromium:
@@ -15,15 +12,12 @@ import { silentLogger } from './support/silent';
  * sees that number. A's page waits for the approval without ever reloading over a code being typed. Screenshots: test-artifacts/client-express-app-other-device/.
  */
 describe('example Express app: signing in from another device', () => {
-  const smtp = new SmtpSink();
-  const example = new ExampleServer('localhost');
-  let stack: Stack;
-  let app: ApplicationFixture;
+  const run = new ExampleStack();
+  const { smtp, example } = run;
   let deviceA: TestBrowser;
   let deviceB: TestBrowser;
   /** Every page device B has received. */
   let seenOnB: string[];
-  const logger = silentLogger();
 
   async function askOnDeviceA() {
     const email = uniqueEmail('express-device');
@@ -37,29 +31,8 @@ describe('example Express app: signing in from another device', () => {
   }
 
   beforeAll(async () => {
-    await smtp.start();
-    await example.listen();
-    stack = await startStack(smtp.url);
-    const management = stack.management.url;
-    const tenant = await createTenant(management, 'pro');
     // Links of 5 minutes: the e-mail's "10 minutes" could read as an approval number of 10.
-    const organization = await createOrganization(management, tenant, {
-      name: 'Acme Books',
-      whitelistDomains: [example.origin],
-      linkTtlSeconds: 300,
-    });
-    app = await createApplication(management, organization, {
-      type: 'web',
-      name: 'Acme Books web',
-      callbackUrls: [`${example.origin}/callback`],
-    });
-    example.start({
-      sesameUrl: stack.auth.config.http.publicBaseUrl,
-      clientId: app.clientId,
-      clientSecret: app.clientSecret!,
-      appName: 'Acme Books',
-      logger,
-    });
+    await run.start({ linkTtlSeconds: 300 });
     deviceA = await launchBrowser({ artifacts: 'client-express-app-other-device' });
     deviceB = await launchBrowser({ artifacts: 'client-express-app-other-device', viewport: { width: 390, height: 844 } });
     seenOnB = recordDocuments(deviceB.page);
@@ -68,9 +41,7 @@ describe('example Express app: signing in from another device', () => {
   afterAll(async () => {
     await deviceA?.close();
     await deviceB?.close();
-    await example.close();
-    await stack?.close();
-    await smtp.stop();
+    await run.close();
   });
 
   it('the code typed on device A signs A in', async () => {

@@ -1,13 +1,11 @@
 import { Page } from 'playwright-core';
-import { startStack, Stack } from '../support/apps';
 import { launchBrowser, TestBrowser } from '../support/browser';
 import { query } from '../support/direct-auth';
-import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { ApplicationFixture } from '../support/fixtures';
 import { uniqueEmail } from '../support/login';
-import { linkIn, SmtpSink } from '../support/smtp-sink';
+import { linkIn } from '../support/smtp-sink';
 import { addVirtualAuthenticator } from '../support/virtual-authenticator';
-import { ExampleServer } from './support/example-server';
-import { silentLogger } from './support/silent';
+import { ExampleStack } from './support/example-stack';
 
 /**
  * Passkeys in the example app (examples/express-app: @sesame/client on the server,
@@ -16,40 +14,19 @@ import { silentLogger } from './support/silent';
  * in with a passkey" on the app's own sign-in page. Screenshots: test-artifacts/client-express-app-passkeys/.
  */
 describe('example Express app: passkeys in Chromium', () => {
-  const smtp = new SmtpSink();
-  const example = new ExampleServer('localhost');
-  let stack: Stack;
+  const run = new ExampleStack();
+  const { smtp, example, logger } = run;
   let app: ApplicationFixture;
   let browser: TestBrowser;
-  const logger = silentLogger();
 
   beforeAll(async () => {
-    await smtp.start();
-    await example.listen();
-    stack = await startStack(smtp.url);
-    const management = stack.management.url;
-    const tenant = await createTenant(management, 'pro');
-    const organization = await createOrganization(management, tenant, { name: 'Acme Books', whitelistDomains: [example.origin] });
-    app = await createApplication(management, organization, {
-      type: 'web',
-      name: 'Acme Books web',
-      callbackUrls: [`${example.origin}/callback`],
-    });
-    example.start({
-      sesameUrl: stack.auth.config.http.publicBaseUrl,
-      clientId: app.clientId,
-      clientSecret: app.clientSecret!,
-      appName: 'Acme Books',
-      logger,
-    });
+    ({ app } = await run.start());
     browser = await launchBrowser({ artifacts: 'client-express-app-passkeys' });
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    await example.close();
-    await stack?.close();
-    await smtp.stop();
+    await run.close();
   });
 
   it('creates a passkey right after an e-mailed login, then signs in with it alone', async () => {

@@ -1,11 +1,10 @@
 import { Page } from 'playwright-core';
-import { startStack, Stack } from '../support/apps';
+import { Stack } from '../support/apps';
 import { launchBrowser, TestBrowser } from '../support/browser';
-import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { ApplicationFixture } from '../support/fixtures';
 import { uniqueEmail } from '../support/login';
-import { linkIn, SmtpSink } from '../support/smtp-sink';
-import { ExampleServer } from './support/example-server';
-import { silentLogger } from './support/silent';
+import { linkIn } from '../support/smtp-sink';
+import { ExampleStack } from './support/example-stack';
 
 /**
  * The example app (examples/express-app, built on @sesame/client) in Debian's Chromium against the
@@ -13,40 +12,20 @@ import { silentLogger } from './support/silent';
  * showing the user, then sign-out. Screenshots: test-artifacts/client-express-app/.
  */
 describe('example Express app in Chromium', () => {
-  const smtp = new SmtpSink();
-  const example = new ExampleServer('localhost');
+  const run = new ExampleStack();
+  const { smtp, example, logger } = run;
   let stack: Stack;
   let app: ApplicationFixture;
   let browser: TestBrowser;
-  const logger = silentLogger();
 
   beforeAll(async () => {
-    await smtp.start();
-    await example.listen();
-    stack = await startStack(smtp.url);
-    const management = stack.management.url;
-    const tenant = await createTenant(management, 'pro');
-    const organization = await createOrganization(management, tenant, { name: 'Acme Books', whitelistDomains: [example.origin] });
-    app = await createApplication(management, organization, {
-      type: 'web',
-      name: 'Acme Books web',
-      callbackUrls: [`${example.origin}/callback`],
-    });
-    example.start({
-      sesameUrl: stack.auth.config.http.publicBaseUrl,
-      clientId: app.clientId,
-      clientSecret: app.clientSecret!,
-      appName: 'Acme Books',
-      logger,
-    });
+    ({ stack, app } = await run.start());
     browser = await launchBrowser({ artifacts: 'client-express-app' });
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    await example.close();
-    await stack?.close();
-    await smtp.stop();
+    await run.close();
   });
 
   it('signs in by e-mailed link, shows the user, and signs out', async () => {
