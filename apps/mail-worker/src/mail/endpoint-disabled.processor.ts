@@ -1,20 +1,19 @@
 import { Process, Processor } from '@nestjs/bull';
-import { Logger } from '@nestjs/common';
-import { ENDPOINT_DISABLED_JOB, EndpointDisabledJob, knownPayload, MAIL_QUEUE } from '@sesame/queue';
+import { MAIL_QUEUE, ENDPOINT_DISABLED_JOB, EndpointDisabledJob } from '@sesame/queue';
 import type { Job } from 'bull';
 import { EndpointDisabledMailer } from './endpoint-disabled.mailer';
+import { NoticeJobs, NoticeOutcome } from './notice-jobs';
 
-/** Consumes `endpoint-disabled` jobs on the mail queue (retries and shutdown as for login links: the queue is shared). */
+/** Consumes `endpoint-disabled` jobs on the mail queue (NoticeJobs: the steps every notice job takes). */
 @Processor(MAIL_QUEUE)
 export class EndpointDisabledProcessor {
-  private readonly logger = new Logger(EndpointDisabledProcessor.name);
-
-  constructor(private readonly mailer: EndpointDisabledMailer) {}
+  constructor(
+    private readonly mailer: EndpointDisabledMailer,
+    private readonly jobs: NoticeJobs,
+  ) {}
 
   @Process({ name: ENDPOINT_DISABLED_JOB })
-  async handle(job: Job<EndpointDisabledJob>): Promise<'sent' | 'skipped'> {
-    const outcome = await this.mailer.deliver((await knownPayload(job)).endpointId);
-    this.logger.log(`Endpoint-disabled job for endpoint ${job.data.endpointId}: ${outcome} (try ${job.attemptsMade + 1})`);
-    return outcome;
+  handle(job: Job<EndpointDisabledJob>): Promise<NoticeOutcome> {
+    return this.jobs.run(job, 'endpointId', (id) => this.mailer.deliver(id));
   }
 }

@@ -9,6 +9,7 @@ import { LoginLinkProcessor } from './login-link.processor';
 import { MailSweeper } from './mail-sweeper';
 import { MemberInvitationMailer } from './member-invitation.mailer';
 import { MemberInvitationProcessor } from './member-invitation.processor';
+import { NoticeJobs } from './notice-jobs';
 import { PasskeyRegisteredMailer } from './passkey-registered.mailer';
 import { PasskeyRegisteredProcessor } from './passkey-registered.processor';
 import { SmtpTransport } from './smtp-transport';
@@ -24,6 +25,7 @@ import { SmtpTransport } from './smtp-transport';
     EndpointDisabledProcessor,
     PasskeyRegisteredMailer,
     PasskeyRegisteredProcessor,
+    NoticeJobs,
     MailSweeper,
     SmtpTransport,
   ],
