@@ -1,5 +1,7 @@
 import { sha256 } from '@sesame/common';
 import { AuthorizationCodeRepository } from '@sesame/entities';
+import { Client } from 'pg';
+import { query } from '../support/direct-auth';
 import request from 'supertest';
 import { startStack, Stack } from '../support/apps';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
@@ -100,6 +102,50 @@ describe('authorization codes', () => {
       const winner = answers[0] ? 'first' : 'second';
       const stored = await stack.auth.app.get(AuthorizationCodeRepository).findUse(sha256(twice.code), web.applicationId);
       expect(stored?.accessTokenHash).toEqual(sha256(winner));
+    });
+
+    it('two statements claiming the same codes in opposite orders lock them in one order: both finish, no deadlock', async () => {
+      // Two instances, each with a batch holding codes X and Y in its own order, while something
+      // holds X: when it lets go, both batches want X first, so neither can hold Y while waiting for X.
+      const [x, y] = [await webCode(stack, smtp, web), await webCode(stack, smtp, web)];
+      const codes = stack.auth.app.get(AuthorizationCodeRepository);
+      const now = new Date();
+      const exchange = (code: string, token: string) => ({
+        codeHash: sha256(code),
+        applicationId: web.applicationId,
+        now,
+        redirectUri: WEB_REDIRECT_URI,
+        accessTokenHash: sha256(token),
+        expiresAt: new Date(now.getTime() + 60_000),
+        challenge: null,
+        clientHasSecret: true,
+        autologin: false,
+      });
+      const [first, second] = sha256(x.code).compare(sha256(y.code)) < 0 ? [x, y] : [y, x];
+      // Enough codes that Postgres finds each one by its index, in the order the statement lists them
+      // (on a near-empty table it reads them all in storage order, which hides the question).
+      await query(
+        `INSERT INTO authorization_code (hash, application_id, user_id, redirect_uri, auth_time, expires_at, created_at)
+         SELECT sha256(('filler-' || $1 || g)::bytea), application_id, user_id, redirect_uri, auth_time, 'infinity', created_at
+           FROM authorization_code, generate_series(1, 50000) g WHERE hash = $2`,
+        [String(process.pid), sha256(x.code)],
+      );
+      await query('ANALYZE authorization_code');
+      const holder = new Client({ connectionString: process.env.DATABASE_URL });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM authorization_code WHERE hash = $1 FOR UPDATE', [sha256(first.code)]);
+        const inOrder = codes.claimAndIssueTokens([exchange(first.code, 'a1'), exchange(second.code, 'a2')]);
+        await waitersOf(holder, 1);
+        const reversed = codes.claimAndIssueTokens([exchange(second.code, 'b2'), exchange(first.code, 'b1')]);
+        await waitersOf(holder, 2);
+        await holder.query('COMMIT');
+        const answers = [...(await inOrder), ...(await reversed)];
+        expect(answers.filter((answer) => answer?.granted)).toHaveLength(2);
+      } finally {
+        await holder.end();
+      }
     });
 
     it('two simultaneous exchanges of a native app’s code with the verifier: one winner', async () => {
@@ -252,3 +298,18 @@ describe('authorization codes', () => {
     });
   });
 });
+
+/**
+ * Resolves once `count` other sessions of the database wait for a lock. Asked on a connection of
+ * its own each time: a session in a transaction keeps seeing the activity it read first.
+ */
+async function waitersOf(holder: Client, count: number): Promise<void> {
+  const [{ pid }] = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+  for (;;) {
+    const [{ waiting }] = await query<{ waiting: number }>(
+      `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE pid <> $1 AND wait_event_type = 'Lock' AND datname = current_database()`,
+      [pid],
+    );
+    if (waiting >= count) return;
+  }
+}

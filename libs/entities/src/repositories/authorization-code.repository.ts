@@ -49,9 +49,11 @@ export interface CodeExchange {
 
 /**
  * The exchanges of concurrent requests in one statement (one round trip, one commit); each row of
- * `wanted` is one request, numbered by its position. The conditional UPDATE is the claim: of
- * concurrent redemptions exactly one gets the row (two requests for one code in the same batch
- * update it once, and only the request whose row was used gets it back). The code is used up even
+ * `wanted` is one request, numbered by its position. Locking the usable codes is the claim: of
+ * concurrent redemptions exactly one gets the row (a redemption committed meanwhile makes the row
+ * fail `used_at IS NULL` when it is locked; two requests for one code in the same batch update it
+ * once, and only the request whose row was used gets it back). The codes are locked in the order of
+ * their hashes, so that two statements holding the same codes in other orders cannot deadlock. The code is used up even
  * when the checks fail, so a wrong verifier or redirect_uri cannot be retried. The code records the
  * hash of its token (for the replay rule), and the token is stored only when the checks pass: the
  * exact redirect_uri, a user not blocked, and PKCE — the code's challenge equals
@@ -64,10 +66,15 @@ const CLAIM_CODES_AND_ISSUE_TOKENS = prepared(
   `WITH wanted AS (
      SELECT * FROM unnest($1::bytea[], $2::uuid[], $3::timestamptz[], $4::text[], $5::bytea[], $6::timestamptz[], $7::text[], $8::boolean[], $9::boolean[])
        WITH ORDINALITY AS w(code_hash, application_id, now, redirect_uri, token_hash, token_expires_at, challenge, client_has_secret, autologin, position)),
+   claimable AS (
+     SELECT c.hash, w.position FROM authorization_code c JOIN wanted w ON c.hash = w.code_hash AND c.application_id = w.application_id
+      WHERE c.used_at IS NULL AND c.expires_at > w.now
+      ORDER BY c.hash
+        FOR UPDATE OF c),
    claimed AS (
      UPDATE authorization_code c SET used_at = w.now, access_token_hash = w.token_hash
-       FROM wanted w
-      WHERE c.hash = w.code_hash AND c.application_id = w.application_id AND c.used_at IS NULL AND c.expires_at > w.now
+       FROM claimable k JOIN wanted w ON w.position = k.position
+      WHERE c.hash = k.hash
       RETURNING w.position, w.application_id, w.now, w.token_hash, w.token_expires_at,
                 c.user_id, c.redirect_uri, c.code_challenge, c.auth_time, c.nonce, c.autologin,
                 (c.redirect_uri = w.redirect_uri
