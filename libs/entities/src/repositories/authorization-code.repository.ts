@@ -53,13 +53,14 @@ export interface CodeExchange {
  * concurrent redemptions exactly one gets the row (a redemption committed meanwhile makes the row
  * fail `used_at IS NULL` when it is locked; two requests for one code in the same batch update it
  * once, and only the request whose row was used gets it back). The codes are locked in the order of
- * their hashes, so that two statements holding the same codes in other orders cannot deadlock. The code is used up even
- * when the checks fail, so a wrong verifier or redirect_uri cannot be retried. The code records the
- * hash of its token (for the replay rule), and the token is stored only when the checks pass: the
- * exact redirect_uri, a user not blocked, and PKCE — the code's challenge equals
- * BASE64URL(SHA-256(code_verifier)) (`challenge`, computed by the service), or the code has no
- * challenge, no verifier was sent (`challenge` null: downgrade protection), the client has a secret,
- * and the client said it handles an autologin walk exactly when the code is a walk stop's.
+ * their hashes, so that two statements holding the same codes in other orders cannot deadlock.
+ * The code is used up even when the checks fail, so a wrong verifier or redirect_uri cannot be
+ * retried. The code records the hash of its token (for the replay rule), and the token is stored
+ * only when the checks pass: the exact redirect_uri, a user not blocked, and PKCE — the code's
+ * challenge equals BASE64URL(SHA-256(code_verifier)) (`challenge`, computed by the service), or
+ * the code has no challenge, no verifier was sent (`challenge` null: downgrade protection), the
+ * client has a secret, and the client said it handles an autologin walk exactly when the code is a
+ * walk stop's.
  */
 const CLAIM_CODES_AND_ISSUE_TOKENS = prepared(
   'claim-codes-and-issue-tokens',
