@@ -1,5 +1,5 @@
 import { sha256 } from '@sesame/common';
-import { AuthorizationCodeRepository } from '@sesame/entities';
+import { AuthorizationCodeRepository, CodeExchange } from '@sesame/entities';
 import { Client } from 'pg';
 import { query } from '../support/direct-auth';
 import request from 'supertest';
@@ -20,6 +20,22 @@ describe('authorization codes', () => {
   let sibling: ApplicationFixture;
   let stranger: ApplicationFixture;
   let desktop: ApplicationFixture;
+
+  /** What verify asks of the claim statement for a web app's code (client secret, no PKCE), issuing `token`. */
+  function exchange(code: string, token: string): CodeExchange {
+    const now = new Date();
+    return {
+      codeHash: sha256(code),
+      applicationId: web.applicationId,
+      now,
+      redirectUri: WEB_REDIRECT_URI,
+      accessTokenHash: sha256(token),
+      expiresAt: new Date(now.getTime() + 60_000),
+      challenge: null,
+      clientHasSecret: true,
+      autologin: false,
+    };
+  }
 
   beforeAll(async () => {
     await smtp.start();
@@ -79,18 +95,6 @@ describe('authorization codes', () => {
     it('one statement holding the same code twice (beside another code) claims it once: each request gets its own answer', async () => {
       // Under load concurrent exchanges share one claim statement; this runs such a batch directly.
       const [twice, once] = [await webCode(stack, smtp, web), await webCode(stack, smtp, web)];
-      const now = new Date();
-      const exchange = (code: string, token: string) => ({
-        codeHash: sha256(code),
-        applicationId: web.applicationId,
-        now,
-        redirectUri: WEB_REDIRECT_URI,
-        accessTokenHash: sha256(token),
-        expiresAt: new Date(now.getTime() + 60_000),
-        challenge: null,
-        clientHasSecret: true,
-        autologin: false,
-      });
       const answers = await stack.auth.app
         .get(AuthorizationCodeRepository)
         .claimAndIssueTokens([exchange(twice.code, 'first'), exchange(once.code, 'other'), exchange(twice.code, 'second')]);
@@ -109,18 +113,6 @@ describe('authorization codes', () => {
       // holds X: when it lets go, both batches want X first, so neither can hold Y while waiting for X.
       const [x, y] = [await webCode(stack, smtp, web), await webCode(stack, smtp, web)];
       const codes = stack.auth.app.get(AuthorizationCodeRepository);
-      const now = new Date();
-      const exchange = (code: string, token: string) => ({
-        codeHash: sha256(code),
-        applicationId: web.applicationId,
-        now,
-        redirectUri: WEB_REDIRECT_URI,
-        accessTokenHash: sha256(token),
-        expiresAt: new Date(now.getTime() + 60_000),
-        challenge: null,
-        clientHasSecret: true,
-        autologin: false,
-      });
       const [first, second] = sha256(x.code).compare(sha256(y.code)) < 0 ? [x, y] : [y, x];
       // Enough codes that Postgres finds each one by its index, in the order the statement lists them
       // (on a near-empty table it reads them all in storage order, which hides the question).
