@@ -15,7 +15,10 @@ class HeldOrganizations {
 
   findMany(keys: OrganizationKey[]): Promise<Organization[]> {
     return new Promise((resolve) => {
-      const found = keys.map(({ tenantId, id }) => ({ id, tenantId, name: 'Acme', whitelistDomains: ['acme.example'] }) as Organization);
+      // Only TENANT has the organization, as in the database: a key of another tenant finds nothing.
+      const found = keys
+        .filter(({ tenantId }) => tenantId === TENANT)
+        .map(({ tenantId, id }) => ({ id, tenantId, name: 'Acme', whitelistDomains: ['acme.example'] }) as Organization);
       this.reads.push({ keys, answer: () => resolve(found) });
     });
   }
@@ -28,8 +31,8 @@ function guardWith(organizations: HeldOrganizations): AccessGuard {
 }
 
 /** A GET of the organization by a tenant key, on a route declaring `@Access({ role: 'viewer', organization: 'id' })`. */
-function readOf(): { context: ExecutionContext; request: RequestWithAccess } {
-  const principal: TenantPrincipal = { kind: 'tenant', tenantId: TENANT, plan: 'pro', apiKeyId: 'key', apiKeyName: 'key', role: 'viewer' };
+function readOf(tenantId = TENANT): { context: ExecutionContext; request: RequestWithAccess } {
+  const principal: TenantPrincipal = { kind: 'tenant', tenantId, plan: 'pro', apiKeyId: 'key', apiKeyName: 'key', role: 'viewer' };
   const request: RequestWithAccess = { headers: {}, principal, params: { id: ORGANIZATION } };
   class Route {
     read() {}
@@ -61,5 +64,22 @@ describe('AccessGuard', () => {
     second.request.organization!.name = 'Changed, not saved';
     second.request.organization!.whitelistDomains.push('changed.example');
     expect(third.request.organization).toMatchObject({ name: 'Acme', whitelistDomains: ['acme.example'] });
+  });
+
+  it('a key of another tenant naming the organization in the same batch gets 404, never the row read for its owner', async () => {
+    const organizations = new HeldOrganizations();
+    const guard = guardWith(organizations);
+    const busy = guard.canActivate(readOf().context);
+    const [owner, stranger] = [readOf(), readOf('9f1e2d3c-4b5a-4697-8877-665544332211')];
+    const passing = [guard.canActivate(owner.context), guard.canActivate(stranger.context)];
+    organizations.reads[0].answer();
+    while (organizations.reads.length < 2) await Promise.resolve();
+    expect(organizations.reads[1].keys).toHaveLength(2);
+    organizations.reads[1].answer();
+
+    expect(await busy).toBe(true);
+    expect(await passing[0]).toBe(true);
+    await expect(passing[1]).rejects.toMatchObject({ code: 'not_found' });
+    expect(stranger.request.organization).toBeUndefined();
   });
 });
