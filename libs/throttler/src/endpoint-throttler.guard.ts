@@ -31,12 +31,12 @@ export class EndpointThrottlerGuard extends SlidingWindowGuard {
   protected readonly group = THROTTLER_GROUPS.endpoint;
   protected readonly scope = 'endpoint' as const;
 
-  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
+  protected override skips(context: ExecutionContext): boolean {
     return endpointLimitOf(context) === undefined;
   }
 
-  protected override async getTracker(request: ThrottledRequest, context?: ExecutionContext): Promise<string> {
-    const tenant = context && endpointLimitOf(context)?.key === 'tenant' ? callerTenant(request) : null;
+  protected trackerOf(request: ThrottledRequest, context: ExecutionContext): string {
+    const tenant = endpointLimitOf(context)?.key === 'tenant' ? callerTenant(request) : null;
     if (!tenant) return `ip:${clientIp(request)}`;
     return isPublicClient(request) ? `tenant:${tenant.tenantId}:ip:${clientIp(request)}` : `tenant:${tenant.tenantId}`;
   }

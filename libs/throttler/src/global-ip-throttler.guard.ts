@@ -33,7 +33,7 @@ export class GlobalIpThrottlerGuard extends SlidingWindowGuard {
     return this.deferral?.mayWait(context) ?? false;
   }
 
-  protected override async getTracker(request: ThrottledRequest): Promise<string> {
+  protected trackerOf(request: ThrottledRequest): string {
     return `ip:${clientIp(request)}`;
   }
 

@@ -73,10 +73,15 @@ class ExampleController {
   @Get() @EndpointLimit('ip', { name: 'pages' }) page() {}
 }
 
+/** Inherits ExampleController's handlers (the same functions) but is exempt from the plan's limits. */
+@Controller()
+@SkipPlanLimit()
+class ExemptController extends ExampleController {}
+
 const config = parseEnvironment({
   DATABASE_URL: 'postgres://localhost/unit',
   SECRETS_KEY: '00'.repeat(32),
-  PLAN_LIMITS: JSON.stringify({ basic: { minute: 3, hour: 5, day: 100 } }),
+  PLAN_LIMITS: JSON.stringify({ basic: { minute: 3, hour: 5, day: 100 }, pro: { minute: 7, hour: 50, day: 100 } }),
   ENDPOINT_LIMITS: JSON.stringify({ basic: 2 }),
   PAGE_RATE_LIMIT: '4',
   GLOBAL_RATE_LIMIT: '6',
@@ -93,11 +98,12 @@ function contextFor(
   handler: keyof ExampleController,
   request: FakeRequest,
   response: { headers: Record<string, string> },
+  controller: typeof ExampleController = ExampleController,
 ): ExecutionContext {
   return {
     getType: () => 'http',
-    getHandler: () => ExampleController.prototype[handler],
-    getClass: () => ExampleController,
+    getHandler: () => controller.prototype[handler],
+    getClass: () => controller,
     switchToHttp: () => ({ getRequest: () => request, getResponse: () => response, getNext: () => undefined }),
   } as unknown as ExecutionContext;
 }
@@ -191,6 +197,19 @@ describe('throttler guards', () => {
     clock.advance(60);
     const noDaily = await call(plan, 'noDailyLimit', { principal: tenantKey });
     expect(noDaily.headers['RateLimit-Policy']).toBe('3;w=60, 5;w=3600');
+  });
+
+  it("reads a route's decorators once, its limits per request and per controller", async () => {
+    const basic = await call(plan, 'read', { principal: tenantKey });
+    const pro = await call(plan, 'read', { principal: { ...tenantKey, tenantId: 't9', plan: 'pro' } });
+    expect([basic.headers['RateLimit-Limit'], pro.headers['RateLimit-Limit']]).toEqual(['3', '7']);
+
+    // The same handler function, inherited by a controller that skips the plan's limits.
+    const response = { headers: {} as Record<string, string> };
+    await plan.canActivate(contextFor('read', { headers: {}, ip: '192.0.2.1', principal: tenantKey }, response, ExemptController));
+    expect(response.headers).toEqual({});
+    expect(store.logs.get('{tenant:t1}:plan')).toHaveLength(1);
+    expect((await call(plan, 'read', { principal: tenantKey })).headers['RateLimit-Remaining']).toBe('1');
   });
 
   it('keeps the tightest window of all guards in the headers', async () => {

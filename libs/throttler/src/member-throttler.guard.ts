@@ -14,11 +14,11 @@ export class MemberThrottlerGuard extends SlidingWindowGuard {
   protected readonly group = THROTTLER_GROUPS.member;
   protected readonly scope = 'member' as const;
 
-  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return memberTracker(context.switchToHttp().getRequest<ThrottledRequest>()) === null;
+  protected override skips(_context: ExecutionContext, request: ThrottledRequest): boolean {
+    return memberTracker(request) === null;
   }
 
-  protected override async getTracker(request: ThrottledRequest): Promise<string> {
+  protected trackerOf(request: ThrottledRequest): string {
     return memberTracker(request)!;
   }
 

@@ -16,11 +16,11 @@ export class PlanThrottlerGuard extends SlidingWindowGuard {
   protected readonly scope = 'plan' as const;
 
   /** @Public() routes never get a principal, so they are skipped here too. */
-  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return principalTenant(context.switchToHttp().getRequest<ThrottledRequest>()) === null;
+  protected override skips(_context: ExecutionContext, request: ThrottledRequest): boolean {
+    return principalTenant(request) === null;
   }
 
-  protected override async getTracker(request: ThrottledRequest): Promise<string> {
+  protected trackerOf(request: ThrottledRequest): string {
     return planTracker(principalTenant(request)!.tenantId);
   }
 

@@ -1,4 +1,4 @@
-import { ExecutionContext, Inject, Logger, Optional } from '@nestjs/common';
+import { ExecutionContext, Inject, Logger, Optional, Type } from '@nestjs/common';
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
@@ -43,6 +43,17 @@ interface GuardCheck extends BucketCheck {
 
 type ReportingRequest = ThrottledRequest & { [REPORTED]?: WindowState; [DEFERRED]?: GuardCheck[] };
 
+/** A route's handler, as Nest names it (the metadata of decorators is kept on it). */
+type Handler = ReturnType<ExecutionContext['getHandler']>;
+
+/** One of a guard's windows as a route's decorators leave it: its limit and length may still depend on the request. */
+interface RouteLimit {
+  throttler: ThrottlerOptions;
+  name: WindowName;
+  limit: Resolvable<number>;
+  ttl: Resolvable<number>;
+}
+
 /** A throttler's name is `<group>-<window>`, e.g. `plan-hour`. */
 export function throttlerName(group: string, window: WindowName): string {
   return `${group}-${window}`;
@@ -64,7 +75,7 @@ export function rateLimiterUnavailable(): ProblemException {
  * @nestjs/throttler's ThrottlerGuard, counting all windows of a group (say the plan's minute, hour
  * and day) at once: one bucket per tracker, one atomic Lua script per request in Redis, and the
  * request counted only when every window has room. Its throttlers come from ThrottlerModule's
- * options (named `<group>-<window>`, limit and ttl resolvable per request, overridable with
+ * options (named `<group>-<window>`, limit and ttl resolvable per request but synchronously, overridable with
  * @Throttle()); @SkipThrottle({ <group>: true }) or ({ '<group>-<window>': true }) skips them.
  *
  * Every counted response carries `RateLimit-Limit`, `-Remaining`, `-Reset` and `-Policy` for
@@ -83,6 +94,8 @@ export abstract class SlidingWindowGuard extends ThrottlerGuard {
   /** Counts refusals (sesame_rate_limited_total) when the app has MetricsModule. */
   @Optional() @Inject(SesameMetrics) protected readonly metrics?: SesameMetrics;
   private store: SlidingWindowStore;
+  /** routeLimits, per handler and then class (a handler may be inherited by several controllers). */
+  private readonly routes = new WeakMap<Handler, Map<Type, RouteLimit[]>>();
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
@@ -106,8 +119,10 @@ export abstract class SlidingWindowGuard extends ThrottlerGuard {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
+    // Guards used with @UseGuards() may be created outside the module's lifecycle.
+    if (!this.throttlers) await this.onModuleInit();
     const request = context.switchToHttp().getRequest<ReportingRequest>();
-    const own = await this.checkOf(context);
+    const own = this.checkOf(context, request);
     if (own && this.mayDefer(context)) {
       (request[DEFERRED] ??= []).push(own);
       return true;
@@ -127,21 +142,61 @@ export abstract class SlidingWindowGuard extends ThrottlerGuard {
     return false;
   }
 
-  /** This guard's check of the request, or null when it does not count it. */
-  private async checkOf(context: ExecutionContext): Promise<GuardCheck | null> {
-    // Guards used with @UseGuards() may be created outside the module's lifecycle.
-    if (!this.throttlers) await this.onModuleInit();
-    if (this.isSkipped(context, this.group) || (await this.shouldSkip(context))) return null;
-    const throttlers = this.throttlers.filter(
-      (throttler) => !this.isSkipped(context, throttler.name!) && !(throttler.skipIf ?? this.commonOptions.skipIf)?.(context),
-    );
-    if (throttlers.length === 0) return null;
+  /** Whether this request is not counted by this guard at all (say, no tenant to count it against). */
+  protected skips(_context: ExecutionContext, _request: ThrottledRequest): boolean {
+    return false;
+  }
 
-    const request = context.switchToHttp().getRequest<ReportingRequest>();
-    const windows = await Promise.all(throttlers.map((throttler) => this.windowSpec(context, throttler)));
-    const tracker = await (throttlers[0].getTracker ?? this.commonOptions.getTracker!)(request, context);
-    const bucket = (throttlers[0].generateKey ?? this.commonOptions.generateKey!)(context, tracker, this.group);
-    return { guard: this, context, bucket, windows };
+  /** Whose bucket the request is counted in: `ip:<address>`, `tenant:<id>`, … */
+  protected abstract trackerOf(request: ThrottledRequest, context: ExecutionContext): string;
+
+  /**
+   * This guard's check of the request, or null when it does not count it. Synchronous: it runs on
+   * every request, and the route's metadata is read once per route (routeLimits).
+   */
+  private checkOf(context: ExecutionContext, request: ReportingRequest): GuardCheck | null {
+    const limits = this.routeLimits(context);
+    if (limits.length === 0 || this.skips(context, request)) return null;
+    const windows: WindowSpec[] = [];
+    for (const { throttler, name, limit, ttl } of limits) {
+      if ((throttler.skipIf ?? this.commonOptions.skipIf)?.(context)) continue;
+      windows.push({
+        name,
+        limit: resolvePositive(context, limit, `${throttler.name}.limit`),
+        lengthMs: resolvePositive(context, ttl, `${throttler.name}.ttl`),
+      });
+    }
+    if (windows.length === 0) return null;
+    return { guard: this, context, bucket: this.generateKey(context, this.trackerOf(request, context), this.group), windows };
+  }
+
+  /**
+   * This guard's windows as the route's @SkipThrottle() and @Throttle() leave them, in window order.
+   * Decorators are fixed when the app starts, so the answer is kept per handler and class.
+   */
+  private routeLimits(context: ExecutionContext): RouteLimit[] {
+    const handler = context.getHandler();
+    const classRef = context.getClass();
+    let byClass = this.routes.get(handler);
+    if (!byClass) this.routes.set(handler, (byClass = new Map()));
+    let limits = byClass.get(classRef);
+    if (!limits) {
+      limits = this.readRouteLimits([handler, classRef]);
+      byClass.set(classRef, limits);
+    }
+    return limits;
+  }
+
+  private readRouteLimits(targets: [Handler, Type]): RouteLimit[] {
+    if (this.isSkipped(targets, this.group)) return [];
+    return this.throttlers
+      .filter((throttler) => !this.isSkipped(targets, throttler.name!))
+      .map((throttler) => ({
+        throttler,
+        name: this.windowName(throttler)!,
+        limit: this.reflector.getAllAndOverride<Resolvable<number>>(THROTTLER_LIMIT + throttler.name, targets) ?? throttler.limit,
+        ttl: this.reflector.getAllAndOverride<Resolvable<number>>(THROTTLER_TTL + throttler.name, targets) ?? throttler.ttl,
+      }));
   }
 
   /** Counts the request in every bucket of `checks`, in order, in one script call; throws the first refusal. */
@@ -191,8 +246,8 @@ export abstract class SlidingWindowGuard extends ThrottlerGuard {
     for (const [name, value] of Object.entries(rateLimitHeaders(windows))) adapter.setHeader(response, name, value);
   }
 
-  private isSkipped(context: ExecutionContext, name: string): boolean {
-    return this.reflector.getAllAndOverride<boolean>(THROTTLER_SKIP + name, [context.getHandler(), context.getClass()]) === true;
+  private isSkipped(targets: [Handler, Type], name: string): boolean {
+    return this.reflector.getAllAndOverride<boolean>(THROTTLER_SKIP + name, targets) === true;
   }
 
   private windowName(throttler: ThrottlerOptions): WindowName | null {
@@ -201,21 +256,13 @@ export abstract class SlidingWindowGuard extends ThrottlerGuard {
     const window = name.startsWith(prefix) ? name.slice(prefix.length) : '';
     return (WINDOWS as readonly string[]).includes(window) ? (window as WindowName) : null;
   }
-
-  private async windowSpec(context: ExecutionContext, throttler: ThrottlerOptions): Promise<WindowSpec> {
-    const targets = [context.getHandler(), context.getClass()];
-    const limit = this.reflector.getAllAndOverride<Resolvable<number>>(THROTTLER_LIMIT + throttler.name, targets) ?? throttler.limit;
-    const ttl = this.reflector.getAllAndOverride<Resolvable<number>>(THROTTLER_TTL + throttler.name, targets) ?? throttler.ttl;
-    return {
-      name: this.windowName(throttler)!,
-      limit: await positive(context, limit, `${throttler.name}.limit`),
-      lengthMs: await positive(context, ttl, `${throttler.name}.ttl`),
-    };
-  }
 }
 
-async function positive(context: ExecutionContext, value: Resolvable<number>, what: string): Promise<number> {
-  const resolved = Number(typeof value === 'function' ? await value(context) : value);
-  if (!Number.isFinite(resolved) || resolved <= 0) throw new Error(`Invalid ${what}: ${String(resolved)}`);
-  return Math.floor(resolved);
+/** A limit or window length as the route resolves it for this request; limits are computed synchronously. */
+function resolvePositive(context: ExecutionContext, value: Resolvable<number>, what: string): number {
+  const resolved = typeof value === 'function' ? value(context) : value;
+  if (resolved instanceof Promise) throw new Error(`${what} must be resolved synchronously`);
+  const number = Number(resolved);
+  if (!Number.isFinite(number) || number <= 0) throw new Error(`Invalid ${what}: ${String(resolved)}`);
+  return Math.floor(number);
 }
