@@ -56,6 +56,7 @@ const LOGIN_EVENT_TYPES = ['user.created', 'user.signed_in'];
  * BENCH_WEBHOOK_ENDPOINTS [3]    tenant A's endpoints; 0 makes a control run (A like B: the harness alone, the ratio should be ≈ 1)
  * BENCH_WEBHOOK_WORKER [load]    where the mail-worker runs: load (on the load generator's CPU, with the receivers), any (unpinned, like Postgres and Redis: the shared-core figure) or server (on auth-api's CPU)
  * BENCH_WEBHOOK_WORKER_NICE [19] the worker's niceness (0: the load generator's priority)
+ * BENCH_WEBHOOK_WORKER_PHASES [running]  running, or stopped: the worker is stopped (SIGSTOP) from each phase's warm-up to its end and continued for the drain, so that A's phases measure the login path alone (its outbox rows), not the machine's capacity for deliveries beside it
  * WEBHOOK_DISPATCH_INTERVAL_MS, WEBHOOK_TENANT_CONCURRENCY, …  passed on to the apps like every variable of the environment (defaults: 1000, 4)
  */
 interface WebhookSettings extends BenchSettings {
@@ -67,6 +68,8 @@ interface WebhookSettings extends BenchSettings {
   drainSeconds: number;
   worker: 'any' | 'server' | 'load';
   workerNiceness: number;
+  /** stopped: no delivery runs during a phase (the login path's own cost); running: the deliveries share the machine. */
+  workerDuringPhases: 'running' | 'stopped';
 }
 
 function webhookSettings(): WebhookSettings {
@@ -78,6 +81,9 @@ function webhookSettings(): WebhookSettings {
   };
   const worker = process.env.BENCH_WEBHOOK_WORKER ?? 'load';
   if (worker !== 'any' && worker !== 'server' && worker !== 'load') throw new Error('BENCH_WEBHOOK_WORKER must be any, server or load');
+  const workerDuringPhases = process.env.BENCH_WEBHOOK_WORKER_PHASES ?? 'running';
+  if (workerDuringPhases !== 'running' && workerDuringPhases !== 'stopped')
+    throw new Error('BENCH_WEBHOOK_WORKER_PHASES must be running or stopped');
   return {
     ...base,
     // Shorter than the other scenarios' phases: every delivery of a phase is waited for before the next.
@@ -92,6 +98,7 @@ function webhookSettings(): WebhookSettings {
     drainSeconds: int('BENCH_WEBHOOK_DRAIN', 150, 1, 3600),
     worker,
     workerNiceness: int('BENCH_WEBHOOK_WORKER_NICE', 19, 0, 19),
+    workerDuringPhases,
   };
 }
 
@@ -397,6 +404,7 @@ export async function runWebhooksBench(): Promise<void> {
                 measuredFile: files.get(tagOf(platform, c, round, tenant, 'measured'))!,
                 tag: tagOf(platform, c, round, tenant, 'measured'),
                 endpoints: s.endpoints,
+                workerStopped: s.workerDuringPhases === 'stopped',
                 settle,
               });
               samples.push(sample);
@@ -533,6 +541,8 @@ interface PhasePlan {
   measuredFile: string;
   tag: string;
   endpoints: number;
+  /** The worker stopped from the warm-up to the end of the phase (BENCH_WEBHOOK_WORKER_PHASES=stopped). */
+  workerStopped: boolean;
   settle: () => Promise<{ settled: boolean; ms: number; expected: number }>;
 }
 
@@ -544,20 +554,27 @@ async function measurePhase(
   plan: PhasePlan,
 ): Promise<Sample> {
   const s = ctx.settings;
-  if (plan.warmupFile)
-    await runLoad(ctx, auth.url, plan.headers, plan.warmupFile, {
-      label: 'warmup',
-      connections: plan.connections,
-      seconds: s.warmupSeconds,
-    });
-  const authPid = auth.process.process.pid!;
   const workerPid = worker.process.process.pid!;
-  const before = { auth: cpuMs(authPid), worker: cpuMs(workerPid), machine: machineTicks(), at: performance.now(), wall: Date.now() };
-  const result = await runLoad(ctx, auth.url, plan.headers, plan.measuredFile, {
-    label: 'measured',
-    connections: plan.connections,
-    seconds: s.durationSeconds,
-  });
+  const authPid = auth.process.process.pid!;
+  if (plan.workerStopped) process.kill(workerPid, 'SIGSTOP');
+  let before: { auth: number; worker: number; machine: { busy: number; total: number }; at: number; wall: number };
+  let result: Awaited<ReturnType<typeof runLoad>>;
+  try {
+    if (plan.warmupFile)
+      await runLoad(ctx, auth.url, plan.headers, plan.warmupFile, {
+        label: 'warmup',
+        connections: plan.connections,
+        seconds: s.warmupSeconds,
+      });
+    before = { auth: cpuMs(authPid), worker: cpuMs(workerPid), machine: machineTicks(), at: performance.now(), wall: Date.now() };
+    result = await runLoad(ctx, auth.url, plan.headers, plan.measuredFile, {
+      label: 'measured',
+      connections: plan.connections,
+      seconds: s.durationSeconds,
+    });
+  } finally {
+    if (plan.workerStopped) process.kill(workerPid, 'SIGCONT');
+  }
   const phaseEnd = Date.now();
   const machine = machineTicks();
   const elapsedMs = performance.now() - before.at;
@@ -824,7 +841,10 @@ function report(
         `p50 ${ms(a.latencyMs.p50)} vs ${ms(b.latencyMs.p50)}; auth-api CPU per login ${fixed(a.authCpuMsPerLogin, 2)} vs ${fixed(b.authCpuMsPerLogin, 2)} ms`,
     );
     verdicts.push({
-      target: `${platform} c=${connections}: login throughput with ${s.endpoints} endpoints ≥ 0.95 × without`,
+      target:
+        s.workerDuringPhases === 'stopped'
+          ? `${platform} c=${connections}: the login path alone (worker stopped during the phases) with ${s.endpoints} endpoints ≥ 0.95 × without`
+          : `${platform} c=${connections}: login throughput with ${s.endpoints} endpoints ≥ 0.95 × without`,
       pass: throughput >= 0.95,
       detail: fixed(throughput, 3),
     });
@@ -842,7 +862,7 @@ function report(
     pass: allDelivered,
     detail: `${check.received}/${check.expected} received, ${check.lost} lost, ${check.unexpected} unexpected, ${check.duplicates} duplicates`,
   });
-  if (s.endpoints > 0) {
+  if (s.endpoints > 0 && s.workerDuringPhases === 'running') {
     const idle = samples.filter((sample) => sample.tenant === 'A' && (sample.deliveryRate?.during ?? 0) < 1);
     verdicts.push({
       target: "the worker delivered during every phase of A (a phase it did not measured no delivery's cost)",
@@ -878,7 +898,7 @@ function report(
   const settings =
     `Settings: ${s.warmupSeconds} s warm-up + ${s.durationSeconds} s per phase × ${s.rounds} round(s) (A B, B A, …), c=${s.connections.join('/')}, ` +
     `POST /v1/login_code (a new address each: user.created + user.signed_in), auth-api pinned to CPU ${s.serverCpu ?? 'any'}, load on CPU ${s.loadCpu ?? 'any'}, ` +
-    `mail-worker ${workerPlace(s)}, WEBHOOK_DISPATCH_INTERVAL_MS=${process.env.WEBHOOK_DISPATCH_INTERVAL_MS ?? '1000 (default)'}, ` +
+    `mail-worker ${workerPlace(s)}${s.workerDuringPhases === 'stopped' ? ' and stopped from each warm-up to the end of its phase' : ''}, WEBHOOK_DISPATCH_INTERVAL_MS=${process.env.WEBHOOK_DISPATCH_INTERVAL_MS ?? '1000 (default)'}, ` +
     `pool ${s.poolSize}, LOG_LEVEL=${s.logLevel}; whole run ${fixed(seconds)} s`;
   const verdictTable = [
     line(['target', 'result']),
