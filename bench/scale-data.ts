@@ -48,6 +48,8 @@ export class ScaleData {
          FROM generate_series(1, $3) g`,
       [this.seed.organizationId, this.seed.applicationId, count],
     );
+    // Statistics of the table as it is now (earlier scenarios of the run may have filled it), not as autovacuum last saw it.
+    await this.step('ANALYZE login_attempt', 'ANALYZE login_attempt');
   }
 
   /** Organizations, users, live tokens and login attempts (the hot paths' tables at 1 M rows). */
