@@ -297,6 +297,17 @@ describe('ClientAuthGuard', () => {
       expect(passes).toBe(!(result instanceof ProblemException));
     });
 
+    it('a request it passes is not checked again: canActivate gives the same principal, the secret compared once', async () => {
+      const guard = new ClientAuthGuard(verifier, reflector());
+      const request: RequestWithClient = { headers: { authorization: basic(`web-client:${WEB_SECRET}`) } };
+      const checkedAlone = await outcome({ ...request });
+      jest.mocked(verifier.secretMatches).mockClear();
+      expect(guard.passesFromCache(contextFor(request))).toBe(true);
+      expect(await guard.canActivate(contextFor(request))).toBe(true);
+      expect(request.client).toEqual(checkedAlone);
+      expect(verifier.secretMatches).toHaveBeenCalledTimes(1);
+    });
+
     it('never for a client the cache does not hold', () => {
       const guard = new ClientAuthGuard({ ...verifier, cached: () => undefined } as unknown as ClientVerifier, reflector());
       expect(guard.passesFromCache(contextFor({ headers: { authorization: basic(`web-client:${WEB_SECRET}`) } }))).toBe(false);
