@@ -308,6 +308,17 @@ describe('ClientAuthGuard', () => {
       expect(verifier.secretMatches).toHaveBeenCalledTimes(1);
     });
 
+    it.each([
+      ['a wrong secret', basic('web-client:wrong')],
+      ['the secret of another client', basic(`android-client:${WEB_SECRET}`)],
+    ])('%s: not passed, and canActivate on the same request still refuses it', async (_, authorization) => {
+      const guard = new ClientAuthGuard(verifier, reflector());
+      const request: RequestWithClient = { headers: { authorization } };
+      expect(guard.passesFromCache(contextFor(request))).toBe(false);
+      expectInvalidClient(await outcome(request));
+      expect(request.client).toBeUndefined();
+    });
+
     it('never for a client the cache does not hold', () => {
       const guard = new ClientAuthGuard({ ...verifier, cached: () => undefined } as unknown as ClientVerifier, reflector());
       expect(guard.passesFromCache(contextFor({ headers: { authorization: basic(`web-client:${WEB_SECRET}`) } }))).toBe(false);
