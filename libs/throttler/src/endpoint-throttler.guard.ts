@@ -3,14 +3,18 @@ import { callerTenant, isPublicClient, ThrottledRequest } from './caller';
 import { clientIp } from './client-ip';
 import { ENDPOINT_LIMIT, EndpointLimitMetadata, THROTTLER_GROUPS } from './decorators';
 import { WindowState } from './rate-limit';
+import { RouteMemo } from './route-memo';
 import { SlidingWindowGuard } from './sliding-window.guard';
 
-/** An endpoint's @EndpointLimit() metadata, if it has one. */
+const endpointLimits = new RouteMemo<EndpointLimitMetadata | undefined>(
+  (handler, classRef) =>
+    (Reflect.getMetadata(ENDPOINT_LIMIT, handler) as EndpointLimitMetadata | undefined) ??
+    (Reflect.getMetadata(ENDPOINT_LIMIT, classRef) as EndpointLimitMetadata | undefined),
+);
+
+/** An endpoint's @EndpointLimit() metadata, if it has one (read once per route). */
 export function endpointLimitOf(context: ExecutionContext): EndpointLimitMetadata | undefined {
-  return (
-    (Reflect.getMetadata(ENDPOINT_LIMIT, context.getHandler()) as EndpointLimitMetadata | undefined) ??
-    (Reflect.getMetadata(ENDPOINT_LIMIT, context.getClass()) as EndpointLimitMetadata | undefined)
-  );
+  return endpointLimits.of(context);
 }
 
 /** Whether a request is counted per tenant (a tenant-keyed endpoint with an identified caller) or per IP. */

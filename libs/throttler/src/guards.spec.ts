@@ -78,6 +78,11 @@ class ExampleController {
 @SkipPlanLimit()
 class ExemptController extends ExampleController {}
 
+/** Inherits ExampleController's handlers under a limit of its own, declared on the class. */
+@Controller()
+@EndpointLimit('ip', { name: 'signup' })
+class LimitedController extends ExampleController {}
+
 const config = parseEnvironment({
   DATABASE_URL: 'postgres://localhost/unit',
   SECRETS_KEY: '00'.repeat(32),
@@ -241,6 +246,15 @@ describe('throttler guards', () => {
     for (let i = 0; i < 4; i++) expect((await call(endpoint, 'page', {})).passed).toBe(true);
     expect((await call(endpoint, 'page', {})).error?.extensions).toMatchObject({ scope: 'endpoint', limit: 4 });
     expect([...store.logs.keys()].sort()).toEqual(['{ip:192.0.2.1}:endpoint:pages', '{tenant:t2}:endpoint:ExampleController.login']);
+  });
+
+  it("reads @EndpointLimit once per handler and controller: an inherited handler gets its controller's limit", async () => {
+    const request = { headers: {}, ip: '192.0.2.1' };
+    const response = { headers: {} as Record<string, string> };
+    await endpoint.canActivate(contextFor('read', request, response));
+    await endpoint.canActivate(contextFor('read', request, response, LimitedController));
+    await endpoint.canActivate(contextFor('read', request, response));
+    expect([...store.logs.entries()]).toEqual([['{ip:192.0.2.1}:endpoint:signup', [clock.now().getTime()]]]);
   });
 
   describe('a deferred global check', () => {

@@ -24,6 +24,7 @@ import {
   WindowSpec,
   WindowState,
 } from './rate-limit';
+import { Handler, RouteMemo } from './route-memo';
 
 // @nestjs/throttler's metadata keys (its decorators write them; its index does not export them).
 const THROTTLER_SKIP = 'THROTTLER:SKIP';
@@ -42,9 +43,6 @@ interface GuardCheck extends BucketCheck {
 }
 
 type ReportingRequest = ThrottledRequest & { [REPORTED]?: WindowState; [DEFERRED]?: GuardCheck[] };
-
-/** A route's handler, as Nest names it (the metadata of decorators is kept on it). */
-type Handler = ReturnType<ExecutionContext['getHandler']>;
 
 /** One of a guard's windows as a route's decorators leave it: its limit and length may still depend on the request. */
 interface RouteLimit {
@@ -94,8 +92,8 @@ export abstract class SlidingWindowGuard extends ThrottlerGuard {
   /** Counts refusals (sesame_rate_limited_total) when the app has MetricsModule. */
   @Optional() @Inject(SesameMetrics) protected readonly metrics?: SesameMetrics;
   private store: SlidingWindowStore;
-  /** routeLimits, per handler and then class (a handler may be inherited by several controllers). */
-  private readonly routes = new WeakMap<Handler, Map<Type, RouteLimit[]>>();
+  /** This guard's windows as each route's @SkipThrottle() and @Throttle() leave them, in window order. */
+  private readonly routeLimits = new RouteMemo((handler, classRef) => this.readRouteLimits([handler, classRef]));
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
@@ -155,7 +153,7 @@ export abstract class SlidingWindowGuard extends ThrottlerGuard {
    * every request, and the route's metadata is read once per route (routeLimits).
    */
   private checkOf(context: ExecutionContext, request: ReportingRequest): GuardCheck | null {
-    const limits = this.routeLimits(context);
+    const limits = this.routeLimits.of(context);
     if (limits.length === 0 || this.skips(context, request)) return null;
     const windows: WindowSpec[] = [];
     for (const { throttler, name, limit, ttl } of limits) {
@@ -168,23 +166,6 @@ export abstract class SlidingWindowGuard extends ThrottlerGuard {
     }
     if (windows.length === 0) return null;
     return { guard: this, context, bucket: this.generateKey(context, this.trackerOf(request, context), this.group), windows };
-  }
-
-  /**
-   * This guard's windows as the route's @SkipThrottle() and @Throttle() leave them, in window order.
-   * Decorators are fixed when the app starts, so the answer is kept per handler and class.
-   */
-  private routeLimits(context: ExecutionContext): RouteLimit[] {
-    const handler = context.getHandler();
-    const classRef = context.getClass();
-    let byClass = this.routes.get(handler);
-    if (!byClass) this.routes.set(handler, (byClass = new Map()));
-    let limits = byClass.get(classRef);
-    if (!limits) {
-      limits = this.readRouteLimits([handler, classRef]);
-      byClass.set(classRef, limits);
-    }
-    return limits;
   }
 
   private readRouteLimits(targets: [Handler, Type]): RouteLimit[] {
