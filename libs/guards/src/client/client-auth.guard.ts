@@ -14,10 +14,13 @@ export const ClientAuthMethods = (...methods: ClientAuthMethod[]) => SetMetadata
 const CHALLENGE = 'Basic realm="sesame"';
 
 /**
- * Requests passesFromCache let through, with their principal, gone with the request. Shared by every
- * instance: Nest may give the route and the limit's deferral instances of their own.
+ * The principal passesFromCache found, kept on the request for the route's canActivate (Nest may give
+ * the route and the limit's deferral guard instances of their own). A symbol: nothing a client
+ * sends can set it.
  */
-const vouched = new WeakMap<RequestWithClient, ClientPrincipal>();
+const VOUCHED = Symbol('sesame:client-vouched');
+
+type VouchingRequest = RequestWithClient & { [VOUCHED]?: ClientPrincipal };
 
 export function invalidClient(detail = 'Client authentication failed'): ProblemException {
   return problem('invalid_client', detail, { headers: { 'WWW-Authenticate': CHALLENGE } });
@@ -42,8 +45,8 @@ export class ClientAuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<RequestWithClient>();
-    const passed = vouched.get(request);
+    const request = context.switchToHttp().getRequest<VouchingRequest>();
+    const passed = request[VOUCHED];
     if (passed) {
       request.client = passed;
       return true;
@@ -69,7 +72,7 @@ export class ClientAuthGuard implements CanActivate {
    * secret's HMAC is the costly part of both).
    */
   passesFromCache(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<RequestWithClient>();
+    const request = context.switchToHttp().getRequest<VouchingRequest>();
     let presented: PresentedCredentials;
     try {
       presented = presentedCredentials(request);
@@ -79,7 +82,7 @@ export class ClientAuthGuard implements CanActivate {
     if (!presented.clientId || !this.allowedMethods(context).includes(presented.method)) return false;
     const client = this.clients.cached(presented.clientId);
     if (!client || !this.accepts(client, presented)) return false;
-    vouched.set(request, principalOf(client, presented));
+    request[VOUCHED] = principalOf(client, presented);
     return true;
   }
 
