@@ -36,6 +36,7 @@ export * from './crypto/approval-numbers';
 export * from './http/uuid-param';
 export * from './http/same-origin';
 export * from './http/cookies';
+export * from './http/route-memo';
 export * from './urls/redirect-uri';
 export * from './logging/request-id';
 export * from './logging/request-id.decorator';

@@ -1,9 +1,9 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
+import { RouteMemo } from '@sesame/common';
 import { callerTenant, isPublicClient, ThrottledRequest } from './caller';
 import { clientIp } from './client-ip';
 import { ENDPOINT_LIMIT, EndpointLimitMetadata, THROTTLER_GROUPS } from './decorators';
 import { WindowState } from './rate-limit';
-import { RouteMemo } from './route-memo';
 import { SlidingWindowGuard } from './sliding-window.guard';
 
 const endpointLimits = new RouteMemo<EndpointLimitMetadata | undefined>(

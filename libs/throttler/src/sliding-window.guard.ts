@@ -9,7 +9,7 @@ import {
   ThrottlerOptions,
   ThrottlerStorage,
 } from '@nestjs/throttler';
-import { Clock, problem, ProblemException, SesameMetrics, WindowName, WINDOWS } from '@sesame/common';
+import { Clock, Handler, problem, ProblemException, RouteMemo, SesameMetrics, WindowName, WINDOWS } from '@sesame/common';
 import { callerTenant, ThrottledRequest } from './caller';
 import {
   BucketCheck,
@@ -24,7 +24,6 @@ import {
   WindowSpec,
   WindowState,
 } from './rate-limit';
-import { Handler, RouteMemo } from './route-memo';
 
 // @nestjs/throttler's metadata keys (its decorators write them; its index does not export them).
 const THROTTLER_SKIP = 'THROTTLER:SKIP';

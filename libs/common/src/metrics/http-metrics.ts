@@ -1,9 +1,10 @@
-import { CanActivate, ExecutionContext, Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, OnModuleInit, Optional, Type } from '@nestjs/common';
 import { PATH_METADATA, VERSION_METADATA } from '@nestjs/common/constants';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { SESAME_CONFIG } from '../config/config.module';
 import { SesameConfig } from '../config/sesame-config';
+import { Handler, RouteMemo } from '../http/route-memo';
 import { rawRequest } from '../logging/request-id';
 import { SesameMetrics } from './sesame-metrics';
 
@@ -23,34 +24,27 @@ export function setMetricsRoute(request: unknown, route: string): void {
  */
 @Injectable()
 export class HttpMetricsGuard implements CanActivate {
-  private readonly routes = new WeakMap<object, string>();
+  private readonly routes = new RouteMemo((handler, controller) => this.routeOf(handler, controller));
 
   constructor(@Inject(SESAME_CONFIG) private readonly config: SesameConfig) {}
 
   canActivate(context: ExecutionContext): boolean {
-    if (context.getType() === 'http') setMetricsRoute(context.switchToHttp().getRequest(), this.routeOf(context));
+    if (context.getType() === 'http') setMetricsRoute(context.switchToHttp().getRequest(), this.routes.of(context));
     return true;
   }
 
-  private routeOf(context: ExecutionContext): string {
-    const handler = context.getHandler();
-    let route = this.routes.get(handler);
-    if (!route) {
-      const controller = context.getClass();
-      const version = Reflect.getMetadata(VERSION_METADATA, handler) ?? Reflect.getMetadata(VERSION_METADATA, controller);
-      const segments = [
-        this.config.http.apiPrefix,
-        typeof version === 'string' ? `v${version}` : '',
-        firstPath(Reflect.getMetadata(PATH_METADATA, controller)),
-        firstPath(Reflect.getMetadata(PATH_METADATA, handler)),
-      ];
-      route = `/${segments
-        .flatMap((segment) => segment.split('/'))
-        .filter(Boolean)
-        .join('/')}`;
-      this.routes.set(handler, route);
-    }
-    return route;
+  private routeOf(handler: Handler, controller: Type): string {
+    const version = Reflect.getMetadata(VERSION_METADATA, handler) ?? Reflect.getMetadata(VERSION_METADATA, controller);
+    const segments = [
+      this.config.http.apiPrefix,
+      typeof version === 'string' ? `v${version}` : '',
+      firstPath(Reflect.getMetadata(PATH_METADATA, controller)),
+      firstPath(Reflect.getMetadata(PATH_METADATA, handler)),
+    ];
+    return `/${segments
+      .flatMap((segment) => segment.split('/'))
+      .filter(Boolean)
+      .join('/')}`;
   }
 }
 

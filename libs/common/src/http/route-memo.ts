@@ -5,8 +5,8 @@ export type Handler = ReturnType<ExecutionContext['getHandler']>;
 
 /**
  * What a route's decorators say, worked out once per handler and controller and kept: decorators
- * are fixed when the app starts, and the limit guards ask on every request. Keyed by handler and
- * then class, since a handler may be inherited by several controllers.
+ * are fixed when the app starts, and guards ask on every request. Keyed by handler and then class,
+ * since a handler may be inherited by several controllers. Guards read route metadata through one.
  */
 export class RouteMemo<T> {
   private readonly byHandler = new WeakMap<Handler, Map<Type, T>>();
