@@ -1,6 +1,7 @@
 import { ExecutionContext, Global, Injectable, Module, Type } from '@nestjs/common';
 import { GUARDS_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
+import { RouteMemo } from '@sesame/common';
 import { ClientAuthGuard } from '@sesame/guards';
 import { EndpointThrottlerGuard, GLOBAL_LIMIT_DEFERRAL, GlobalLimitDeferral } from '@sesame/throttler';
 import { ClientsModule } from '../clients/clients.module';
@@ -16,26 +17,29 @@ import { FormBodyGuard, isFormBody } from './form-body.guard';
  */
 @Injectable()
 class CachedClientDeferral implements GlobalLimitDeferral {
+  /**
+   * Whether a route may defer: its own guards before EndpointThrottlerGuard (the controller's, then
+   * the handler's) are ClientAuthGuard and at most FormBodyGuard. Null when it may not.
+   */
+  private readonly routes = new RouteMemo((handler, controller) => {
+    const guards = [
+      ...(this.reflector.get<Type[] | undefined>(GUARDS_METADATA, controller) ?? []),
+      ...(this.reflector.get<Type[] | undefined>(GUARDS_METADATA, handler) ?? []),
+    ];
+    const before = guards.slice(0, Math.max(0, guards.indexOf(EndpointThrottlerGuard)));
+    if (!before.includes(ClientAuthGuard) || before.some((guard) => guard !== ClientAuthGuard && guard !== FormBodyGuard)) return null;
+    return { formBody: before.includes(FormBodyGuard) };
+  });
+
   constructor(
     private readonly reflector: Reflector,
     private readonly clients: ClientAuthGuard,
   ) {}
 
   mayWait(context: ExecutionContext): boolean {
-    const guards = this.guardsBeforeEndpointLimit(context);
-    if (!guards?.includes(ClientAuthGuard) || guards.some((guard) => guard !== ClientAuthGuard && guard !== FormBodyGuard)) return false;
-    if (guards.includes(FormBodyGuard) && !isFormBody(context)) return false;
+    const route = this.routes.of(context);
+    if (!route || (route.formBody && !isFormBody(context))) return false;
     return this.clients.passesFromCache(context);
-  }
-
-  /** The route's own guards (the controller's, then the handler's) that run before EndpointThrottlerGuard; null when it has none. */
-  private guardsBeforeEndpointLimit(context: ExecutionContext): Type[] | null {
-    const guards = [
-      ...(this.reflector.get<Type[] | undefined>(GUARDS_METADATA, context.getClass()) ?? []),
-      ...(this.reflector.get<Type[] | undefined>(GUARDS_METADATA, context.getHandler()) ?? []),
-    ];
-    const at = guards.indexOf(EndpointThrottlerGuard);
-    return at < 0 ? null : guards.slice(0, at);
   }
 }
 

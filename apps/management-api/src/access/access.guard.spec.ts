@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { SesameConfig, SystemClock } from '@sesame/common';
 import { Organization, OrganizationKey, OrganizationRepository } from '@sesame/entities';
 import { TenantPrincipal } from '@sesame/guards';
-import { ACCESS, AccessRule, RequestWithAccess } from './access.decorator';
+import { Access, ACCESS, AccessRule, RequestWithAccess } from './access.decorator';
 import { AccessGuard } from './access.guard';
 
 const TENANT = '0b7c6a52-3c0e-4a51-9f5e-6f1d2c3b4a51';
@@ -48,6 +48,25 @@ function readOf(tenantId = TENANT): { context: ExecutionContext; request: Reques
 }
 
 describe('AccessGuard', () => {
+  it("a viewer let through on a controller that inherits the handler with a viewer rule is refused on the base controller's admin route", async () => {
+    @Access({ role: 'admin' })
+    class AdminController {
+      change() {}
+    }
+    @Access({ role: 'viewer' })
+    class ViewerController extends AdminController {}
+    const guard = guardWith(new HeldOrganizations());
+    const viewer: TenantPrincipal = { kind: 'tenant', tenantId: TENANT, plan: 'pro', apiKeyId: 'key', apiKeyName: 'key', role: 'viewer' };
+    const on = (controller: typeof AdminController) =>
+      ({
+        getHandler: () => AdminController.prototype.change,
+        getClass: () => controller,
+        switchToHttp: () => ({ getRequest: () => ({ headers: {}, principal: viewer, params: {} }) }),
+      }) as unknown as ExecutionContext;
+    await expect(guard.canActivate(on(ViewerController))).resolves.toBe(true);
+    await expect(guard.canActivate(on(AdminController))).rejects.toMatchObject({ status: 403, code: 'insufficient_role' });
+  });
+
   it('requests that overlap share one read of their organization, each with its own copy to change', async () => {
     const organizations = new HeldOrganizations();
     const guard = guardWith(organizations);

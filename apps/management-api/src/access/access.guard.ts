@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { Clock, LookupBatcher, notFound, problem, roleIncludes, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { Clock, LookupBatcher, notFound, problem, roleIncludes, RouteMemo, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { Organization, OrganizationRepository } from '@sesame/entities';
 import { IS_PERSON_ROUTE, IS_PUBLIC, TenantScopedPrincipal } from '@sesame/guards';
 import { isUUID } from 'class-validator';
@@ -25,6 +25,13 @@ export class AccessGuard implements CanActivate {
     maxInFlight: 1,
     maxBatch: 100,
   });
+  /** Each route's @Access rule; `open` for @Public() and @PersonRoute() routes, which it does not concern. */
+  private readonly routes = new RouteMemo((handler, controller) => ({
+    open:
+      this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, controller]) === true ||
+      this.reflector.getAllAndOverride<boolean>(IS_PERSON_ROUTE, [handler, controller]) === true,
+    rule: this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS, [handler, controller]),
+  }));
 
   constructor(
     private readonly reflector: Reflector,
@@ -36,13 +43,8 @@ export class AccessGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (
-      this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ||
-      this.reflector.getAllAndOverride<boolean>(IS_PERSON_ROUTE, targets)
-    )
-      return true;
-    const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS, targets);
+    const { open, rule } = this.routes.of(context);
+    if (open) return true;
     const request = context.switchToHttp().getRequest<RequestWithAccess>();
     if (!rule) throw new Error(`The route ${context.getClass().name}.${context.getHandler().name} declares no @Access rule`);
     const principal = request.principal!;

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { problem } from '../problems/problem.exception';
+import { RouteMemo } from './route-memo';
 
 const ACCEPTS_FORM_BODY = 'sesame:accepts-form-body';
 
@@ -16,6 +17,10 @@ type RequestHeaders = Record<string, string | string[] | undefined>;
  */
 @Injectable()
 export class JsonBodyGuard implements CanActivate {
+  private readonly acceptsForm = new RouteMemo(
+    (handler, controller) => this.reflector.getAllAndOverride<boolean>(ACCEPTS_FORM_BODY, [handler, controller]) === true,
+  );
+
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -23,8 +28,7 @@ export class JsonBodyGuard implements CanActivate {
     if (!hasBody(headers)) return true;
     const contentType = String(headers['content-type'] ?? '').toLowerCase();
     if (isJson(contentType)) return true;
-    const form = this.reflector.getAllAndOverride<boolean>(ACCEPTS_FORM_BODY, [context.getHandler(), context.getClass()]);
-    if (form && contentType.startsWith('application/x-www-form-urlencoded')) return true;
+    if (this.acceptsForm.of(context) && contentType.startsWith('application/x-www-form-urlencoded')) return true;
     // The same detail as the platform's own refusal of a type it has no parser for (Fastify).
     throw problem('unsupported_media_type', 'Unsupported content type');
   }

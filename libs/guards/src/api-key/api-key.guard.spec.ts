@@ -4,7 +4,12 @@ import { ProblemException } from '@sesame/common';
 import { ApiKeyGuard, bearerToken } from './api-key.guard';
 import { ApiKeyVerifier } from './api-key-verifier';
 import { MemberVerifier } from '../member/member-verifier';
-import { IS_PERSON_ROUTE, IS_PUBLIC, MemberPrincipal, Principal, RequestWithPrincipal, SignedInPerson } from './principal';
+import { IS_PERSON_ROUTE, IS_PUBLIC, MemberPrincipal, Principal, Public, RequestWithPrincipal, SignedInPerson } from './principal';
+
+/** The route the requests go to (the reflector stubs decide what its decorators say). */
+class OrganizationController {
+  read() {}
+}
 
 describe('bearerToken', () => {
   it.each([
@@ -71,8 +76,8 @@ describe('ApiKeyGuard', () => {
     }) as unknown as Reflector;
   const contextFor = (request: RequestWithPrincipal) =>
     ({
-      getHandler: () => undefined,
-      getClass: () => undefined,
+      getHandler: () => OrganizationController.prototype.read,
+      getClass: () => OrganizationController,
       switchToHttp: () => ({ getRequest: () => request }),
     }) as unknown as ExecutionContext;
   const guard = (flags: { isPublic?: boolean; personRoute?: boolean } = {}) => new ApiKeyGuard(verifier, members, reflector(flags));
@@ -117,6 +122,23 @@ describe('ApiKeyGuard', () => {
       ]);
     },
   );
+
+  it('a route opened by @Public() on a controller that inherits the handler leaves the base route closed: no key, no entry', async () => {
+    class ReadController {
+      read() {}
+    }
+    @Public()
+    class OpenController extends ReadController {}
+    const real = new ApiKeyGuard(verifier, members, new Reflector());
+    const on = (controller: typeof ReadController) =>
+      ({
+        getHandler: () => ReadController.prototype.read,
+        getClass: () => controller,
+        switchToHttp: () => ({ getRequest: () => ({ headers: {} }) }),
+      }) as unknown as ExecutionContext;
+    await expect(real.canActivate(on(OpenController))).resolves.toBe(true);
+    await expect(real.canActivate(on(ReadController))).rejects.toMatchObject({ status: 401, code: 'missing_api_key' });
+  });
 
   it('never asks the verifier about an empty token', async () => {
     (verifier.verify as jest.Mock).mockClear();

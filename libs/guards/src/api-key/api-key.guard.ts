@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { problem } from '@sesame/common';
+import { problem, RouteMemo } from '@sesame/common';
 import { MemberVerifier } from '../member/member-verifier';
 import { ApiKeyVerifier } from './api-key-verifier';
 import { IS_PERSON_ROUTE, IS_PUBLIC, MemberPrincipal, RequestWithPrincipal, SignedInPerson } from './principal';
@@ -15,6 +15,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
+  /** Whether a route is @Public() (no credential) or a @PersonRoute() (console tokens only). */
+  private readonly routes = new RouteMemo((handler, controller) => ({
+    public: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, controller]) === true,
+    personRoute: this.reflector.getAllAndOverride<boolean>(IS_PERSON_ROUTE, [handler, controller]) === true,
+  }));
+
   constructor(
     private readonly verifier: ApiKeyVerifier,
     private readonly members: MemberVerifier,
@@ -22,7 +28,8 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.flag(context, IS_PUBLIC)) return true;
+    const route = this.routes.of(context);
+    if (route.public) return true;
     const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
     const credential = bearerToken(request.headers.authorization);
     if (credential === undefined)
@@ -30,7 +37,7 @@ export class ApiKeyGuard implements CanActivate {
     const principal = credential ? await this.verifier.verify(credential) : null;
     if (principal) {
       // A person route answers about the person behind a console token: an API key has none.
-      if (this.flag(context, IS_PERSON_ROUTE)) throw problem('member_token_required', 'Only a console access token can do this');
+      if (route.personRoute) throw problem('member_token_required', 'Only a console access token can do this');
       request.principal = principal;
       return true;
     }
@@ -40,7 +47,7 @@ export class ApiKeyGuard implements CanActivate {
       });
     }
     request.person = await this.person(credential);
-    if (!this.flag(context, IS_PERSON_ROUTE)) request.principal = await this.member(request.person, request.headers);
+    if (!route.personRoute) request.principal = await this.member(request.person, request.headers);
     return true;
   }
 
@@ -49,7 +56,8 @@ export class ApiKeyGuard implements CanActivate {
    * holds as live, on a route for keys. Nothing is refused and Postgres is not asked then.
    */
   passesFromCache(context: ExecutionContext): boolean {
-    if (this.flag(context, IS_PUBLIC) || this.flag(context, IS_PERSON_ROUTE)) return false;
+    const route = this.routes.of(context);
+    if (route.public || route.personRoute) return false;
     const credential = bearerToken(context.switchToHttp().getRequest<RequestWithPrincipal>().headers.authorization);
     return !!credential && this.verifier.holdsLiveKey(credential);
   }
@@ -71,10 +79,6 @@ export class ApiKeyGuard implements CanActivate {
     const member = await this.members.member(person, tenantId.toLowerCase());
     if (!member) throw problem('not_a_member', 'You are not a member of this tenant');
     return member;
-  }
-
-  private flag(context: ExecutionContext, key: string): boolean {
-    return this.reflector.getAllAndOverride<boolean>(key, [context.getHandler(), context.getClass()]) === true;
   }
 }
 

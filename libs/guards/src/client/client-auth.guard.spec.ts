@@ -48,6 +48,11 @@ const verifierAt = (now: Date) =>
   );
 const CLIENTS = [web, android, weird, signedOnly];
 
+/** The route the requests go to (the reflector stubs decide what its decorators say). */
+class TokenController {
+  verify() {}
+}
+
 describe('parseBasic', () => {
   it('decodes client_id:client_secret', () => {
     expect(parseBasic(basic('id:secret'))).toEqual({ clientId: 'id', clientSecret: 'secret' });
@@ -100,8 +105,8 @@ describe('ClientAuthGuard', () => {
   const reflector = (methods?: ClientAuthMethod[]) => ({ getAllAndOverride: () => methods }) as unknown as Reflector;
   const contextFor = (request: RequestWithClient) =>
     ({
-      getHandler: () => undefined,
-      getClass: () => undefined,
+      getHandler: () => TokenController.prototype.verify,
+      getClass: () => TokenController,
       switchToHttp: () => ({ getRequest: () => request }),
     }) as unknown as ExecutionContext;
 
@@ -319,6 +324,26 @@ describe('ClientAuthGuard', () => {
       expect(guard.passesFromCache(contextFor(request))).toBe(false);
       expectInvalidClient(await outcome(request));
       expect(request.client).toBeUndefined();
+    });
+
+    it('a request it passed lends nothing to another: the same client_id with a wrong secret or none, or a body naming the mark, is refused', async () => {
+      const guard = new ClientAuthGuard(verifier, reflector(ALL));
+      const passed: RequestWithClient = { headers: { authorization: basic(`web-client:${WEB_SECRET}`) } };
+      expect(guard.passesFromCache(contextFor(passed))).toBe(true);
+
+      const attempts: RequestWithClient[] = [
+        { headers: { authorization: basic('web-client:wrong') } },
+        { headers: {}, body: { client_id: 'web-client' } },
+        { headers: {}, body: { client_id: 'web-client', 'sesame:client-vouched': passed.client, 'Symbol(sesame:client-vouched)': true } },
+        Object.assign(
+          { headers: { 'sesame:client-vouched': 'web-client' } },
+          { [Symbol('sesame:client-vouched')]: { clientId: 'web-client' } },
+        ),
+      ];
+      for (const request of attempts) {
+        await expect(guard.canActivate(contextFor(request))).rejects.toMatchObject({ status: 401, code: 'invalid_client' });
+        expect(request.client).toBeUndefined();
+      }
     });
 
     it('never for a client the cache does not hold', () => {

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { problem, ProblemException, sha256 } from '@sesame/common';
+import { problem, ProblemException, RouteMemo, sha256 } from '@sesame/common';
 import { ClientPrincipal, RequestWithClient } from './client-principal';
 import { ClientVerifier, RegisteredClient } from './client-verifier';
 
@@ -39,6 +39,11 @@ export function invalidClient(detail = 'Client authentication failed'): ProblemE
  */
 @Injectable()
 export class ClientAuthGuard implements CanActivate {
+  private readonly allowedMethods = new RouteMemo(
+    (handler, controller) =>
+      this.reflector.getAllAndOverride<ClientAuthMethod[]>(METHODS_KEY, [handler, controller]) ?? ['client_secret_basic'],
+  );
+
   constructor(
     private readonly clients: ClientVerifier,
     private readonly reflector: Reflector,
@@ -52,7 +57,7 @@ export class ClientAuthGuard implements CanActivate {
       return true;
     }
     const presented = presentedCredentials(request);
-    if (!this.allowedMethods(context).includes(presented.method))
+    if (!this.allowedMethods.of(context).includes(presented.method))
       throw invalidClient(presented.method === 'none' && !presented.clientId ? 'Client authentication is required' : undefined);
 
     const client = presented.clientId ? await this.clients.find(presented.clientId) : null;
@@ -79,19 +84,11 @@ export class ClientAuthGuard implements CanActivate {
     } catch {
       return false;
     }
-    if (!presented.clientId || !this.allowedMethods(context).includes(presented.method)) return false;
+    if (!presented.clientId || !this.allowedMethods.of(context).includes(presented.method)) return false;
     const client = this.clients.cached(presented.clientId);
     if (!client || !this.accepts(client, presented)) return false;
     request[VOUCHED] = principalOf(client, presented);
     return true;
-  }
-
-  private allowedMethods(context: ExecutionContext): ClientAuthMethod[] {
-    return (
-      this.reflector.getAllAndOverride<ClientAuthMethod[]>(METHODS_KEY, [context.getHandler(), context.getClass()]) ?? [
-        'client_secret_basic',
-      ]
-    );
   }
 
   private accepts(client: RegisteredClient, presented: PresentedCredentials): boolean {
