@@ -19,7 +19,8 @@
  * POST /api/v1/authenticate_direct global per-IP and endpoint limit in one Lua call for a cached client
  *                                  (5 s, like ClientVerifier) → Basic, HMAC verifier compare → JSON →
  *                                  the application's context → transaction: the address's throttle
- *                                  row locked and saved, blocked?, the attempt inserted (token sealed
+ *                                  row made (or, when it has one, locked and saved), the attempt
+ *                                  inserted with blocked? in the same statement (token sealed
  *                                  with AES-256-GCM) → the mail job added to Bull → mail_queued_at
  *                                  (written for concurrent requests together, as Sesame does)
  *
@@ -516,25 +517,31 @@ async function authenticateDirect(request: IncomingMessage): Promise<unknown> {
   let allowedDate: Date;
   try {
     await connection.query('BEGIN');
-    const locked = await connection.query(
-      `INSERT INTO email_throttle (organization_id, email, attempts, allowed_date, last_attempt_at) VALUES ($1, $2, 0, $3, $3)
-       ON CONFLICT (organization_id, email) DO UPDATE SET attempts = email_throttle.attempts
-       RETURNING attempts, allowed_date, last_attempt_at`,
-      [client.organizationId, email, now],
+    // Most addresses have no throttle row (a login clears it): one statement makes it, holding the first attempt.
+    const firstAllowed = new Date(now.getTime() + 15_000);
+    const created = await connection.query(
+      `INSERT INTO email_throttle (organization_id, email, attempts, allowed_date, last_attempt_at) VALUES ($1, $2, 1, $3, $4)
+       ON CONFLICT (organization_id, email) DO NOTHING RETURNING 1`,
+      [client.organizationId, email, firstAllowed, now],
     );
-    const previous = locked.rows[0] as { attempts: number; allowed_date: Date };
-    if (previous.attempts > 0 && previous.allowed_date > now) throw new HttpError(429, { error: 'too_early' });
-    const attempts = previous.attempts + 1;
-    allowedDate = new Date(now.getTime() + Math.min(2 ** (attempts - 1), 3600) * 1000);
-    await connection.query(
-      `INSERT INTO email_throttle (organization_id, email, attempts, allowed_date, last_attempt_at) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (organization_id, email) DO UPDATE SET attempts = $3, allowed_date = $4, last_attempt_at = $5`,
-      [client.organizationId, email, attempts, allowedDate, now],
-    );
-    const blocked = await connection.query('SELECT blocked FROM "user" WHERE organization_id = $1 AND email = $2', [
-      client.organizationId,
-      email,
-    ]);
+    allowedDate = firstAllowed;
+    if (created.rowCount === 0) {
+      const locked = await connection.query(
+        `INSERT INTO email_throttle (organization_id, email, attempts, allowed_date, last_attempt_at) VALUES ($1, $2, 0, $3, $3)
+         ON CONFLICT (organization_id, email) DO UPDATE SET attempts = email_throttle.attempts
+         RETURNING attempts, allowed_date, last_attempt_at`,
+        [client.organizationId, email, now],
+      );
+      const previous = locked.rows[0] as { attempts: number; allowed_date: Date };
+      if (previous.attempts > 0 && previous.allowed_date > now) throw new HttpError(429, { error: 'too_early' });
+      const attempts = previous.attempts + 1;
+      allowedDate = new Date(now.getTime() + Math.min(15 * 2 ** (attempts - 1), 900) * 1000);
+      await connection.query(
+        `INSERT INTO email_throttle (organization_id, email, attempts, allowed_date, last_attempt_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (organization_id, email) DO UPDATE SET attempts = $3, allowed_date = $4, last_attempt_at = $5`,
+        [client.organizationId, email, attempts, allowedDate, now],
+      );
+    }
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', boxKey, iv, { authTagLength: 16 });
     cipher.setAAD(Buffer.from(tokenHash.toString('base64url')));
@@ -544,7 +551,8 @@ async function authenticateDirect(request: IncomingMessage): Promise<unknown> {
     const inserted = await connection.query(
       `INSERT INTO login_attempt (organization_id, application_id, email, token_hash, link_token_encrypted, sentence, state, redirect_uri,
                                   mail_suppressed, expires_at, created_at, flow, approval_verifier)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'direct', $12) ON CONFLICT DO NOTHING RETURNING id`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, EXISTS (SELECT 1 FROM "user" WHERE organization_id = $1 AND email = $3::varchar AND blocked),
+               $9, $10, 'direct', $11) ON CONFLICT DO NOTHING RETURNING id`,
       [
         client.organizationId,
         client.applicationId,
@@ -554,7 +562,6 @@ async function authenticateDirect(request: IncomingMessage): Promise<unknown> {
         sentence,
         input.state,
         input.redirect_uri,
-        (blocked.rows[0] as { blocked: boolean } | undefined)?.blocked ?? false,
         new Date(now.getTime() + row.link_ttl_seconds * 1000),
         now,
         sha256(String(randomInt(100))),

@@ -161,6 +161,27 @@ describe('allowedDate and the per-address backoff', () => {
     expect(smtp.pending(email)).toEqual([]);
   });
 
+  it('of concurrent requests for an address whose wait is over, exactly one creates an attempt, and the next wait doubles once', async () => {
+    const email = uniqueEmail('rerace');
+    const first = await start(email).expect(200);
+    await smtp.next(email);
+    clock.advance(15);
+
+    const responses = await Promise.all(Array.from({ length: 8 }, () => start(email)));
+    const statuses = responses.map((response) => response.status).sort();
+    expect(statuses).toEqual([200, 429, 429, 429, 429, 429, 429, 429]);
+    const winner = responses.find((response) => response.status === 200)!;
+    expect(winner.body.allowedDate).toBe(at(30));
+    for (const loser of responses.filter((response) => response.status === 429)) {
+      expect(loser.body).toEqual({ allowedDate: at(30) });
+    }
+    const attempts = await attemptsOf(app.applicationId, email);
+    expect(attempts.map((attempt) => attempt.id).sort()).toEqual([first.body.loginAttemptId, winner.body.loginAttemptId].sort());
+    expect((await smtp.next(email)).text).toContain(winner.body.sentence);
+    await drainWithSentinel();
+    expect(smtp.pending(email)).toEqual([]);
+  });
+
   it('concurrent requests for different addresses are all accepted', async () => {
     const emails = Array.from({ length: 6 }, () => uniqueEmail('parallel'));
     const responses = await Promise.all(emails.map((email) => start(email)));

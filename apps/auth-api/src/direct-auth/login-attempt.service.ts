@@ -9,7 +9,6 @@ import {
   LoginFlow,
   Transactions,
   Translations,
-  UserRepository,
 } from '@sesame/entities';
 import { MailProducer, QueueUnavailableError } from '@sesame/queue';
 import { EntityManager } from 'typeorm';
@@ -96,7 +95,6 @@ export class LoginAttemptService {
 
   constructor(
     private readonly transactions: Transactions,
-    private readonly users: UserRepository,
     private readonly clock: Clock,
     private readonly attempts: LoginAttemptRepository,
     private readonly throttles: EmailThrottleRepository,
@@ -233,17 +231,28 @@ export class LoginAttemptService {
   }
 
   private async record(manager: EntityManager, request: LoginRequest, token: string, now: Date) {
-    const previous = await this.throttles.lock(manager, request.organizationId, request.email, now);
-    if (previous && previous.allowedDate > now) throw tooEarly(previous.allowedDate, now);
-    const next = nextThrottle(previous, now);
-    await this.throttles.save(manager, request.organizationId, request.email, next);
-    const blocked = await this.users.isBlocked(manager, request.organizationId, request.email);
-    const attempt = await this.insertAttempt(manager, request, token, now, blocked);
+    const { previous, next } = await this.countAttempt(manager, request.organizationId, request.email, now);
+    const attempt = await this.insertAttempt(manager, request, token, now);
     return { attempt: { ...attempt, allowedDate: next.allowedDate }, previous };
   }
 
+  /**
+   * Counts the attempt in the address's backoff, or refuses it as too early. The address's row
+   * stays locked until the transaction ends, so concurrent requests for one address are decided
+   * one after another. Most requests find no row (a login clears it): one statement makes it.
+   */
+  private async countAttempt(manager: EntityManager, organizationId: string, email: string, now: Date) {
+    const first = nextThrottle(null, now);
+    if (await this.throttles.insertFirst(manager, organizationId, email, first)) return { previous: null, next: first };
+    const previous = await this.throttles.lock(manager, organizationId, email, now);
+    if (previous && previous.allowedDate > now) throw tooEarly(previous.allowedDate, now);
+    const next = nextThrottle(previous, now);
+    await this.throttles.save(manager, organizationId, email, next);
+    return { previous, next };
+  }
+
   /** Sentences are unique among live attempts: a taken one is drawn again. */
-  private async insertAttempt(manager: EntityManager, request: LoginRequest, token: string, now: Date, mailSuppressed: boolean) {
+  private async insertAttempt(manager: EntityManager, request: LoginRequest, token: string, now: Date) {
     const expiresAt = new Date(now.getTime() + request.linkTtlSeconds * 1000);
     for (let attempt = 0; attempt < SENTENCE_TRIES; attempt++) {
       const sentence = generateSentence();
@@ -260,7 +269,6 @@ export class LoginAttemptService {
           nonce: request.nonce,
           flow: request.flow,
           translations: request.translations,
-          mailSuppressed,
           requestId: request.requestId,
           requesterUserAgent: request.userAgent?.slice(0, 512) ?? null,
           requesterIp: request.ip,

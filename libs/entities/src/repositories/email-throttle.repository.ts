@@ -16,6 +16,20 @@ export class EmailThrottleRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
+   * Makes the row of an address that has none, holding `first` (its first attempt), locked for
+   * the caller's transaction; false, changing nothing, when the address has a row. A concurrent
+   * request's uncommitted row counts: this waits for that request's commit.
+   */
+  async insertFirst(manager: EntityManager, organizationId: string, email: string, first: EmailThrottleState): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO email_throttle (organization_id, email, attempts, allowed_date, last_attempt_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (organization_id, email) DO NOTHING RETURNING 1`,
+      [organizationId, email, first.attempts, first.allowedDate, first.lastAttemptAt],
+    );
+    return rows.length > 0;
+  }
+
+  /**
    * Locks the address's row for the caller's transaction, creating it first if needed, so even
    * the first request for an address serialises with concurrent ones. Null when the address has
    * no attempt on record.

@@ -48,7 +48,6 @@ export interface NewLoginAttempt {
   nonce: string | null;
   flow: LoginFlow;
   translations: Translations | null;
-  mailSuppressed: boolean;
   requestId: string | null;
   requesterUserAgent: string | null;
   requesterIp: string | null;
@@ -226,14 +225,21 @@ export class LoginAttemptRepository {
     private readonly approvalNumbers: ApprovalNumbers,
   ) {}
 
-  /** Inserts the attempt with its link token sealed and its code's and approval number's verifiers; null when its sentence is taken by another live attempt. */
+  /**
+   * Inserts the attempt with its link token sealed and its code's and approval number's verifiers;
+   * null when its sentence is taken by another live attempt. Its e-mail is suppressed when the
+   * address is a blocked user of the organization (looked up in the same statement: the caller
+   * answers a blocked user exactly as anyone else, and only the mail worker tells them apart).
+   */
   async insert(manager: EntityManager, attempt: NewLoginAttempt, token: string): Promise<{ id: string; tokenHash: Buffer } | null> {
     const tokenHash = sha256(token);
     const rows: { id: string }[] = await manager.query(
       `INSERT INTO login_attempt (organization_id, application_id, email, token_hash, link_token_encrypted, sentence, state, redirect_uri,
                                   code_challenge, translations, mail_suppressed, request_id, expires_at, created_at, nonce, flow, code_verifier,
                                   requester_user_agent, requester_browser_hash, requester_ip, approval_verifier)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+               EXISTS (SELECT 1 FROM "user" WHERE organization_id = $1 AND email = $3::varchar AND blocked),
+               $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
        ON CONFLICT DO NOTHING RETURNING id`,
       [
         attempt.organizationId,
@@ -246,7 +252,6 @@ export class LoginAttemptRepository {
         attempt.redirectUri,
         attempt.codeChallenge,
         attempt.translations,
-        attempt.mailSuppressed,
         attempt.requestId,
         attempt.expiresAt,
         attempt.createdAt,

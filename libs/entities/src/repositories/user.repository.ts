@@ -68,15 +68,6 @@ export class UserRepository {
     await manager.query('DELETE FROM "user" WHERE organization_id = $1 AND id = $2', [organizationId, id]);
   }
 
-  /** Whether the address is a blocked user of the organization (false when it is no user yet), in the caller's transaction. */
-  async isBlocked(manager: EntityManager, organizationId: string, email: string): Promise<boolean> {
-    const rows: { blocked: boolean }[] = await manager.query('SELECT blocked FROM "user" WHERE organization_id = $1 AND email = $2', [
-      organizationId,
-      email,
-    ]);
-    return rows[0]?.blocked ?? false;
-  }
-
   /**
    * A completed login: creates the user of the address, or marks the existing one verified and
    * signed in at `now`. Null when the user is blocked. In the caller's transaction.
