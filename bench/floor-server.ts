@@ -18,10 +18,11 @@
  *                                  the same, then the login activity's newest page (20 and a cursor)
  * POST /api/v1/authenticate_direct global per-IP and endpoint limit in one Lua call for a cached client
  *                                  (5 s, like ClientVerifier) → Basic, HMAC verifier compare → JSON →
- *                                  the application's context → transaction: the address's throttle
- *                                  row made (or, when it has one, locked and saved), the attempt
- *                                  inserted with blocked? in the same statement (token sealed
- *                                  with AES-256-GCM) → the mail job added to Bull → mail_queued_at
+ *                                  the application's context (cached 5 s, like ClientContexts) →
+ *                                  transaction: the address's throttle row made (or, when it has
+ *                                  one, locked and saved), the attempt inserted with blocked? in the
+ *                                  same statement (token sealed with AES-256-GCM) → the mail job
+ *                                  added to Bull → mail_queued_at
  *                                  (written for concurrent requests together, as Sesame does)
  *
  * Environment: FLOOR_PORT, HOST, DATABASE_URL, DATABASE_POOL_SIZE, REDIS_URL, REDIS_PREFIX,
@@ -462,6 +463,28 @@ async function loginClient(clientId: string): Promise<LoginClient | null> {
   return client;
 }
 
+interface LoginContext {
+  whitelist_domains: string[];
+  link_ttl_seconds: number;
+}
+
+const contextCache = new Map<string, { context: LoginContext | undefined; expiresAt: number }>();
+
+/** The application's whitelist and link lifetime, cached for 5 s like Sesame's ClientContexts. */
+async function loginContext(applicationId: string): Promise<LoginContext | undefined> {
+  const now = Date.now();
+  const cached = contextCache.get(applicationId);
+  if (cached && cached.expiresAt > now) return cached.context;
+  const { rows } = await pool.query(
+    `SELECT a.callback_urls, o.whitelist_domains, o.link_ttl_seconds
+       FROM application a JOIN organization o ON o.id = a.organization_id WHERE a.id = $1`,
+    [applicationId],
+  );
+  const context = rows[0] as LoginContext | undefined;
+  contextCache.set(applicationId, { context, expiresAt: now + 5000 });
+  return context;
+}
+
 /** mail_queued_at of concurrent requests' attempts in one statement, as Sesame writes it. */
 const queuedMarks = new LookupBatcher<string, true>(
   async (ids) => {
@@ -500,12 +523,7 @@ async function authenticateDirect(request: IncomingMessage): Promise<unknown> {
     throw new HttpError(400, { error: 'invalid_request' });
   const email = input.email.trim().toLowerCase();
   if (!EMAIL_SHAPE.test(email)) throw new HttpError(400, { error: 'invalid_request' });
-  const context = await pool.query(
-    `SELECT a.callback_urls, o.whitelist_domains, o.link_ttl_seconds
-       FROM application a JOIN organization o ON o.id = a.organization_id WHERE a.id = $1`,
-    [client.applicationId],
-  );
-  const row = context.rows[0] as { whitelist_domains: string[]; link_ttl_seconds: number } | undefined;
+  const row = await loginContext(client.applicationId);
   if (!row || !row.whitelist_domains.includes(new URL(input.redirect_uri).origin)) throw new HttpError(400, { error: 'invalid_request' });
 
   const now = new Date();

@@ -1,8 +1,10 @@
-import { CacheInvalidationBus, ManualClock } from '@sesame/common';
+import { CacheInvalidation, CacheInvalidationBus, ManualClock } from '@sesame/common';
 import request from 'supertest';
 import { startManagementApi, startStack, Stack } from '../support/apps';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { authenticateDirect } from '../support/direct-auth';
 import { basicAuth, loginByLink, uniqueEmail } from '../support/login';
+import { call } from '../support/management';
 import { SmtpSink } from '../support/smtp-sink';
 
 const REDIRECT_URI = 'http://localhost:4000/callback';
@@ -113,5 +115,76 @@ describe('userinfo and client caches', () => {
     } finally {
       await elsewhere.close();
     }
+  });
+
+  describe('the context a direct login starts from (whitelist, callback URLs, link lifetime)', () => {
+    const start = (redirectUri = REDIRECT_URI) =>
+      authenticateDirect(stack.auth.url, app, { email: uniqueEmail('context'), redirect_uri: redirectUri, state: 'st' });
+    const invalidated = (matches: (message: CacheInvalidation) => boolean) =>
+      new Promise<void>((resolve) => stack.auth.app.get(CacheInvalidationBus).subscribe((message) => matches(message) && resolve()));
+    const organizationChanged = () =>
+      invalidated((message) => message.kind === 'organization' && message.organizationId === app.organizationId);
+    const updateOrganization = (body: object) =>
+      call(stack.management.url, 'post', `/organization/${app.organizationId}`, app.apiKey, body);
+    const updateApplication = (body: object) =>
+      call(stack.management.url, 'post', `/organization/${app.organizationId}/application/${app.applicationId}`, app.apiKey, body);
+
+    it('a whitelist domain removed is refused at once: the invalidation reaches the cache', async () => {
+      await start().expect(200); // looked up, and cached
+      const reached = organizationChanged();
+      await updateOrganization({ whitelistDomains: ['http://localhost:4001'] }).expect(200);
+      await reached;
+      const refused = await start();
+      expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: 'invalid_request' });
+      await start('http://localhost:4001/callback').expect(200);
+      await updateOrganization({ whitelistDomains: ['http://localhost:4000'] }).expect(200);
+    });
+
+    it('when the invalidation is lost, a removed domain is accepted for at most the cache time (its link then refuses it: stored-redirect-recheck)', async () => {
+      const elsewhere = await startManagementApi({
+        clock,
+        env: { ...CACHE_ENV, REDIS_PREFIX: `${stack.auth.config.redis.prefix}-elsewhere` },
+      });
+      try {
+        await start().expect(200); // looked up, and cached
+        await call(elsewhere.url, 'post', `/organization/${app.organizationId}`, app.apiKey, {
+          whitelistDomains: ['http://localhost:4001'],
+        }).expect(200);
+        clock.advance(4.9);
+        await start().expect(200);
+        clock.advance(0.2);
+        expect((await start()).status).toBe(400);
+      } finally {
+        await updateOrganization({ whitelistDomains: ['http://localhost:4000'] }).expect(200);
+        await elsewhere.close();
+      }
+    });
+
+    it('a callback URL registered is required at once: the invalidation reaches the cache', async () => {
+      await start().expect(200);
+      const reached = invalidated((message) => message.kind === 'application' && message.applicationId === app.applicationId);
+      await updateApplication({ callbackUrls: ['http://localhost:4000/registered'] }).expect(200);
+      await reached;
+      expect((await start()).status).toBe(400);
+      await start('http://localhost:4000/registered').expect(200);
+      await updateApplication({ callbackUrls: [] }).expect(200);
+    });
+
+    it('a new link lifetime applies to the next login at once', async () => {
+      const before = await start().expect(200);
+      const reached = organizationChanged();
+      await updateOrganization({ linkTtlSeconds: 120 }).expect(200);
+      await reached;
+      const after = await start().expect(200);
+      const expiresIn = async (loginAttemptId: string) => {
+        const status = await request(stack.auth.url)
+          .get(`/api/v1/login_attempt/${loginAttemptId}`)
+          .set('Authorization', basicAuth(app))
+          .expect(200);
+        return (Date.parse(status.body.expiresAt) - clock.now().getTime()) / 1000;
+      };
+      expect(await expiresIn(after.body.loginAttemptId)).toBe(120);
+      expect(await expiresIn(before.body.loginAttemptId)).toBeGreaterThan(120);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { ApprovalNumbers, ProblemException } from '@sesame/common';
 import { ClientPrincipal } from '@sesame/guards';
-import { ApplicationRepository, ClientContext } from '@sesame/entities';
+import { ClientContext } from '@sesame/entities';
+import { ClientContexts } from '../clients/client-contexts';
 import { DirectAuthService } from './direct-auth.service';
 import { AuthenticateDirectDto } from './dto/authenticate-direct.dto';
 import { LoginAttemptService, LoginRequest } from './login-attempt.service';
@@ -39,12 +40,12 @@ const input = (overrides: Partial<AuthenticateDirectDto> = {}): AuthenticateDire
   });
 
 describe('DirectAuthService', () => {
-  let contexts: { findContextById: jest.Mock };
+  let contexts: { find: jest.Mock };
   let attempts: { start: jest.Mock };
   let service: DirectAuthService;
 
   beforeEach(() => {
-    contexts = { findContextById: jest.fn(async () => context()) };
+    contexts = { find: jest.fn(async () => context()) };
     attempts = {
       start: jest.fn(async (request: LoginRequest) => ({
         loginAttemptId: 'attempt-1',
@@ -55,7 +56,7 @@ describe('DirectAuthService', () => {
       })),
     };
     service = new DirectAuthService(
-      contexts as unknown as ApplicationRepository,
+      contexts as unknown as ClientContexts,
       attempts as unknown as LoginAttemptService,
       new ApprovalNumbers(Buffer.alloc(32)),
     );
@@ -77,7 +78,7 @@ describe('DirectAuthService', () => {
         const error = await refusal(principal({ type, plan, idTokenKey: null, method: 'none' }));
         expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: 'unauthorized_client' });
       }
-      expect(contexts.findContextById).not.toHaveBeenCalled();
+      expect(contexts.find).not.toHaveBeenCalled();
       expect(attempts.start).not.toHaveBeenCalled();
     },
   );
@@ -89,7 +90,7 @@ describe('DirectAuthService', () => {
   });
 
   it('an application deleted meanwhile is unauthorized_client', async () => {
-    contexts.findContextById.mockResolvedValueOnce(null);
+    contexts.find.mockResolvedValueOnce(null);
     const error = await refusal(principal());
     expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: 'unauthorized_client' });
   });
@@ -115,7 +116,7 @@ describe('DirectAuthService', () => {
   );
 
   it('with callback URLs registered, only those are accepted', async () => {
-    contexts.findContextById.mockResolvedValue(context(['https://app.example.com/auth/callback']));
+    contexts.find.mockResolvedValue(context(['https://app.example.com/auth/callback']));
     expect((await refusal(principal(), input({ redirect_uri: 'https://app.example.com/cb' }))).code).toBe('invalid_request');
     await service.authenticate(principal(), input({ redirect_uri: 'https://app.example.com/auth/callback' }), null);
     expect(attempts.start).toHaveBeenCalledTimes(1);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { allowedRedirect, ApprovalNumbers, normalizeEmail, Plan, problem } from '@sesame/common';
 import { ClientPrincipal } from '@sesame/guards';
-import { ApplicationRepository } from '@sesame/entities';
+import { ClientContexts } from '../clients/client-contexts';
 import { AuthenticateDirectDto } from './dto/authenticate-direct.dto';
 import { LoginAttemptResponse } from './dto/login-attempt.response';
 import { LoginAttemptService } from './login-attempt.service';
@@ -12,7 +12,7 @@ const DIRECT_AUTH_PLANS: readonly Plan[] = ['pro', 'enterprise'];
 @Injectable()
 export class DirectAuthService {
   constructor(
-    private readonly contexts: ApplicationRepository,
+    private readonly contexts: ClientContexts,
     private readonly attempts: LoginAttemptService,
     private readonly numbers: ApprovalNumbers,
   ) {}
@@ -22,7 +22,7 @@ export class DirectAuthService {
     if (!DIRECT_AUTH_PLANS.includes(client.plan)) {
       throw problem('plan_not_supported', 'Direct authentication is available on the Pro and Enterprise plans only');
     }
-    const context = await this.contexts.findContextById(client.applicationId);
+    const context = await this.contexts.find(client.applicationId);
     if (!context) throw problem('unauthorized_client', 'The application no longer exists');
     const email = normalizeEmail(input.email);
     if (!email) throw problem('invalid_request', 'email must be a valid e-mail address');

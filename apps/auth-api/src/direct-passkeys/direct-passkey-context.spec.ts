@@ -1,7 +1,8 @@
 import type { SesameConfig } from '@sesame/common';
 import { ProblemException } from '@sesame/common';
-import { ApplicationRepository, ClientContext } from '@sesame/entities';
+import { ClientContext } from '@sesame/entities';
 import { ClientPrincipal } from '@sesame/guards';
+import { ClientContexts } from '../clients/client-contexts';
 import { DirectPasskeyCallers } from './direct-passkey-context';
 
 describe('DirectPasskeyCallers', () => {
@@ -13,7 +14,7 @@ describe('DirectPasskeyCallers', () => {
     }) as unknown as ClientContext;
   const callers = (found: ClientContext | null) =>
     new DirectPasskeyCallers(
-      { findContextById: async () => found } as unknown as ApplicationRepository,
+      { find: async () => found } as unknown as ClientContexts,
       {
         http: { publicBaseUrl: 'https://id.example.com/api' },
       } as SesameConfig,

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Plan, problem, SESAME_CONFIG, SesameConfig } from '@sesame/common';
-import { ApplicationRepository, ClientContext } from '@sesame/entities';
+import { ClientContext } from '@sesame/entities';
 import { ClientPrincipal } from '@sesame/guards';
+import { ClientContexts } from '../clients/client-contexts';
 import { relyingPartyOf } from '../login-page/relying-party';
 import { CeremonyParty } from '../passkeys/passkey-ceremony';
 import { pageRelyingParty } from './page-relying-party';
@@ -25,7 +26,7 @@ export class DirectPasskeyCallers {
   private readonly hostedRpId: string;
 
   constructor(
-    private readonly contexts: ApplicationRepository,
+    private readonly contexts: ClientContexts,
     @Inject(SESAME_CONFIG) config: SesameConfig,
   ) {
     this.hostedRpId = relyingPartyOf(config.http.publicBaseUrl).id;
@@ -36,7 +37,7 @@ export class DirectPasskeyCallers {
     if (!DIRECT_AUTH_PLANS.includes(client.plan)) {
       throw problem('plan_not_supported', 'Direct authentication is available on the Pro and Enterprise plans only');
     }
-    const context = await this.contexts.findContextById(client.applicationId);
+    const context = await this.contexts.find(client.applicationId);
     if (!context) throw problem('unauthorized_client', 'The application no longer exists');
     if (context.organization.passkeys === 'off') throw problem('passkeys_off', 'Passkeys are turned off for this organization');
     const relyingParty = pageRelyingParty(origin, context.organization.whitelistDomains);

@@ -84,8 +84,8 @@ export class ApplicationsService {
     if (input.idTokenEncryptedResponseAlg !== undefined)
       application.idTokenEncryptedResponseAlg = idTokenEncryption(application.type === 'web', input.idTokenEncryptedResponseAlg);
     const saved = await this.applications.updateSettings(application);
-    // auth-api instances cache whether the application's id_tokens are encrypted.
-    if (input.idTokenEncryptedResponseAlg !== undefined) await this.changed(id);
+    // auth-api instances cache the application's callback URLs and whether its id_tokens are encrypted.
+    await this.changed(id);
     return withoutSecret(saved);
   }
 

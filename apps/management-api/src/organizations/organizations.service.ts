@@ -36,7 +36,10 @@ export class OrganizationsService {
     if (input.autologin !== undefined) organization.autologin = input.autologin;
     if (input.linkTtlSeconds !== undefined) organization.linkTtlSeconds = input.linkTtlSeconds;
     if (input.passkeys !== undefined) organization.passkeys = input.passkeys;
-    return OrganizationResponse.from(await this.organizations.update(organization));
+    const updated = await this.organizations.update(organization);
+    // auth-api instances cache the settings a login starts from (whitelist, link lifetime, passkeys).
+    await this.invalidations.publish({ kind: 'organization', organizationId: organization.id });
+    return OrganizationResponse.from(updated);
   }
 
   async delete(organization: Organization): Promise<void> {

@@ -10,11 +10,11 @@ import { REDIS } from '../redis/redis-token';
  * only the cache time (the TTL every cache keeps as the fallback while Redis is away).
  */
 export type CacheInvalidation =
-  /** A client secret was rotated or revoked, the application deleted, or its access tokens revoked. */
+  /** A client secret was rotated or revoked, the application changed or deleted, or its access tokens revoked. */
   | { kind: 'application'; applicationId: string }
   /** The tenant's plan changed (cached with its clients, keys and members). */
   | { kind: 'tenant'; tenantId: string }
-  /** An organization was deleted (its keys with it). */
+  /** An organization was changed, or deleted (its keys with it). */
   | { kind: 'organization'; organizationId: string }
   /** An API key was revoked. */
   | { kind: 'api-key'; apiKeyId: string }
