@@ -16,8 +16,6 @@ const MAX_CACHED_CONTEXTS = 10_000;
 export class ClientContexts {
   private readonly cache = new TtlCache<string, ClientContext>(MAX_CACHED_CONTEXTS);
   private readonly cacheMs: number;
-  /** Counts invalidations: a lookup that overlapped one may have read the row from before the change, and is not kept. */
-  private invalidated = 0;
 
   constructor(
     private readonly applications: ApplicationRepository,
@@ -34,14 +32,13 @@ export class ClientContexts {
     const now = this.clock.now().getTime();
     const cached = this.cache.get(applicationId, now);
     if (cached) return cached;
-    const invalidatedBefore = this.invalidated;
+    const version = this.cache.version();
     const context = await this.applications.findContextById(applicationId);
-    if (context && this.cacheMs > 0 && this.invalidated === invalidatedBefore) this.cache.set(applicationId, context, now + this.cacheMs);
+    if (context && this.cacheMs > 0) this.cache.set(applicationId, context, now + this.cacheMs, version);
     return context;
   }
 
   private forget(message: CacheInvalidation): void {
-    this.invalidated++;
     if (message.kind === 'application') this.cache.delete(message.applicationId);
     if (message.kind === 'organization') this.cache.deleteWhere((context) => context.organization.id === message.organizationId);
     if (message.kind === 'tenant') this.cache.deleteWhere((context) => context.tenant.id === message.tenantId);

@@ -80,6 +80,7 @@ export class AccessTokensService {
     const cached = this.userInfoCache.get(cacheKey, now.getTime());
     if (cached) return cached;
 
+    const version = this.userInfoCache.version();
     const row = await this.activeRow(cacheKey, ip, now);
     const info: UserInfoResponse = {
       sub: row.user_id,
@@ -90,7 +91,7 @@ export class AccessTokensService {
       organization_id: row.organization_id,
       updated_at: Math.floor(row.updated_at.getTime() / 1000),
     };
-    if (this.cacheMs > 0) this.userInfoCache.set(cacheKey, info, Math.min(now.getTime() + this.cacheMs, row.expires_at.getTime()));
+    if (this.cacheMs > 0) this.userInfoCache.set(cacheKey, info, Math.min(now.getTime() + this.cacheMs, row.expires_at.getTime()), version);
     return info;
   }
 

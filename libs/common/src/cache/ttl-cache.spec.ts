@@ -26,4 +26,23 @@ describe('TtlCache', () => {
     cache.deleteWhere((value) => value.org === 'x');
     expect([cache.get('a', 0), cache.get('b', 0), cache.get('c', 0)]).toEqual([undefined, undefined, undefined]);
   });
+
+  it('does not keep an answer looked up before a delete: it may predate the change the delete was for', () => {
+    const cache = new TtlCache<string, number>(10);
+    const before = cache.version();
+    cache.delete('a');
+    cache.set('a', 1, 1000, before);
+    expect(cache.get('a', 0)).toBeUndefined();
+    const after = cache.version();
+    cache.set('a', 2, 1000, after);
+    expect(cache.get('a', 0)).toBe(2);
+  });
+
+  it('counts a deleteWhere as a delete, whether or not anything matched', () => {
+    const cache = new TtlCache<string, number>(10);
+    const before = cache.version();
+    cache.deleteWhere(() => false);
+    cache.set('a', 1, 1000, before);
+    expect(cache.get('a', 0)).toBeUndefined();
+  });
 });

@@ -77,6 +77,7 @@ export class ApiKeyVerifier {
   }
 
   private async lookup(hash: Buffer, cacheKey: string, now: number): Promise<ApiKeyPrincipal | null> {
+    const version = this.cache.version();
     const key = await this.keys.findLive(hash);
     const principal: ApiKeyPrincipal | null = !key
       ? null
@@ -91,7 +92,7 @@ export class ApiKeyVerifier {
             role: key.role,
           }
         : { kind: 'tenant', tenantId: key.tenantId, plan: key.plan, apiKeyId: key.id, apiKeyName: key.name, role: key.role };
-    if (this.cacheMs > 0) this.cache.set(cacheKey, principal, now + this.cacheMs);
+    if (this.cacheMs > 0) this.cache.set(cacheKey, principal, now + this.cacheMs, version);
     return principal;
   }
 

@@ -67,8 +67,9 @@ export class ClientVerifier {
     const now = this.clock.now().getTime();
     const cached = this.cache.get(clientId, now);
     if (cached !== undefined) return cached;
+    const version = this.cache.version();
     const client = await this.lookup(clientId);
-    if (this.cacheMs > 0) this.cache.set(clientId, client, now + this.cacheMs);
+    if (this.cacheMs > 0) this.cache.set(clientId, client, now + this.cacheMs, version);
     return client;
   }
 

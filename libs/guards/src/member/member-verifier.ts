@@ -64,6 +64,7 @@ export class MemberVerifier {
       if (cached) await this.touch(hash, token, now);
       return cached;
     }
+    const version = this.people.version();
     const session = await this.accessTokens.findConsoleSession(
       sha256(token),
       new Date(now),
@@ -73,7 +74,7 @@ export class MemberVerifier {
     const person = session ? { userId: session.userId, email: session.email, signedInAt: session.issuedAt } : null;
     // Cached no longer than the session may last.
     const endsAt = session ? Math.min(session.expiresAt.getTime(), session.issuedAt.getTime() + this.maxAgeMs) : Infinity;
-    if (this.cacheMs > 0) this.people.set(hash, person, Math.min(now + this.cacheMs, endsAt));
+    if (this.cacheMs > 0) this.people.set(hash, person, Math.min(now + this.cacheMs, endsAt), version);
     if (session) {
       await this.touch(hash, token, now);
       await this.recordSignIn(session.email, session.issuedAt);
@@ -102,8 +103,9 @@ export class MemberVerifier {
     const now = this.clock.now().getTime();
     const cached = this.members.get(key, now);
     if (cached !== undefined) return cached;
+    const version = this.members.version();
     const membership = await this.tenantMembers.findAccess(tenantId, email);
-    if (this.cacheMs > 0) this.members.set(key, membership, now + this.cacheMs);
+    if (this.cacheMs > 0) this.members.set(key, membership, now + this.cacheMs, version);
     return membership;
   }
 
