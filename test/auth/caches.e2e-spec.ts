@@ -122,22 +122,31 @@ describe('userinfo and client caches', () => {
       authenticateDirect(stack.auth.url, app, { email: uniqueEmail('context'), redirect_uri: redirectUri, state: 'st' });
     const invalidated = (matches: (message: CacheInvalidation) => boolean) =>
       new Promise<void>((resolve) => stack.auth.app.get(CacheInvalidationBus).subscribe((message) => matches(message) && resolve()));
-    const organizationChanged = () =>
-      invalidated((message) => message.kind === 'organization' && message.organizationId === app.organizationId);
-    const updateOrganization = (body: object) =>
-      call(stack.management.url, 'post', `/organization/${app.organizationId}`, app.apiKey, body);
-    const updateApplication = (body: object) =>
-      call(stack.management.url, 'post', `/organization/${app.organizationId}/application/${app.applicationId}`, app.apiKey, body);
+    /** Changes the organization, and waits for the invalidation to reach auth-api (so no test sees the one before's cache). */
+    async function updateOrganization(body: object): Promise<void> {
+      const reached = invalidated((message) => message.kind === 'organization' && message.organizationId === app.organizationId);
+      await call(stack.management.url, 'post', `/organization/${app.organizationId}`, app.apiKey, body).expect(200);
+      await reached;
+    }
+    async function updateApplication(body: object): Promise<void> {
+      const reached = invalidated((message) => message.kind === 'application' && message.applicationId === app.applicationId);
+      await call(
+        stack.management.url,
+        'post',
+        `/organization/${app.organizationId}/application/${app.applicationId}`,
+        app.apiKey,
+        body,
+      ).expect(200);
+      await reached;
+    }
 
     it('a whitelist domain removed is refused at once: the invalidation reaches the cache', async () => {
       await start().expect(200); // looked up, and cached
-      const reached = organizationChanged();
-      await updateOrganization({ whitelistDomains: ['http://localhost:4001'] }).expect(200);
-      await reached;
+      await updateOrganization({ whitelistDomains: ['http://localhost:4001'] });
       const refused = await start();
       expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: 'invalid_request' });
       await start('http://localhost:4001/callback').expect(200);
-      await updateOrganization({ whitelistDomains: ['http://localhost:4000'] }).expect(200);
+      await updateOrganization({ whitelistDomains: ['http://localhost:4000'] });
     });
 
     it('when the invalidation is lost, a removed domain is accepted for at most the cache time (its link then refuses it: stored-redirect-recheck)', async () => {
@@ -155,26 +164,22 @@ describe('userinfo and client caches', () => {
         clock.advance(0.2);
         expect((await start()).status).toBe(400);
       } finally {
-        await updateOrganization({ whitelistDomains: ['http://localhost:4000'] }).expect(200);
+        await updateOrganization({ whitelistDomains: ['http://localhost:4000'] });
         await elsewhere.close();
       }
     });
 
     it('a callback URL registered is required at once: the invalidation reaches the cache', async () => {
       await start().expect(200);
-      const reached = invalidated((message) => message.kind === 'application' && message.applicationId === app.applicationId);
-      await updateApplication({ callbackUrls: ['http://localhost:4000/registered'] }).expect(200);
-      await reached;
+      await updateApplication({ callbackUrls: ['http://localhost:4000/registered'] });
       expect((await start()).status).toBe(400);
       await start('http://localhost:4000/registered').expect(200);
-      await updateApplication({ callbackUrls: [] }).expect(200);
+      await updateApplication({ callbackUrls: [] });
     });
 
     it('a new link lifetime applies to the next login at once', async () => {
       const before = await start().expect(200);
-      const reached = organizationChanged();
-      await updateOrganization({ linkTtlSeconds: 120 }).expect(200);
-      await reached;
+      await updateOrganization({ linkTtlSeconds: 120 });
       const after = await start().expect(200);
       const expiresIn = async (loginAttemptId: string) => {
         const status = await request(stack.auth.url)
