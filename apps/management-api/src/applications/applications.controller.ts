@@ -66,7 +66,12 @@ export class ApplicationsController {
   @HttpCode(200)
   @Access({ role: 'admin', ...IN_ORGANIZATION })
   @Audited('application.update', fromParam('applicationId'))
-  @ApiOperation({ summary: 'Update an application: name, callback URLs, id_token encryption (the answer has no secret)' })
+  @ApiOperation({
+    summary: 'Update an application: name, callback URLs, id_token encryption (the answer has no secret)',
+    description:
+      'Requests after the answer see the new settings on every auth-api instance (within CLIENT_CACHE_SECONDS, 5 s by default, while Redis is away). ' +
+      'A link already sent is checked against the new callback URLs when it is used.',
+  })
   @ApiOkResponse({ type: ApplicationResponse })
   @ManagementErrors({ notFound: true })
   update(

@@ -47,7 +47,12 @@ export class OrganizationsController {
   @HttpCode(200)
   @Access({ role: 'admin', organization: 'id' })
   @Audited('organization.update', fromParam('id'))
-  @ApiOperation({ summary: 'Update an organization: name, whitelist domains, autologin, link lifetime' })
+  @ApiOperation({
+    summary: 'Update an organization: name, whitelist domains, autologin, link lifetime, passkeys',
+    description:
+      'Logins started after the answer use the new settings on every auth-api instance (within CLIENT_CACHE_SECONDS, 5 s by default, while Redis is away). ' +
+      'A link already sent is checked against the new whitelist when it is used.',
+  })
   @ApiOkResponse({ type: OrganizationResponse })
   @ManagementErrors({ notFound: true })
   update(@CurrentOrganization() organization: Organization, @Body() body: UpdateOrganizationDto) {

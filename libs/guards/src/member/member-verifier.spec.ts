@@ -37,4 +37,30 @@ describe('MemberVerifier', () => {
     const fresh = await verifier.member((await verifier.person(NEW_TOKEN))!, 't1');
     expect(fresh).toMatchObject({ memberId: 'm1', role: 'owner', signedInAt: clock.now() });
   });
+
+  it('an owner made viewer while their membership lookup was out is a viewer on the next request', async () => {
+    let role = 'owner';
+    let open!: () => void;
+    let gate: Promise<void> | null = new Promise((resolve) => (open = resolve));
+    const members = {
+      findAccess: async () => {
+        const found = { id: 'm1', tenantId: 't1', role, plan: 'pro' };
+        await gate;
+        return found;
+      },
+    } as unknown as TenantMemberRepository;
+    const verifier = new MemberVerifier(accessTokens, members, config, clock, {
+      subscribe: () => undefined,
+    } as unknown as CacheInvalidationBus);
+    issued.set(OLD_TOKEN, clock.now());
+    const person = (await verifier.person(OLD_TOKEN))!;
+
+    const overlapping = verifier.member(person, 't1');
+    role = 'viewer';
+    verifier.forgetMember('t1', person.email);
+    open();
+    expect((await overlapping)?.role).toBe('owner');
+    gate = null;
+    expect((await verifier.member(person, 't1'))?.role).toBe('viewer');
+  });
 });

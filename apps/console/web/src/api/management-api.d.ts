@@ -390,7 +390,10 @@ export interface paths {
         /** Read an organization (tenant keys, members, or that organization’s keys) */
         get: operations["OrganizationsController_get_v2"];
         put?: never;
-        /** Update an organization: name, whitelist domains, autologin, link lifetime */
+        /**
+         * Update an organization: name, whitelist domains, autologin, link lifetime, passkeys
+         * @description Logins started after the answer use the new settings on every auth-api instance (within CLIENT_CACHE_SECONDS, 5 s by default, while Redis is away). A link already sent is checked against the new whitelist when it is used.
+         */
         post: operations["OrganizationsController_update_v2"];
         /** Delete an organization with its users, applications and keys */
         delete: operations["OrganizationsController_delete_v2"];
@@ -501,7 +504,10 @@ export interface paths {
          */
         get: operations["ApplicationsController_get_v2"];
         put?: never;
-        /** Update an application: name, callback URLs, id_token encryption (the answer has no secret) */
+        /**
+         * Update an application: name, callback URLs, id_token encryption (the answer has no secret)
+         * @description Requests after the answer see the new settings on every auth-api instance (within CLIENT_CACHE_SECONDS, 5 s by default, while Redis is away). A link already sent is checked against the new callback URLs when it is used.
+         */
         post: operations["ApplicationsController_update_v2"];
         /** Delete an application and its tokens */
         delete: operations["ApplicationsController_delete_v2"];
