@@ -29,7 +29,7 @@ export class UsageCounter implements BeforeApplicationShutdown {
   private readonly logger = new Logger(UsageCounter.name);
   private readonly prefix: string;
   /** An organization never moves to another tenant, so its tenant is remembered for good. */
-  private readonly tenants = new TtlCache<string, string>(MAX_CACHED_ORGANIZATIONS);
+  private readonly tenants = new TtlCache<string, string | null>(MAX_CACHED_ORGANIZATIONS);
   /** Counts not yet written, by bucket key and field. */
   private tallied = new Map<string, TalliedCount>();
   private flushTimer: NodeJS.Timeout | null = null;
@@ -100,12 +100,11 @@ export class UsageCounter implements BeforeApplicationShutdown {
   }
 
   private async tenantOf(organizationId: string): Promise<string | null> {
-    const cached = this.tenants.get(organizationId, 0);
-    if (cached) return cached;
     try {
-      const tenantId = await this.organizations.findTenantId(organizationId);
-      if (tenantId) this.tenants.set(organizationId, tenantId, Infinity);
-      return tenantId;
+      return await this.tenants.getOrLoad(organizationId, 0, async () => {
+        const tenantId = await this.organizations.findTenantId(organizationId);
+        return { value: tenantId, keepUntil: tenantId ? Infinity : null };
+      });
     } catch (error) {
       this.logger.warn(`Could not find the tenant of an organization to count usage: ${(error as Error).message}`);
       return null;

@@ -14,7 +14,7 @@ const MAX_CACHED_CONTEXTS = 10_000;
  */
 @Injectable()
 export class ClientContexts {
-  private readonly cache = new TtlCache<string, ClientContext>(MAX_CACHED_CONTEXTS);
+  private readonly cache = new TtlCache<string, ClientContext | null>(MAX_CACHED_CONTEXTS);
   private readonly cacheMs: number;
 
   constructor(
@@ -30,17 +30,15 @@ export class ClientContexts {
   /** Null when the application no longer exists (not cached: an id is never reused). */
   async find(applicationId: string): Promise<ClientContext | null> {
     const now = this.clock.now().getTime();
-    const cached = this.cache.get(applicationId, now);
-    if (cached) return cached;
-    const version = this.cache.version();
-    const context = await this.applications.findContextById(applicationId);
-    if (context && this.cacheMs > 0) this.cache.set(applicationId, context, now + this.cacheMs, version);
-    return context;
+    return this.cache.getOrLoad(applicationId, now, async () => {
+      const context = await this.applications.findContextById(applicationId);
+      return { value: context, keepUntil: context ? now + this.cacheMs : null };
+    });
   }
 
   private forget(message: CacheInvalidation): void {
     if (message.kind === 'application') this.cache.delete(message.applicationId);
-    if (message.kind === 'organization') this.cache.deleteWhere((context) => context.organization.id === message.organizationId);
-    if (message.kind === 'tenant') this.cache.deleteWhere((context) => context.tenant.id === message.tenantId);
+    if (message.kind === 'organization') this.cache.deleteWhere((context) => context?.organization.id === message.organizationId);
+    if (message.kind === 'tenant') this.cache.deleteWhere((context) => context?.tenant.id === message.tenantId);
   }
 }

@@ -36,6 +36,18 @@ function isActive(row: TokenRow, now: Date): boolean {
   return !row.revoked && !row.blocked && row.expires_at.getTime() > now.getTime();
 }
 
+function userInfoOf(row: TokenRow): UserInfoResponse {
+  return {
+    sub: row.user_id,
+    email: row.email,
+    email_verified: row.email_verified,
+    // OpenID Connect Core §5.3.2: a claim without a value is left out, never null.
+    ...(row.name === null ? {} : { name: row.name }),
+    organization_id: row.organization_id,
+    updated_at: Math.floor(row.updated_at.getTime() / 1000),
+  };
+}
+
 /**
  * Reading, checking and revoking access tokens. userinfo answers are cached in process for
  * ACCESS_TOKEN_CACHE_SECONDS (default 5): a token revoked here stops working at once, one revoked
@@ -77,22 +89,10 @@ export class AccessTokensService {
     const hash = sha256(token);
     const cacheKey = hash.toString('base64');
     const now = this.clock.now();
-    const cached = this.userInfoCache.get(cacheKey, now.getTime());
-    if (cached) return cached;
-
-    const version = this.userInfoCache.version();
-    const row = await this.activeRow(cacheKey, ip, now);
-    const info: UserInfoResponse = {
-      sub: row.user_id,
-      email: row.email,
-      email_verified: row.email_verified,
-      // OpenID Connect Core §5.3.2: a claim without a value is left out, never null.
-      ...(row.name === null ? {} : { name: row.name }),
-      organization_id: row.organization_id,
-      updated_at: Math.floor(row.updated_at.getTime() / 1000),
-    };
-    if (this.cacheMs > 0) this.userInfoCache.set(cacheKey, info, Math.min(now.getTime() + this.cacheMs, row.expires_at.getTime()), version);
-    return info;
+    return this.userInfoCache.getOrLoad(cacheKey, now.getTime(), async () => {
+      const row = await this.activeRow(cacheKey, ip, now);
+      return { value: userInfoOf(row), keepUntil: Math.min(now.getTime() + this.cacheMs, row.expires_at.getTime()) };
+    });
   }
 
   /** Whose an active access token is (as userinfo checks it, uncached): the user acting on their own things. 401 otherwise. */

@@ -36,6 +36,6 @@ export class FailedLookupLimiter {
     const now = this.clock.now().getTime();
     const entry = this.failures.get(ip, now);
     if (entry) entry.count += 1;
-    else this.failures.set(ip, { count: 1 }, now + WINDOW_MS);
+    else this.failures.put(ip, { count: 1 }, now + WINDOW_MS);
   }
 }

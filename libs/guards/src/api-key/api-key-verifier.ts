@@ -48,8 +48,10 @@ export class ApiKeyVerifier {
 
     const cacheKey = hash.toString('base64');
     const now = this.clock.now().getTime();
-    const cached = this.cache.get(cacheKey, now);
-    const principal = cached !== undefined ? cached : await this.lookup(hash, cacheKey, now);
+    const principal = await this.cache.getOrLoad(cacheKey, now, async () => ({
+      value: await this.lookup(hash),
+      keepUntil: now + this.cacheMs,
+    }));
     if (principal) this.touch(principal.apiKeyId, now);
     return principal;
   }
@@ -76,24 +78,20 @@ export class ApiKeyVerifier {
     if (message.kind === 'organization') this.forgetOrganization(message.organizationId);
   }
 
-  private async lookup(hash: Buffer, cacheKey: string, now: number): Promise<ApiKeyPrincipal | null> {
-    const version = this.cache.version();
+  private async lookup(hash: Buffer): Promise<ApiKeyPrincipal | null> {
     const key = await this.keys.findLive(hash);
-    const principal: ApiKeyPrincipal | null = !key
-      ? null
-      : key.organizationId
-        ? {
-            kind: 'organization',
-            tenantId: key.tenantId,
-            organizationId: key.organizationId,
-            plan: key.plan,
-            apiKeyId: key.id,
-            apiKeyName: key.name,
-            role: key.role,
-          }
-        : { kind: 'tenant', tenantId: key.tenantId, plan: key.plan, apiKeyId: key.id, apiKeyName: key.name, role: key.role };
-    if (this.cacheMs > 0) this.cache.set(cacheKey, principal, now + this.cacheMs, version);
-    return principal;
+    if (!key) return null;
+    return key.organizationId
+      ? {
+          kind: 'organization',
+          tenantId: key.tenantId,
+          organizationId: key.organizationId,
+          plan: key.plan,
+          apiKeyId: key.id,
+          apiKeyName: key.name,
+          role: key.role,
+        }
+      : { kind: 'tenant', tenantId: key.tenantId, plan: key.plan, apiKeyId: key.id, apiKeyName: key.name, role: key.role };
   }
 
   /** Records last use at most once a minute per key and instance, off the request's path. */

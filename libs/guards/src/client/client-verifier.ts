@@ -65,12 +65,7 @@ export class ClientVerifier {
   async find(clientId: string): Promise<RegisteredClient | null> {
     if (clientId.length === 0 || clientId.length > 64) return null;
     const now = this.clock.now().getTime();
-    const cached = this.cache.get(clientId, now);
-    if (cached !== undefined) return cached;
-    const version = this.cache.version();
-    const client = await this.lookup(clientId);
-    if (this.cacheMs > 0) this.cache.set(clientId, client, now + this.cacheMs, version);
-    return client;
+    return this.cache.getOrLoad(clientId, now, async () => ({ value: await this.lookup(clientId), keepUntil: now + this.cacheMs }));
   }
 
   /** The client as the cache holds it now: undefined when it is not cached (or null: cached as unknown). Never asks Postgres. */

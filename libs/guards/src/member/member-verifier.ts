@@ -4,6 +4,7 @@ import {
   CacheInvalidationBus,
   Clock,
   isSecretShaped,
+  Loaded,
   SESAME_CONFIG,
   SesameConfig,
   sha256,
@@ -59,27 +60,26 @@ export class MemberVerifier {
   async person(token: string): Promise<SignedInPerson | null> {
     const hash = sha256(token).toString('base64');
     const now = this.clock.now().getTime();
-    const cached = this.people.get(hash, now);
-    if (cached !== undefined) {
-      if (cached) await this.touch(hash, token, now);
-      return cached;
-    }
-    const version = this.people.version();
+    const person = await this.people.getOrLoad(hash, now, () => this.signedIn(token, now));
+    if (person) await this.touch(hash, token, now);
+    return person;
+  }
+
+  /** The console session a token opens now, cached no longer than the session may last; its first lookup records the sign-in. */
+  private async signedIn(token: string, now: number): Promise<Loaded<SignedInPerson | null>> {
     const session = await this.accessTokens.findConsoleSession(
       sha256(token),
       new Date(now),
       new Date(now - this.maxAgeMs),
       new Date(now - this.idleMs),
     );
-    const person = session ? { userId: session.userId, email: session.email, signedInAt: session.issuedAt } : null;
-    // Cached no longer than the session may last.
-    const endsAt = session ? Math.min(session.expiresAt.getTime(), session.issuedAt.getTime() + this.maxAgeMs) : Infinity;
-    if (this.cacheMs > 0) this.people.set(hash, person, Math.min(now + this.cacheMs, endsAt), version);
-    if (session) {
-      await this.touch(hash, token, now);
-      await this.recordSignIn(session.email, session.issuedAt);
-    }
-    return person;
+    if (!session) return { value: null, keepUntil: now + this.cacheMs };
+    await this.recordSignIn(session.email, session.issuedAt);
+    const endsAt = Math.min(session.expiresAt.getTime(), session.issuedAt.getTime() + this.maxAgeMs);
+    return {
+      value: { userId: session.userId, email: session.email, signedInAt: session.issuedAt },
+      keepUntil: Math.min(now + this.cacheMs, endsAt),
+    };
   }
 
   /** The person as a member of the tenant, or null when they are not one (or the tenant does not exist). */
@@ -101,12 +101,10 @@ export class MemberVerifier {
   private async membership(tenantId: string, email: string): Promise<MemberAccess | null> {
     const key = `${tenantId}|${email}`;
     const now = this.clock.now().getTime();
-    const cached = this.members.get(key, now);
-    if (cached !== undefined) return cached;
-    const version = this.members.version();
-    const membership = await this.tenantMembers.findAccess(tenantId, email);
-    if (this.cacheMs > 0) this.members.set(key, membership, now + this.cacheMs, version);
-    return membership;
+    return this.members.getOrLoad(key, now, async () => ({
+      value: await this.tenantMembers.findAccess(tenantId, email),
+      keepUntil: now + this.cacheMs,
+    }));
   }
 
   /** Drops a member from this instance's cache at once (removed, or given another role); publish a `member` invalidation for the others. */
