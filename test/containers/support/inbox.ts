@@ -11,8 +11,21 @@ export interface CaughtMail {
 }
 
 export async function mailsTo(address: string): Promise<CaughtMail[]> {
-  const all = (await (await fetch(`${INBOX_URL}/email`)).json()) as CaughtMail[];
+  const all = (await (await caughtMail()).json()) as CaughtMail[];
   return all.filter((mail) => mail.to.some((to) => to.address === address));
+}
+
+/**
+ * Node's fetch may reuse a kept-alive connection the catcher has just closed and fail with "other
+ * side closed" (nodejs/undici#3492); the list is only read, so it is asked once more on a new one.
+ */
+async function caughtMail(): Promise<Response> {
+  try {
+    return await fetch(`${INBOX_URL}/email`);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return fetch(`${INBOX_URL}/email`);
+  }
 }
 
 /** The first mail to `address`, once it has arrived (the catcher has no push API). */
