@@ -364,7 +364,7 @@ export function loginActivityTarget(ctx: BenchContext, server: 'sesame' | 'floor
 }
 
 /** authenticate_direct bodies made per second of a phase (each request needs its own address: the backoff is per address). */
-const LOGIN_RATE = 1500;
+const LOGIN_RATE = 4000;
 
 /** authenticate_direct with Basic credentials, each request for an address of its own (the mail jobs just queue up: no worker runs). */
 export function loginTarget(ctx: BenchContext, server: 'sesame' | 'floor', platform: Platform | null): Target {

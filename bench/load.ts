@@ -83,15 +83,26 @@ type Autocannon = (options: Record<string, unknown>) => AutocannonInstance;
 
 const autocannon = createRequire(__filename)('autocannon') as Autocannon;
 
+/** autocannon's sample interval: stop() takes effect at the next sample. */
+const SAMPLE_MS = 100;
+/** How long requests may go on after stop(), with a margin for a busy load generator. */
+const STOP_LAG_SECONDS = 0.3;
+
 async function runPhase(spec: LoadSpec, phase: LoadPhase, lines: string[], offset: number): Promise<{ result: PhaseResult; used: number }> {
   const failures: PhaseResult['failures'] = [];
   let next = 0;
   let exhausted = false;
   const singleUse = spec.variants && !spec.variants.reuse;
   const available = singleUse ? Math.min(phase.variants ?? lines.length - offset, lines.length - offset) : lines.length;
-  // Stop while enough lines remain for the requests already being built: a used code must never be sent.
-  const stopAt = available - 2 * phase.connections - 2;
   const running: { instance?: AutocannonInstance } = {};
+  let startedAt = 0;
+  // Stop while enough lines remain for the requests already being built and for those sent until
+  // autocannon stops (at its next sample, STOP_LAG_SECONDS at the rate so far): a used code must
+  // never be sent.
+  const mustStop = () => {
+    const rate = next / Math.max((Date.now() - startedAt) / 1000, 1);
+    return next >= available - 2 * phase.connections - 2 - Math.ceil(rate * STOP_LAG_SECONDS);
+  };
 
   const request: AutocannonRequest = { method: spec.method, path: spec.path, headers: { ...spec.headers } };
   if (spec.body !== undefined) request.body = spec.body;
@@ -100,7 +111,8 @@ async function runPhase(spec: LoadSpec, phase: LoadPhase, lines: string[], offse
     request.setupRequest = (built) => {
       let line: string;
       if (singleUse) {
-        if (next >= stopAt && !exhausted) {
+        if (next === 0) startedAt = Date.now();
+        if (!exhausted && mustStop()) {
           exhausted = true;
           setImmediate(() => running.instance?.stop());
         }
@@ -124,6 +136,7 @@ async function runPhase(spec: LoadSpec, phase: LoadPhase, lines: string[], offse
     duration: phase.seconds,
     requests: [request],
     timeout: 10,
+    sampleInt: SAMPLE_MS,
   });
   running.instance = instance;
   const raw = await instance;

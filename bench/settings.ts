@@ -10,8 +10,8 @@
  * BENCH_PIN [1]                 0: do not pin; otherwise servers on BENCH_SERVER_CPU, autocannon on BENCH_LOAD_CPU
  * BENCH_SERVER_CPU [0], BENCH_LOAD_CPU [1]
  * BENCH_USERINFO_TOKENS [100000]  distinct users and access tokens the userinfo requests cycle through (userinfo-cached: 1000)
- * BENCH_VERIFY_MAX_RATE [4000]  codes pre-generated per second of each phase for Sesame and the floor
- * BENCH_PEER_VERIFY_MAX_RATE [2500]  the same for the peer (codes made through oidc-provider's models)
+ * BENCH_VERIFY_MAX_RATE [10000]  codes pre-generated per second of each phase for Sesame and the floor
+ * BENCH_PEER_VERIFY_MAX_RATE [6000]  the same for the peer (codes made through oidc-provider's models)
  * BENCH_POOL_SIZE [10]          DATABASE_POOL_SIZE of Sesame and the floor's pg pool
  * BENCH_LOG_LEVEL [warn]        LOG_LEVEL of the Sesame apps
  * BENCH_MAIL_RATE [5]           authenticate_direct requests per second in the mail scenario (modest, so the
@@ -77,8 +77,8 @@ export function benchSettings(): BenchSettings {
     serverCpu: pin ? integer('BENCH_SERVER_CPU', 0, 0, 1023) : null,
     loadCpu: pin ? integer('BENCH_LOAD_CPU', 1, 0, 1023) : null,
     userinfoTokens: integer('BENCH_USERINFO_TOKENS', 100_000, 1, 1_000_000),
-    verifyMaxRate: integer('BENCH_VERIFY_MAX_RATE', 4000, 10, 1_000_000),
-    peerVerifyMaxRate: integer('BENCH_PEER_VERIFY_MAX_RATE', 2500, 10, 1_000_000),
+    verifyMaxRate: integer('BENCH_VERIFY_MAX_RATE', 10000, 10, 1_000_000),
+    peerVerifyMaxRate: integer('BENCH_PEER_VERIFY_MAX_RATE', 6000, 10, 1_000_000),
     poolSize: integer('BENCH_POOL_SIZE', 10, 1, 200),
     logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
     mail: {
