@@ -8,9 +8,19 @@ interface FormValues {
   domains: { origin: string }[];
   autologin: boolean;
   linkTtlMinutes: number;
+  passkeys: PasskeyPolicy;
 }
 
-const DEFAULTS: FormValues = { name: '', domains: [{ origin: '' }], autologin: false, linkTtlMinutes: 15 };
+type PasskeyPolicy = Organization['passkeys'];
+
+/** The hosted login page's passkey policies, in the words the page uses. */
+const PASSKEY_POLICIES: { value: PasskeyPolicy; label: string }[] = [
+  { value: 'offered', label: 'Offered: sign in with a passkey, and one is offered after an e-mailed login (skippable)' },
+  { value: 'required', label: 'Required: users without a passkey are asked to create one (e-mailed logins keep working)' },
+  { value: 'off', label: 'Off: no passkeys on the hosted login page' },
+];
+
+const DEFAULTS: FormValues = { name: '', domains: [{ origin: '' }], autologin: false, linkTtlMinutes: 15, passkeys: 'offered' };
 
 function toForm(organization: Organization): FormValues {
   return {
@@ -18,6 +28,7 @@ function toForm(organization: Organization): FormValues {
     domains: organization.whitelistDomains.map((origin) => ({ origin })),
     autologin: organization.autologin,
     linkTtlMinutes: Math.round(organization.linkTtlSeconds / 60),
+    passkeys: organization.passkeys,
   };
 }
 
@@ -27,6 +38,7 @@ function toInput(values: FormValues): OrganizationInput {
     whitelistDomains: values.domains.map((domain) => domain.origin.trim()).filter(Boolean),
     autologin: values.autologin,
     linkTtlSeconds: Math.round(Number(values.linkTtlMinutes) * 60),
+    passkeys: values.passkeys,
   };
 }
 
@@ -40,7 +52,7 @@ export interface OrganizationFormProps {
 }
 
 /**
- * Name, whitelist domains, autologin and link lifetime. The API validates; its message for each
+ * Name, whitelist domains, autologin, link lifetime and passkeys. The API validates; its message for each
  * whitelist entry shows under that entry (the API names them `whitelistDomains.<index>`).
  */
 export function OrganizationForm({ organization, submitLabel, pending, error, readOnly, onSubmit }: OrganizationFormProps) {
@@ -129,6 +141,20 @@ export function OrganizationForm({ organization, submitLabel, pending, error, re
           />
           <p id="organization-ttl-error" className="field-error">
             {fieldError('linkTtlSeconds') && 'Between 1 minute and 24 hours.'}
+          </p>
+        </div>
+
+        <div className="field">
+          <label htmlFor="organization-passkeys">Passkeys</label>
+          <select id="organization-passkeys" aria-describedby="organization-passkeys-error" {...form.register('passkeys')}>
+            {PASSKEY_POLICIES.map((policy) => (
+              <option key={policy.value} value={policy.value}>
+                {policy.label}
+              </option>
+            ))}
+          </select>
+          <p id="organization-passkeys-error" className="field-error">
+            {fieldError('passkeys')}
           </p>
         </div>
 

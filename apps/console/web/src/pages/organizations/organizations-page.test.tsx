@@ -23,6 +23,7 @@ describe('OrganizationsPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Add a domain' }));
     await userEvent.click(screen.getByRole('button', { name: 'Add a domain' }));
     await userEvent.type(screen.getByRole('textbox', { name: 'Whitelist domain 3' }), 'http://shop.example.com');
+    await userEvent.selectOptions(screen.getByLabelText('Passkeys'), 'required');
     await userEvent.click(screen.getByRole('button', { name: 'Create organization' }));
 
     // The empty second entry is not sent, so the API's entry 1 is the form's third.
@@ -34,6 +35,7 @@ describe('OrganizationsPage', () => {
       whitelistDomains: ['https://books.example.com', 'http://shop.example.com'],
       autologin: false,
       linkTtlSeconds: 900,
+      passkeys: 'required',
     });
   });
 
@@ -48,6 +50,7 @@ describe('OrganizationsPage', () => {
             whitelistDomains: [],
             autologin: false,
             linkTtlSeconds: 900,
+            passkeys: 'offered',
             createdAt: '',
             updatedAt: '',
           },
