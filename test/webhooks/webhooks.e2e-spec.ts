@@ -35,6 +35,13 @@ const headersOf = (hook: ReceivedWebhook) => ({
 
 /** Verified with the Standard Webhooks reference library, not with Sesame's code. */
 const verified = (secret: string, hook: ReceivedWebhook) => new Webhook(secret).verify(hook.body, headersOf(hook)) as WebhookBody;
+const verifiesWith = (secret: string, hook: ReceivedWebhook) => {
+  try {
+    return !!verified(secret, hook);
+  } catch {
+    return false;
+  }
+};
 
 describe('webhooks', () => {
   const smtp = new SmtpSink();
@@ -189,6 +196,44 @@ describe('webhooks', () => {
     await receiver.next(ofUser('user.unblocked'));
     const recorded = await outbox(`SELECT type FROM webhook_event WHERE payload->'user'->>'id' = $1 ORDER BY created_at`, [user.id]);
     expect(recorded.map((row) => row.type)).toEqual(['user.blocked', 'user.unblocked', 'user.deleted']);
+    await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
+  });
+
+  it('creating, changing and deleting an organization send organization.created, .updated (not for a save that changes nothing) and .deleted', async () => {
+    const endpoint = await addEndpoint({ eventTypes: ['organization.created', 'organization.updated', 'organization.deleted'] });
+    const created = (
+      await asOwner(management().post('/api/v2/organization'))
+        .send({ name: 'Hooked org', whitelistDomains: ['https://hooked.example.com'] })
+        .expect(201)
+    ).body as { id: string };
+    const path = `/api/v2/organization/${created.id}`;
+    /** The organization's event of this type, as delivered to the endpoint with this secret. */
+    const ofOrganization = (type: string, secret: string) => (hook: ReceivedWebhook) =>
+      bodyOf(hook).type === type &&
+      (bodyOf(hook).data.organization as { id: string } | undefined)?.id === created.id &&
+      verifiesWith(secret, hook);
+    // Limited to the organization: it gets the organization's own events, and goes with the organization.
+    const limited = await addEndpoint({ organizationId: created.id, eventTypes: ['organization.updated', 'organization.deleted'] });
+    await asOwner(management().post(path)).send({ autologin: true, passkeys: 'required' }).expect(200);
+    await asOwner(management().post(path)).send({ autologin: true }).expect(200);
+    await receiver.next(ofOrganization('organization.updated', limited.secret));
+    await asOwner(management().delete(path)).expect(204);
+
+    const delivered = async (type: string) => verified(endpoint.secret, await receiver.next(ofOrganization(type, endpoint.secret))).data;
+    const settings = { id: created.id, name: 'Hooked org', whitelistDomains: ['https://hooked.example.com'], linkTtlSeconds: 600 };
+    expect(await delivered('organization.created')).toEqual({ organization: { ...settings, autologin: false, passkeys: 'offered' } });
+    const changed = { organization: { ...settings, autologin: true, passkeys: 'required' } };
+    expect(await delivered('organization.updated')).toEqual(changed);
+    expect(await delivered('organization.deleted')).toEqual(changed);
+    const recorded = await outbox(`SELECT type FROM webhook_event WHERE payload->'organization'->>'id' = $1 ORDER BY created_at`, [
+      created.id,
+    ]);
+    // The save that changed nothing recorded nothing; the limited endpoint was deleted with the organization, not told.
+    expect(recorded.map((row) => row.type)).toEqual(['organization.created', 'organization.updated', 'organization.deleted']);
+    expect(receiver.received.filter((hook) => verifiesWith(limited.secret, hook)).map((hook) => bodyOf(hook).type)).toEqual([
+      'organization.updated',
+    ]);
+    await asOwner(management().get(`/api/v2/tenant/webhook_endpoint/${limited.id}`)).expect(404);
     await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
   });
 

@@ -53,9 +53,9 @@ export class SystemTenantService {
 
   private async ensureOrganization(manager: EntityManager, tenant: Tenant, origin: string): Promise<Organization> {
     const existing = await this.organizations.findFirstOf(manager, tenant.id);
-    if (!existing) return this.organizations.insert({ tenantId: tenant.id, name: 'Sesame Console', whitelistDomains: [origin] });
+    if (!existing) return this.organizations.insert(manager, { tenantId: tenant.id, name: 'Sesame Console', whitelistDomains: [origin] });
     if (existing.whitelistDomains.length === 1 && existing.whitelistDomains[0] === origin) return existing;
-    return this.organizations.update({ ...existing, whitelistDomains: [origin] });
+    return this.organizations.update(manager, { ...existing, whitelistDomains: [origin] });
   }
 
   private async ensureApplication(manager: EntityManager, organization: Organization, callbackUrl: string): Promise<Application> {

@@ -1,5 +1,5 @@
 import { Role } from '@sesame/common';
-import { NewWebhookEvent } from '@sesame/entities';
+import { NewWebhookEvent, Organization } from '@sesame/entities';
 
 /** What a receiver is told of a key: never its hash, nor the key. */
 export interface ReportedKey {
@@ -38,5 +38,21 @@ export function memberEvent(
     type,
     scope: { tenantId: member.tenantId },
     data: { member: { id: member.id, email: member.email, role: member.role }, ...extra },
+  };
+}
+
+/**
+ * `organization.created` or `organization.updated` in the organization (endpoints limited to it get
+ * it too); `organization.deleted` tenant-wide, since the organization's own endpoints go with it.
+ */
+export function organizationEvent(
+  type: 'organization.created' | 'organization.updated' | 'organization.deleted',
+  organization: Organization,
+): NewWebhookEvent {
+  const { id, tenantId, name, whitelistDomains, autologin, linkTtlSeconds, passkeys } = organization;
+  return {
+    type,
+    scope: type === 'organization.deleted' ? { tenantId } : { organizationId: id },
+    data: { organization: { id, name, whitelistDomains, autologin, linkTtlSeconds, passkeys } },
   };
 }

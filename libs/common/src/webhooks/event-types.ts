@@ -15,6 +15,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'member.removed',
   'api_key.created',
   'api_key.revoked',
+  'organization.created',
+  'organization.updated',
+  'organization.deleted',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

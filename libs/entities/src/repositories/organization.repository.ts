@@ -63,7 +63,7 @@ export class OrganizationRepository {
   }
 
   /** Settings left out take their column's default. */
-  async insert(organization: NewOrganization): Promise<Organization> {
+  async insert(manager: EntityManager, organization: NewOrganization): Promise<Organization> {
     const given: [string, unknown][] = [
       ['tenant_id', organization.tenantId],
       ['name', organization.name],
@@ -73,7 +73,7 @@ export class OrganizationRepository {
       ['passkeys', organization.passkeys],
     ];
     const values = given.filter(([, value]) => value !== undefined);
-    const rows: Organization[] = await this.dataSource.query(
+    const rows: Organization[] = await manager.query(
       `INSERT INTO organization (${values.map(([column]) => column).join(', ')}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${COLUMNS}`,
       values.map(([, value]) => value),
     );
@@ -81,8 +81,8 @@ export class OrganizationRepository {
   }
 
   /** Writes the organization's settings; updated_at moves only when one of them changes. */
-  async update(organization: Organization): Promise<Organization> {
-    const rows: Organization[] = await this.dataSource.query(
+  async update(manager: EntityManager, organization: Organization): Promise<Organization> {
+    const rows: Organization[] = await manager.query(
       `WITH updated AS (
          UPDATE organization SET name = $3, whitelist_domains = $4, autologin = $5, link_ttl_seconds = $6, passkeys = $7,
                 updated_at = CASE WHEN (name, whitelist_domains, autologin, link_ttl_seconds, passkeys)
@@ -103,7 +103,13 @@ export class OrganizationRepository {
     return rows[0] ?? organization;
   }
 
-  async delete(tenantId: string, id: string): Promise<void> {
-    await this.dataSource.query('DELETE FROM organization WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+  /** The organization as it was; null when it was gone already. */
+  async delete(manager: EntityManager, tenantId: string, id: string): Promise<Organization | null> {
+    // Through a CTE: the driver answers a bare DELETE … RETURNING with [rows, count].
+    const rows: Organization[] = await manager.query(
+      `WITH deleted AS (DELETE FROM organization WHERE tenant_id = $1 AND id = $2 RETURNING ${COLUMNS}) SELECT * FROM deleted`,
+      [tenantId, id],
+    );
+    return rows[0] ?? null;
   }
 }

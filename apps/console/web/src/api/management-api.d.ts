@@ -699,7 +699,7 @@ export interface components {
             url: string;
             description: string | null;
             /** @description Empty: every event type. */
-            eventTypes: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "passkey.registered" | "passkey.removed" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
+            eventTypes: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "passkey.registered" | "passkey.removed" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "organization.created" | "organization.updated" | "organization.deleted")[];
             enabled: boolean;
             /**
              * @description Why Sesame disabled it: `failing`, every try failed for WEBHOOK_DISABLE_AFTER_DAYS. Null when enabled or disabled by the tenant.
@@ -725,7 +725,7 @@ export interface components {
             /** @example Creates accounts in our CRM */
             description?: string;
             /** @description The event types to receive; empty or left out: all of them. */
-            eventTypes?: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "passkey.registered" | "passkey.removed" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
+            eventTypes?: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "passkey.registered" | "passkey.removed" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "organization.created" | "organization.updated" | "organization.deleted")[];
             /**
              * Format: uuid
              * @description Only this organization's events; left out: the whole tenant's.
@@ -742,7 +742,7 @@ export interface components {
             url: string;
             description: string | null;
             /** @description Empty: every event type. */
-            eventTypes: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "passkey.registered" | "passkey.removed" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
+            eventTypes: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "passkey.registered" | "passkey.removed" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "organization.created" | "organization.updated" | "organization.deleted")[];
             enabled: boolean;
             /**
              * @description Why Sesame disabled it: `failing`, every try failed for WEBHOOK_DISABLE_AFTER_DAYS. Null when enabled or disabled by the tenant.
@@ -763,7 +763,7 @@ export interface components {
             /** @example https://api.example.com/sesame-webhooks */
             url?: string;
             description?: string;
-            eventTypes?: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "passkey.registered" | "passkey.removed" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked")[];
+            eventTypes?: ("user.created" | "user.signed_in" | "login.failed" | "login.locked" | "user.blocked" | "user.unblocked" | "user.deleted" | "passkey.registered" | "passkey.removed" | "application.secret_rotated" | "member.added" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "organization.created" | "organization.updated" | "organization.deleted")[];
             enabled?: boolean;
         };
         WebhookSecretResponse: {
@@ -1763,8 +1763,36 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["ApiKeyEventData"];
         };
+        WebhookOrganization: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            whitelistDomains: string[];
+            autologin: boolean;
+            /** @description How long a login link lives, in seconds. */
+            linkTtlSeconds: number;
+            /** @enum {string} */
+            passkeys: "off" | "offered" | "required";
+        };
+        OrganizationEventData: {
+            /** @description Its settings after the change (as it was, for organization.deleted). */
+            organization: components["schemas"]["WebhookOrganization"];
+        };
+        OrganizationEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "organization.created" | "organization.updated" | "organization.deleted";
+            /**
+             * Format: date-time
+             * @description When it happened (`webhook-timestamp` is the try’s time).
+             */
+            timestamp: string;
+            data: components["schemas"]["OrganizationEventData"];
+        };
         /** @description The JSON body of a webhook delivery (docs/webhooks.md), signed per Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`. */
-        WebhookEvent: components["schemas"]["PingEvent"] | components["schemas"]["UserEvent"] | components["schemas"]["UserSignedInEvent"] | components["schemas"]["LoginFailedEvent"] | components["schemas"]["LoginLockedEvent"] | components["schemas"]["PasskeyRegisteredEvent"] | components["schemas"]["PasskeyRemovedEvent"] | components["schemas"]["ApplicationSecretRotatedEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["ApiKeyEvent"];
+        WebhookEvent: components["schemas"]["PingEvent"] | components["schemas"]["UserEvent"] | components["schemas"]["UserSignedInEvent"] | components["schemas"]["LoginFailedEvent"] | components["schemas"]["LoginLockedEvent"] | components["schemas"]["PasskeyRegisteredEvent"] | components["schemas"]["PasskeyRemovedEvent"] | components["schemas"]["ApplicationSecretRotatedEvent"] | components["schemas"]["MemberAddedEvent"] | components["schemas"]["MemberRoleChangedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["ApiKeyEvent"] | components["schemas"]["OrganizationEvent"];
     };
     responses: never;
     parameters: never;

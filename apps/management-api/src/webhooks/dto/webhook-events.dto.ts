@@ -34,6 +34,15 @@ export class WebhookApplication {
   @ApiProperty({ format: 'uuid' }) organizationId: string;
 }
 
+export class WebhookOrganization {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ type: [String] }) whitelistDomains: string[];
+  @ApiProperty() autologin: boolean;
+  @ApiProperty({ description: 'How long a login link lives, in seconds.' }) linkTtlSeconds: number;
+  @ApiProperty({ enum: ['off', 'offered', 'required'] }) passkeys: string;
+}
+
 export class WebhookPasskey {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ description: 'Where it was made, as the browser said (e.g. "Chrome on macOS").' }) name: string;
@@ -111,6 +120,11 @@ export class ApiKeyEventData {
   @ApiPropertyOptional({ enum: ['creator_removed'], description: 'Revoked with the member who created it.' }) reason?: string;
 }
 
+export class OrganizationEventData {
+  @ApiProperty({ type: WebhookOrganization, description: 'Its settings after the change (as it was, for organization.deleted).' })
+  organization: WebhookOrganization;
+}
+
 /** The envelope of the event types that carry `data`. */
 function webhookEventOf(types: string[], data: new () => object) {
   class WebhookEventOfTypes {
@@ -133,6 +147,10 @@ export class MemberAddedEvent extends webhookEventOf(['member.added'], MemberAdd
 export class MemberRoleChangedEvent extends webhookEventOf(['member.role_changed'], MemberRoleChangedData) {}
 export class MemberRemovedEvent extends webhookEventOf(['member.removed'], MemberRemovedData) {}
 export class ApiKeyEvent extends webhookEventOf(['api_key.created', 'api_key.revoked'], ApiKeyEventData) {}
+export class OrganizationEvent extends webhookEventOf(
+  ['organization.created', 'organization.updated', 'organization.deleted'],
+  OrganizationEventData,
+) {}
 
 /** Every event body, in the order of docs/webhooks.md. */
 export const WEBHOOK_EVENT_MODELS = [
@@ -148,4 +166,5 @@ export const WEBHOOK_EVENT_MODELS = [
   MemberRoleChangedEvent,
   MemberRemovedEvent,
   ApiKeyEvent,
+  OrganizationEvent,
 ];

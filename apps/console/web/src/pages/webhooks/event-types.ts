@@ -20,6 +20,9 @@ const WORDS: Record<WebhookEventType, string> = {
   'member.removed': 'a member was removed',
   'api_key.created': 'an API key was made',
   'api_key.revoked': 'an API key was revoked',
+  'organization.created': 'an organization was created',
+  'organization.updated': "an organization's settings changed",
+  'organization.deleted': 'an organization was deleted, with its users, applications and keys',
 };
 
 export const EVENT_TYPES = Object.keys(WORDS) as WebhookEventType[];
