@@ -13,7 +13,7 @@ import {
   startUnthrottledManagementApi,
 } from '../support/management';
 
-const PASSKEY_FIELDS = ['backedUp', 'createdAt', 'deviceType', 'id', 'lastUsedAt', 'name', 'transports'];
+const PASSKEY_FIELDS = ['backedUp', 'createdAt', 'deviceType', 'id', 'lastUsedAt', 'name', 'rpId', 'transports'];
 
 /**
  * A user's passkeys in the management API: listed by whoever may read the user, removed by whoever
@@ -90,6 +90,7 @@ describe("users' passkeys", () => {
       backedUp: false,
       transports: ['usb'],
       createdAt: new Date('2026-10-02T10:00:00.000Z'),
+      rpId: 'app.example.com',
     });
 
     const response = await list(userId).expect(200);
@@ -102,6 +103,7 @@ describe("users' passkeys", () => {
           deviceType: 'multiDevice',
           backedUp: true,
           transports: ['internal', 'hybrid'],
+          rpId: null,
           createdAt: '2026-10-01T10:00:00.000Z',
           lastUsedAt: '2026-11-01T08:30:00.000Z',
         },
@@ -111,6 +113,7 @@ describe("users' passkeys", () => {
           deviceType: 'singleDevice',
           backedUp: false,
           transports: ['usb'],
+          rpId: 'app.example.com',
           createdAt: '2026-10-02T10:00:00.000Z',
           lastUsedAt: null,
         },

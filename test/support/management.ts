@@ -177,6 +177,8 @@ export interface PasskeyRow {
   transports?: string[];
   createdAt?: Date;
   lastUsedAt?: Date | null;
+  /** Null (the default): the hosted login page's. */
+  rpId?: string | null;
 }
 
 /**
@@ -188,8 +190,8 @@ export async function insertPasskey(organizationId: string, userId: string, pass
   await client.connect();
   try {
     const result = await client.query(
-      `INSERT INTO passkey (organization_id, user_id, credential_id, public_key, sign_count, device_type, backed_up, transports, name, created_at, last_used_at)
-       VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      `INSERT INTO passkey (organization_id, user_id, credential_id, public_key, sign_count, device_type, backed_up, transports, name, created_at, last_used_at, rp_id)
+       VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
       [
         organizationId,
         userId,
@@ -201,6 +203,7 @@ export async function insertPasskey(organizationId: string, userId: string, pass
         passkey.name ?? 'Chrome on macOS',
         passkey.createdAt ?? new Date(),
         passkey.lastUsedAt ?? null,
+        passkey.rpId ?? null,
       ],
     );
     return result.rows[0].id;

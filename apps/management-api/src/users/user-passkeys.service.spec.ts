@@ -11,6 +11,7 @@ const PASSKEY: PasskeySummary = {
   deviceType: 'multiDevice',
   backedUp: true,
   transports: ['internal', 'hybrid'],
+  rpId: null,
   createdAt: new Date('2026-11-01T10:00:00.000Z'),
   lastUsedAt: null,
 };
@@ -49,6 +50,7 @@ describe('UserPasskeysService', () => {
           deviceType: 'multiDevice',
           backedUp: true,
           transports: ['internal', 'hybrid'],
+          rpId: null,
           createdAt: '2026-11-01T10:00:00.000Z',
           lastUsedAt: null,
         },

@@ -16,6 +16,7 @@ const PASSKEY: PasskeySummary = {
   deviceType: 'multiDevice',
   backedUp: true,
   transports: ['internal'],
+  rpId: null,
   createdAt: NOW,
   lastUsedAt: null,
 };

@@ -14,6 +14,8 @@ export interface PasskeySummary {
   deviceType: PasskeyDeviceType;
   backedUp: boolean;
   transports: string[];
+  /** The RP ID (a host) of the application page it was made on; null: the hosted login page's. It signs in only there. */
+  rpId: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
 }
@@ -57,7 +59,7 @@ export interface PasskeyRegisteredNotice {
 
 type Row = Record<string, unknown>;
 
-const SUMMARY_COLUMNS = `id, organization_id, user_id, name, device_type, backed_up, transports, created_at, last_used_at`;
+const SUMMARY_COLUMNS = `id, organization_id, user_id, name, device_type, backed_up, transports, rp_id, created_at, last_used_at`;
 
 function summary(row: Row): PasskeySummary {
   return {
@@ -68,6 +70,7 @@ function summary(row: Row): PasskeySummary {
     deviceType: row.device_type as PasskeyDeviceType,
     backedUp: row.backed_up as boolean,
     transports: row.transports as string[],
+    rpId: (row.rp_id as string | null) ?? null,
     createdAt: row.created_at as Date,
     lastUsedAt: (row.last_used_at as Date | null) ?? null,
   };

@@ -1279,6 +1279,11 @@ export interface components {
              *     ]
              */
             transports: string[];
+            /**
+             * @description Where it signs in: the RP ID (a host) of the application's own page it was made on; null for the hosted login page. A passkey signs in only under the RP ID it was made for.
+             * @example app.example.com
+             */
+            rpId: string | null;
             /** Format: date-time */
             createdAt: string;
             /**

@@ -26,6 +26,15 @@ export class PasskeyResponse {
   })
   transports: string[];
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'app.example.com',
+    description:
+      "Where it signs in: the RP ID (a host) of the application's own page it was made on; null for the hosted login page. A passkey signs in only under the RP ID it was made for.",
+  })
+  rpId: string | null;
+
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
 
@@ -39,6 +48,7 @@ export class PasskeyResponse {
       deviceType: passkey.deviceType,
       backedUp: passkey.backedUp,
       transports: passkey.transports,
+      rpId: passkey.rpId,
       createdAt: passkey.createdAt.toISOString(),
       lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null,
     };

@@ -32,6 +32,7 @@ function passkey(overrides: Partial<Passkey>): Passkey {
     deviceType: 'multiDevice',
     backedUp: true,
     transports: ['internal', 'hybrid'],
+    rpId: null,
     createdAt: '2026-10-02T10:00:00.000Z',
     lastUsedAt: '2026-11-01T09:00:00.000Z',
     ...overrides,
@@ -59,21 +60,32 @@ function open(
 const passkeyTable = async () => within(await screen.findByRole('table'));
 
 describe('UserPage', () => {
-  it('shows the user and their passkeys: name, device type, created, last used', async () => {
-    open('viewer', () => [passkey({}), passkey({ id: 'pk-2', name: 'Security key', deviceType: 'singleDevice', lastUsedAt: null })]);
+  it('shows the user and their passkeys: name, device type, where each signs in, created, last used', async () => {
+    open('viewer', () => [
+      passkey({}),
+      passkey({ id: 'pk-2', name: 'Security key', deviceType: 'singleDevice', rpId: 'app.example.com', lastUsedAt: null }),
+    ]);
     expect(await screen.findByRole('heading', { name: 'grace@example.com' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Passkeys' })).toBeInTheDocument();
     const table = await passkeyTable();
-    expect(table.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['Name', 'Device type', 'Created', 'Last used']);
+    expect(table.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
+      'Name',
+      'Device type',
+      'Signs in on',
+      'Created',
+      'Last used',
+    ]);
     const rows = table.getAllByRole('row').slice(1);
     expect(within(rows[0]).getByText('Chrome on macOS')).toBeInTheDocument();
     expect(within(rows[0]).getByText('Synced (multi-device)')).toBeInTheDocument();
+    expect(within(rows[0]).getByText('The hosted login page')).toBeInTheDocument();
     expect(
       within(rows[0])
         .getAllByRole('time')
         .map((time) => time.getAttribute('datetime')),
     ).toEqual(['2026-10-02T10:00:00.000Z', '2026-11-01T09:00:00.000Z']);
     expect(within(rows[1]).getByText('This device only')).toBeInTheDocument();
+    expect(within(rows[1]).getByText('app.example.com')).toBeInTheDocument();
     expect(within(rows[1]).getByText('Never')).toBeInTheDocument();
   });
 

@@ -78,6 +78,7 @@ function Passkeys({ tenantId, user }: { tenantId: string; user: User }) {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Device type</th>
+                  <th scope="col">Signs in on</th>
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
                   {canRemove && <th scope="col">Actions</th>}
@@ -88,6 +89,7 @@ function Passkeys({ tenantId, user }: { tenantId: string; user: User }) {
                   <tr key={passkey.id}>
                     <td>{passkey.name}</td>
                     <td>{DEVICE_TYPES[passkey.deviceType]}</td>
+                    <td>{passkey.rpId ?? 'The hosted login page'}</td>
                     <td>
                       <DateTime value={passkey.createdAt} />
                     </td>
