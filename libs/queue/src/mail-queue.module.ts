@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { redisConnection, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { bullRedisOptions, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { CAPPED_BACKOFF, cappedBackoff } from './mail-backoff';
 import { MAIL_QUEUE } from './mail-queue';
 import { MailProducer } from './mail-producer';
@@ -35,7 +35,7 @@ export const WORKER_LOCK_SETTINGS = {
       name: MAIL_QUEUE,
       inject: [SESAME_CONFIG],
       useFactory: (config: SesameConfig) => ({
-        redis: redisConnection(config),
+        redis: bullRedisOptions(config),
         prefix: bullPrefix(config),
         settings: {
           ...WORKER_LOCK_SETTINGS,

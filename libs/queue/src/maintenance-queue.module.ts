@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { redisConnection, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { bullRedisOptions, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import { MAINTENANCE_QUEUE } from './maintenance-queue';
 import { bullPrefix } from './mail-queue.module';
 
@@ -11,7 +11,7 @@ import { bullPrefix } from './mail-queue.module';
       name: MAINTENANCE_QUEUE,
       inject: [SESAME_CONFIG],
       useFactory: (config: SesameConfig) => ({
-        redis: redisConnection(config),
+        redis: bullRedisOptions(config),
         prefix: bullPrefix(config),
         defaultJobOptions: {
           // The next repetition is the retry: a failed run is kept (the last few) for the dashboard and not repeated.

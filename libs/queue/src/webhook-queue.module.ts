@@ -1,6 +1,6 @@
 import { BullModule, InjectQueue } from '@nestjs/bull';
 import { Injectable, Module } from '@nestjs/common';
-import { redisConnection, SESAME_CONFIG, SesameConfig } from '@sesame/common';
+import { bullRedisOptions, SESAME_CONFIG, SesameConfig } from '@sesame/common';
 import type { Queue } from 'bull';
 import { bullPrefix, WORKER_LOCK_SETTINGS } from './mail-queue.module';
 import {
@@ -37,7 +37,7 @@ export class WebhookProducer {
       name: WEBHOOK_QUEUE,
       inject: [SESAME_CONFIG],
       useFactory: (config: SesameConfig) => ({
-        redis: redisConnection(config),
+        redis: bullRedisOptions(config),
         prefix: bullPrefix(config),
         settings: {
           // A killed worker's tries are taken over in seconds (the webhook-delivery drill saw a minute and more without).

@@ -1,5 +1,5 @@
 import { parseEnvironment } from '../config/parse-environment';
-import { redisConnection, redisOptions } from './redis-connection';
+import { BULL_RECONNECT_CAP_MS, bullRedisOptions, redisConnection, redisOptions } from './redis-connection';
 
 const REQUIRED = { DATABASE_URL: 'postgres://localhost/sesame', SECRETS_KEY: 'a'.repeat(64) };
 
@@ -59,5 +59,26 @@ describe('redisOptions', () => {
     expect(options).toMatchObject({ commandTimeout: 6000, enableOfflineQueue: true, maxRetriesPerRequest: null });
     expect(options.reconnectOnError!(new Error('READONLY You can’t write against a read only replica.'))).toBe(2);
     expect(options.reconnectOnError!(new Error('ERR unknown command'))).toBe(false);
+  });
+});
+
+describe('bullRedisOptions', () => {
+  const config = parseEnvironment({ ...REQUIRED, REDIS_URL: 'redis://redis.example.com:6380/2' });
+  const delay = (attempt: number) => bullRedisOptions(config).retryStrategy!(attempt) as number;
+
+  it('connects where every other connection does', () => {
+    const { retryStrategy, ...where } = bullRedisOptions(config);
+    expect(where).toEqual(redisConnection(config));
+    expect(retryStrategy).toBeInstanceOf(Function);
+  });
+
+  it("tries again as soon as Bull's own strategy does (e^attempt ms), so its close does not find a reconnect of ours under way", () => {
+    for (let attempt = 1; attempt <= 6; attempt += 1) expect(delay(attempt)).toBe(Math.exp(attempt));
+  });
+
+  it('but never waits more than a second between tries, however long Redis was away (Bull waits 3, 8, then 20 s)', () => {
+    expect(delay(7)).toBe(BULL_RECONNECT_CAP_MS);
+    for (const attempt of [8, 9, 10, 50, 1000]) expect(delay(attempt)).toBe(BULL_RECONNECT_CAP_MS);
+    expect(BULL_RECONNECT_CAP_MS).toBe(1000);
   });
 });

@@ -5,8 +5,7 @@ import { SesameConfig } from '../config/sesame-config';
  * Where Redis is, as ioredis options: the one place every connection of the apps is built from
  * (their shared client and its duplicates for subscriptions, and Bull's client, subscriber and
  * blocking connections). Either the one Redis of REDIS_URL (`rediss:` for TLS), or the primary
- * the sentinels name, asked again after a failover. Bull keeps its own reconnection: a faster
- * retry strategy of ours raced the reconnect Bull's close does itself.
+ * the sentinels name, asked again after a failover.
  */
 export function redisConnection(config: SesameConfig): RedisOptions {
   const { sentinel } = config.redis;
@@ -31,6 +30,21 @@ export function redisConnection(config: SesameConfig): RedisOptions {
     db: Number(url.pathname.slice(1) || 0),
     ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
   };
+}
+
+/** The longest wait between two reconnection tries of Bull's connections. */
+export const BULL_RECONNECT_CAP_MS = 1000;
+
+/**
+ * Bull's connections (client, subscriber, blocking): where Redis is, reconnecting as Bull itself
+ * does (e^attempt ms: 3, 7, 20, 55, 148, 403 ms; a linear strategy of ours that tried sooner raced
+ * the reconnect Bull's close does itself, "Redis is already connecting/connected"), but at most
+ * BULL_RECONNECT_CAP_MS apart. Bull's own waits grow to 1.1, 3, 8 and then 20 s: after a Redis
+ * outage of a few seconds the mail queue stayed unreachable, and logins answered 503, for up to
+ * 20 s after Redis was back.
+ */
+export function bullRedisOptions(config: SesameConfig): RedisOptions {
+  return { ...redisConnection(config), retryStrategy: (attempt: number) => Math.min(Math.exp(attempt), BULL_RECONNECT_CAP_MS) };
 }
 
 /**
