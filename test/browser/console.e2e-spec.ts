@@ -197,12 +197,21 @@ describe('the console, in a browser', () => {
       createdAt: new Date(Date.now() - 30 * day),
       lastUsedAt: new Date(Date.now() - day),
     });
-    await insertPasskey(organizationId, userId, { name: 'Security key', deviceType: 'singleDevice', backedUp: false, transports: ['usb'] });
+    await insertPasskey(organizationId, userId, {
+      name: 'Security key',
+      deviceType: 'singleDevice',
+      backedUp: false,
+      transports: ['usb'],
+      rpId: 'shop.example.com',
+    });
 
     await page.goto(`${made.organizationUrl}/users`);
     await page.getByRole('link', { name: owner }).click();
     await page.waitForURL(`${made.organizationUrl}/users/${userId}`);
     await page.getByRole('cell', { name: 'Security key', exact: true }).waitFor();
+    // Where each signs in: the hosted login page, or the application page it was made on.
+    await page.getByRole('cell', { name: 'shop.example.com', exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'The hosted login page', exact: true }).waitFor();
     await look(page, '09-user-passkeys');
 
     await page.getByRole('button', { name: 'Remove the passkey Security key' }).click();
