@@ -237,6 +237,19 @@ describe('the console, in a browser', () => {
     await look(page, name);
   });
 
+  it('shows keyboard focus on the organization form: Tab reaches the passkey policy, and it is marked', async () => {
+    const { page } = browser;
+    await page.goto(`${made.organizationUrl}/settings`);
+    const policy = page.getByLabel('Passkeys');
+    await policy.focus();
+    // Back and forth with the keyboard, so the browser shows focus as it does for keyboard users.
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('organization-passkeys');
+    await expect(policy.evaluate((element) => element.matches(':focus-visible'))).resolves.toBe(true);
+    await look(page, '12-organization-settings-keyboard-focus');
+  });
+
   it('deletes an organization only after its name is typed', async () => {
     const { page } = browser;
     const created = ((await consoleCall(page, tenantId, 'POST', 'organization', { name: 'Short-lived' })).body as { id: string }).id;

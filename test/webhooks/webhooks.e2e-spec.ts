@@ -201,6 +201,11 @@ describe('webhooks', () => {
 
   it('creating, changing and deleting an organization send organization.created, .updated (not for a save that changes nothing) and .deleted', async () => {
     const endpoint = await addEndpoint({ eventTypes: ['organization.created', 'organization.updated', 'organization.deleted'] });
+    // Another organization's endpoint (what that organization's admin controls) learns nothing of this one.
+    const elsewhere = await addEndpoint({
+      organizationId: app.organizationId,
+      eventTypes: ['organization.created', 'organization.updated', 'organization.deleted'],
+    });
     const created = (
       await asOwner(management().post('/api/v2/organization'))
         .send({ name: 'Hooked org', whitelistDomains: ['https://hooked.example.com'] })
@@ -233,6 +238,10 @@ describe('webhooks', () => {
     expect(receiver.received.filter((hook) => verifiesWith(limited.secret, hook)).map((hook) => bodyOf(hook).type)).toEqual([
       'organization.updated',
     ]);
+    // Deliveries are made for every endpoint when an event is dispatched: the last one arrived, so none is still to come.
+    const toElsewhere = await asOwner(management().get(`/api/v2/tenant/webhook_endpoint/${elsewhere.id}/delivery`)).expect(200);
+    expect(toElsewhere.body.data).toEqual([]);
+    await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${elsewhere.id}`)).expect(204);
     await asOwner(management().get(`/api/v2/tenant/webhook_endpoint/${limited.id}`)).expect(404);
     await asOwner(management().delete(`/api/v2/tenant/webhook_endpoint/${endpoint.id}`)).expect(204);
   });

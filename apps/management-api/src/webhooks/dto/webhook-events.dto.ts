@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ROLES } from '@sesame/common';
+import { PASSKEY_POLICIES } from '@sesame/entities';
 
 // The bodies Sesame POSTs to webhook endpoints, as components of the OpenAPI document
 // (`WebhookEvent` is their union, by `type`). Receivers never call these: they are documentation
@@ -40,7 +41,7 @@ export class WebhookOrganization {
   @ApiProperty({ type: [String] }) whitelistDomains: string[];
   @ApiProperty() autologin: boolean;
   @ApiProperty({ description: 'How long a login link lives, in seconds.' }) linkTtlSeconds: number;
-  @ApiProperty({ enum: ['off', 'offered', 'required'] }) passkeys: string;
+  @ApiProperty({ enum: PASSKEY_POLICIES }) passkeys: string;
 }
 
 export class WebhookPasskey {
