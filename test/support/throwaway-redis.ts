@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -15,6 +15,8 @@ async function freePort(): Promise<number> {
 
 interface ServerOptions {
   appendOnly?: boolean;
+  /** The listen backlog: 1 lets `freeze()` fill it, so that a new connection waits in 'connecting'. */
+  backlog?: number;
   replicaOf?: ThrowawayRedis;
   sentinelConfig?: string;
 }
@@ -27,6 +29,7 @@ interface ServerOptions {
  */
 export class ThrowawayRedis {
   private child: ChildProcess | null = null;
+  private fillers: Socket[] = [];
 
   private constructor(
     readonly port: number,
@@ -61,7 +64,8 @@ export class ThrowawayRedis {
     const persistence = [...(this.dataDir ? ['--dir', this.dataDir] : []), '--appendonly', appendOnly ? 'yes' : 'no'];
     const role = sentinelConfig ? [sentinelConfig, '--sentinel'] : [];
     const replica = replicaOf ? ['--replicaof', '127.0.0.1', String(replicaOf.port)] : [];
-    const args = [...role, '--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence, ...replica];
+    const backlog = this.options.backlog ? ['--tcp-backlog', String(this.options.backlog)] : [];
+    const args = [...role, '--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence, ...replica, ...backlog];
     const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     // A sentinel logs no "Ready": it is ready once it monitors its primary.
     const ready = sentinelConfig ? '+monitor master' : 'Ready to accept connections';
@@ -92,6 +96,26 @@ export class ThrowawayRedis {
     return this.end('SIGTERM');
   }
 
+  /**
+   * Stops the server (SIGSTOP) and fills its listen backlog (started with `backlog: 1`): open
+   * connections stay open and unanswered, and a new one is never accepted, so a client that
+   * reconnects stays 'connecting' until `thaw()`.
+   */
+  async freeze(): Promise<void> {
+    if (!this.options.backlog) throw new Error('freeze() needs a server started with backlog: 1');
+    this.child!.kill('SIGSTOP');
+    this.fillers = Array.from({ length: 4 }, () => connect(this.port, '127.0.0.1').on('error', () => undefined));
+    // The first connections fill the queue; the one after them gets no answer to its SYN.
+    await Promise.all(this.fillers.slice(0, 2).map((filler) => once(filler, 'connect')));
+  }
+
+  /** Lets the frozen server go on (SIGCONT): it accepts the connections that waited. */
+  thaw(): void {
+    this.child!.kill('SIGCONT');
+    for (const filler of this.fillers) filler.destroy();
+    this.fillers = [];
+  }
+
   /** Deletes the stopped server's data (a lost disk): it starts again empty. */
   wipe(): void {
     if (this.child) throw new Error('stop redis-server before wiping its data');
@@ -107,6 +131,7 @@ export class ThrowawayRedis {
   private async end(signal: NodeJS.Signals): Promise<void> {
     const child = this.child;
     if (!child) return;
+    if (this.fillers.length > 0) this.thaw();
     this.child = null;
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = once(child, 'exit');

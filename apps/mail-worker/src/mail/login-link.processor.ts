@@ -1,7 +1,7 @@
 import { InjectQueue, OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { BeforeApplicationShutdown, Logger, Optional } from '@nestjs/common';
 import { LogContext, SesameMetrics } from '@sesame/common';
-import { knownPayload, LOGIN_LINK_JOB, LoginLinkJob, MAIL_QUEUE } from '@sesame/queue';
+import { closeQueue, knownPayload, LOGIN_LINK_JOB, LoginLinkJob, MAIL_QUEUE } from '@sesame/queue';
 import type { Job, Queue } from 'bull';
 import { DeliveryOutcome, LoginLinkMailer } from './login-link.mailer';
 
@@ -51,10 +51,10 @@ export class LoginLinkProcessor implements BeforeApplicationShutdown {
     );
   }
 
-  /** On SIGTERM: take no new job and wait for the ones in progress (Bull's close waits for it), before Postgres and Redis close. */
+  /** On SIGTERM: take no new job and wait for the ones in progress (closeQueue), before Postgres and Redis close. */
   async beforeApplicationShutdown(): Promise<void> {
     this.logger.log('Stopping: no new mail jobs; finishing the current one');
-    await this.queue.close();
+    await closeQueue(this.queue);
   }
 
   private inJobContext<T>(job: Job<LoginLinkJob>, work: () => T): T {

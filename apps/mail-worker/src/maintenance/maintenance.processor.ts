@@ -1,7 +1,7 @@
 import { InjectQueue, Process, Processor } from '@nestjs/bull';
 import { BeforeApplicationShutdown, Inject, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SESAME_CONFIG, SesameConfig } from '@sesame/common';
-import { knownPayload, MAINTENANCE_QUEUE, PURGE_JOB, PurgeJob } from '@sesame/queue';
+import { closeQueue, knownPayload, MAINTENANCE_QUEUE, PURGE_JOB, PurgeJob } from '@sesame/queue';
 import type { Job, Queue } from 'bull';
 import { MaintenanceReport, MaintenanceService } from './maintenance.service';
 
@@ -31,10 +31,10 @@ export class MaintenanceProcessor implements OnApplicationBootstrap, BeforeAppli
     return this.maintenance.run();
   }
 
-  /** On SIGTERM: the run in progress stops after its batch (or at once in a pause), and Bull's close waits for it. */
+  /** On SIGTERM: the run in progress stops after its batch (or at once in a pause), and closeQueue waits for it. */
   async beforeApplicationShutdown(): Promise<void> {
     this.maintenance.stop();
-    await this.queue.close();
+    await closeQueue(this.queue);
   }
 
   private async schedule(): Promise<void> {

@@ -1,6 +1,14 @@
 import { InjectQueue, OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
-import { DELIVER_WEBHOOK_JOB, DeliverWebhookJob, knownPayload, WEBHOOK_QUEUE, WebhookTenantBusy, WebhookTryRefused } from '@sesame/queue';
+import {
+  closeQueue,
+  DELIVER_WEBHOOK_JOB,
+  DeliverWebhookJob,
+  knownPayload,
+  WEBHOOK_QUEUE,
+  WebhookTenantBusy,
+  WebhookTryRefused,
+} from '@sesame/queue';
 import type { Job, Queue } from 'bull';
 import { TryOutcome, WebhookDeliveryService } from './webhook-delivery.service';
 
@@ -40,6 +48,6 @@ export class WebhookProcessor implements BeforeApplicationShutdown {
 
   /** On SIGTERM: no new job; the tries under way finish (a killed worker's job is run again: the receiver may see it twice). */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.queue.close();
+    await closeQueue(this.queue);
   }
 }
