@@ -2,6 +2,7 @@ import request from 'supertest';
 import { startStack, Stack } from '../support/apps';
 import { expectOAuthError, query } from '../support/direct-auth';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
+import { insertPasskey } from '../support/management';
 import { basicAuth, loginByLink, pkcePair, uniqueEmail } from '../support/login';
 import { emailedLoginWithOffer, registerPasskey } from '../support/passkeys';
 import { SmtpSink } from '../support/smtp-sink';
@@ -480,15 +481,22 @@ describe('passkeys in direct authentication', () => {
     const remove = (token: string, id: string) =>
       request(stack.auth.url).delete(`/api/v1/passkeys/${id}`).set('Authorization', `Bearer ${token}`);
 
+    // The same user has one for the hosted login page too, made before.
+    const [{ user_id: userId }] = await query<{ user_id: string }>('SELECT user_id FROM passkey WHERE id = $1', [registered.passkeyId]);
+    const hosted = await insertPasskey(app.organizationId, userId, { name: 'Safari on iOS', createdAt: new Date(Date.now() - 60_000) });
+
     const listed = await own(login.accessToken).expect(200);
     expect(listed.headers['cache-control']).toBe('no-store');
     expect(listed.body).toEqual({
       data: [
+        expect.objectContaining({ id: hosted, name: 'Safari on iOS', rpId: null }),
         {
           id: registered.passkeyId,
           name: registered.name,
           deviceType: expect.stringMatching(/^(singleDevice|multiDevice)$/),
           backedUp: expect.any(Boolean),
+          // Where it signs in: the application's page it was made on.
+          rpId: 'app.example.com',
           createdAt: expect.any(String),
           lastUsedAt: null,
         },
@@ -517,7 +525,7 @@ describe('passkeys in direct authentication', () => {
     await block(false);
 
     await remove(login.accessToken, registered.passkeyId).expect(204);
-    expect((await own(login.accessToken).expect(200)).body).toEqual({ data: [] });
+    expect((await own(login.accessToken).expect(200)).body.data.map((passkey: { id: string }) => passkey.id)).toEqual([hosted]);
     await remove(login.accessToken, registered.passkeyId).expect(404);
     const [audit] = await query<{ actor_type: string; actor_id: string; target_id: string }>(
       "SELECT actor_type, actor_id, target_id FROM audit_event WHERE action = 'passkey.remove' AND target_id = $1",

@@ -248,6 +248,7 @@ describe("the user's own passkeys", () => {
     name: 'Chrome on macOS',
     deviceType: 'multiDevice',
     backedUp: true,
+    rpId: 'shop.example.com',
     createdAt: '2026-11-28T10:00:00.000Z',
     lastUsedAt: null,
   };

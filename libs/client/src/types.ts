@@ -165,6 +165,8 @@ export interface UserPasskey {
   name: string;
   deviceType: 'singleDevice' | 'multiDevice';
   backedUp: boolean;
+  /** The host of the application page it was made on (it signs in only there); null: the hosted login page. */
+  rpId: string | null;
   createdAt: string;
   lastUsedAt: string | null;
 }

@@ -958,6 +958,11 @@ export interface components {
             deviceType: "singleDevice" | "multiDevice";
             /** @description Whether the authenticator reported it backed up. */
             backedUp: boolean;
+            /**
+             * @description Where it signs in: the RP ID (a host) of the application's own page it was made on; null for the hosted login page. A passkey signs in only under the RP ID it was made for.
+             * @example shop.example.com
+             */
+            rpId: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */

@@ -48,6 +48,7 @@ function toResponse(passkey: PasskeySummary): OwnPasskeyResponse {
     name: passkey.name,
     deviceType: passkey.deviceType,
     backedUp: passkey.backedUp,
+    rpId: passkey.rpId,
     createdAt: passkey.createdAt.toISOString(),
     lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null,
   };

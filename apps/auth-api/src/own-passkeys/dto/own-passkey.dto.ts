@@ -17,6 +17,15 @@ export class OwnPasskeyResponse {
   @ApiProperty({ description: 'Whether the authenticator reported it backed up.' })
   backedUp: boolean;
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'shop.example.com',
+    description:
+      "Where it signs in: the RP ID (a host) of the application's own page it was made on; null for the hosted login page. A passkey signs in only under the RP ID it was made for.",
+  })
+  rpId: string | null;
+
   @ApiProperty({ type: String, format: 'date-time' })
   createdAt: string;
 
