@@ -123,13 +123,13 @@ function EventRow({ event }: { event: AuditEvent }) {
         {event.targetType}
         {event.targetId && (
           <div>
-            <code className="muted">{event.targetId}</code>
+            <code className="muted id">{event.targetId}</code>
           </div>
         )}
       </td>
       <td>{event.changes ? <Changes changes={event.changes} /> : <span className="muted">—</span>}</td>
       <td>{event.ip ?? <span className="muted">—</span>}</td>
-      <td>{event.requestId ? <code>{event.requestId}</code> : <span className="muted">—</span>}</td>
+      <td>{event.requestId ? <code className="id">{event.requestId}</code> : <span className="muted">—</span>}</td>
     </tr>
   );
 }
