@@ -1,8 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
-import { launchBrowser, TestBrowser } from '../support/browser';
+import { launchBrowser, lookAt, TestBrowser } from '../support/browser';
 import { CONSOLE_SETUP_TIMEOUT_MS, ConsoleStack, startConsoleStack } from '../support/console';
 import { uniqueEmail } from '../support/login';
 import { PLATFORM_KEY, UNTHROTTLED_ENV } from '../support/management';
@@ -75,15 +74,7 @@ describe('the console’s Webhooks screen, in a browser', () => {
     await database?.drop();
   });
 
-  /** A screenshot in light and dark, and no serious or critical axe violation on the screen. */
-  async function look(page: Page, name: string, shooter: TestBrowser = browser): Promise<void> {
-    await expectAccessible(page, name);
-    await shooter.screenshot(page, `${name}-light`);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await expectAccessible(page, `${name} (dark)`);
-    await shooter.screenshot(page, `${name}-dark`);
-    await page.emulateMedia({ colorScheme: 'light' });
-  }
+  const look = (page: Page, name: string, shooter: TestBrowser = browser) => lookAt(shooter, page, name);
 
   /** The deliveries on the endpoint's page, newest first. */
   const deliveries = (page: Page) => page.locator('ol.deliveries > li');
@@ -269,15 +260,6 @@ function verified(secret: string, hook: ReceivedWebhook): { type: string; data: 
     'webhook-signature': String(hook.headers['webhook-signature']),
   };
   return new Webhook(secret).verify(hook.body, headers) as { type: string; data: Record<string, unknown> };
-}
-
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect({
-    screen,
-    violations: serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-  }).toEqual({ screen, violations: [] });
 }
 
 /** On the sign-in page: the address, Enter, then the e-mailed link and Continue. */

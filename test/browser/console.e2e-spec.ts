@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { Page } from 'playwright-core';
 import request from 'supertest';
-import { launchBrowser, TestBrowser } from '../support/browser';
+import { expectAccessible, launchBrowser, lookAt, TestBrowser } from '../support/browser';
 import { ExampleServer } from '../client/support/example-server';
 import { CONSOLE_SETUP_TIMEOUT_MS, ConsoleStack, startConsoleStack } from '../support/console';
 import { uniqueEmail } from '../support/login';
@@ -26,7 +25,6 @@ describe('the console, in a browser', () => {
   let tenantId: string;
   let tenantKey: string;
   const owner = uniqueEmail('console-owner');
-  const shots: string[] = [];
   /** Filled as the first test goes: where the later ones start. */
   const made = { organizationUrl: '', integrationUrl: '', clientId: '', clientSecret: '' };
 
@@ -52,17 +50,7 @@ describe('the console, in a browser', () => {
     await smtp.stop();
   });
 
-  /** A screenshot in light and dark, no serious or critical axe violation on the screen, and nothing beyond the window's width. */
-  async function look(page: Page, name: string): Promise<void> {
-    // No screen is wider than the window: a table too wide for it scrolled the whole page sideways.
-    expect([name, await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')]).toEqual([name, 0]);
-    await expectAccessible(page, name);
-    shots.push(await browser.screenshot(page, `${name}-light`));
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await expectAccessible(page, `${name} (dark)`);
-    shots.push(await browser.screenshot(page, `${name}-dark`));
-    await page.emulateMedia({ colorScheme: 'light' });
-  }
+  const look = (page: Page, name: string) => lookAt(browser, page, name);
 
   it('signs the owner in through the inbox; they create an organization and a web app, copy its credentials, and sign a user in to the example app', async () => {
     const { page } = browser;
@@ -298,7 +286,7 @@ describe('the console, in a browser', () => {
       await page.getByText('Only admins and owners see the client secret.').waitFor();
       expect(await page.content()).not.toContain(made.clientSecret);
       await expect(page.getByRole('button', { name: /Rotate|Save|Send me a login link|Add|Remove/ }).count()).resolves.toBe(0);
-      shots.push(await viewing.screenshot(page, 'integration-as-viewer'));
+      await viewing.screenshot(page, 'integration-as-viewer');
       await page.goto(`${stack.consoleUrl}/t/${tenantId}/organizations`);
       await page.getByRole('link', { name: 'Acme Books' }).waitFor();
       await expect(page.getByRole('button', { name: 'New organization' }).count()).resolves.toBe(0);
@@ -332,7 +320,7 @@ describe('the console, in a browser', () => {
       await page.getByRole('heading', { name: 'You are not a member of any tenant' }).waitFor();
       expect(await page.getByRole('navigation').count()).toBe(0);
       await expectAccessible(page, 'not a member');
-      shots.push(await strangers.screenshot(page, '17-not-a-member'));
+      await strangers.screenshot(page, '17-not-a-member');
     } finally {
       await strangers.close();
     }
@@ -386,17 +374,17 @@ describe('the console, in a browser', () => {
         const email = await newMember();
         const { approvalNumber, mail } = await askOnDesktop(desktop.page, email);
         await expectAccessible(desktop.page, 'waiting for the link');
-        shots.push(await desktop.screenshot(desktop.page, '18-check-your-inbox-waiting'));
+        await desktop.screenshot(desktop.page, '18-check-your-inbox-waiting');
         await desktop.page.emulateMedia({ colorScheme: 'dark' });
         await expectAccessible(desktop.page, 'waiting for the link (dark)');
-        shots.push(await desktop.screenshot(desktop.page, '18-check-your-inbox-waiting-dark'));
+        await desktop.screenshot(desktop.page, '18-check-your-inbox-waiting-dark');
 
         await openApprovalOnPhone(mail);
         expectApprovalNumberAbsent([mail.text, mail.html, ...seenOnPhone], approvalNumber);
         await phone.page.fill('input[name=number]', approvalNumber);
         await Promise.all([phone.page.waitForNavigation({ waitUntil: 'load' }), phone.page.click('button[type=submit]')]);
         expect(await phone.page.textContent('#outcome')).toBe('Approved — go back to the other device');
-        shots.push(await phone.screenshot(phone.page, '19-phone-approved'));
+        await phone.screenshot(phone.page, '19-phone-approved');
 
         await desktop.page.waitForURL(`${stack.consoleUrl}/t/${tenantId}/overview`);
         expect(
@@ -425,7 +413,7 @@ describe('the console, in a browser', () => {
           .getByRole('alert')
           .getByText(/not right/)
           .waitFor();
-        shots.push(await desktop.screenshot(desktop.page, '20-check-your-inbox-wrong-code'));
+        await desktop.screenshot(desktop.page, '20-check-your-inbox-wrong-code');
         await code.fill(codeIn(mail));
         await desktop.page.getByRole('button', { name: 'Sign in with the code' }).click();
         await desktop.page.waitForURL(`${stack.consoleUrl}/t/${tenantId}/overview`);
@@ -464,15 +452,6 @@ describe('the console, in a browser', () => {
     await page.click('button[type=submit]');
   }
 });
-
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect({
-    screen,
-    violations: serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-  }).toEqual({ screen, violations: [] });
-}
 
 /** A management API call from the page, as the signed-in member (with the session's CSRF token). */
 async function consoleCall(

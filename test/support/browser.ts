@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -71,4 +72,29 @@ export async function launchBrowser(options: LaunchOptions): Promise<TestBrowser
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** No serious or critical axe violation on the screen. */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect({
+    screen,
+    violations: serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+  }).toEqual({ screen, violations: [] });
+}
+
+/**
+ * A console screen checked as its users see it: nothing beyond the window's width (a table too
+ * wide for it scrolled the whole page sideways), no serious or critical axe violation in light or
+ * dark, and a screenshot of each to look at.
+ */
+export async function lookAt(shooter: TestBrowser, page: Page, name: string): Promise<void> {
+  expect([name, await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')]).toEqual([name, 0]);
+  await expectAccessible(page, name);
+  await shooter.screenshot(page, `${name}-light`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectAccessible(page, `${name} (dark)`);
+  await shooter.screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
 }
