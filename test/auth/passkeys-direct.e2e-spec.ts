@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { startStack, Stack } from '../support/apps';
-import { expectOAuthError, query } from '../support/direct-auth';
+import { authenticateDirect, expectOAuthError, query } from '../support/direct-auth';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { insertPasskey } from '../support/management';
 import { basicAuth, loginByLink, pkcePair, uniqueEmail } from '../support/login';
@@ -507,6 +507,21 @@ describe('passkeys in direct authentication', () => {
     const other = await directLogin();
     expect((await own(other.accessToken).expect(200)).body).toEqual({ data: [] });
     expect((await remove(other.accessToken, registered.passkeyId).expect(404)).body.error).toBe('not_found');
+    // The same address signed in to another organization is another user there: none of these.
+    // (The registration's notice comes first to that inbox.)
+    expect((await smtp.next(login.email)).text).toContain('A passkey was added');
+    const sameAddressElsewhere = await directLogin(otherOrgApp, login.email);
+    expect((await own(sameAddressElsewhere.accessToken).expect(200)).body).toEqual({ data: [] });
+    await remove(sameAddressElsewhere.accessToken, registered.passkeyId).expect(404);
+    // Whoever holds only the address gets an attempt id, not a token; the application's own credentials are no token either.
+    const attempt = await authenticateDirect(stack.auth.url, app, {
+      email: uniqueEmail('attempt-holder'),
+      redirect_uri: `${LOCAL}/callback`,
+      state: 's',
+    }).expect(200);
+    await own(attempt.body.loginAttemptId).expect(401);
+    await own(app.clientSecret!).expect(401);
+    await request(stack.auth.url).get('/api/v1/passkeys').set('Authorization', basicAuth(app)).expect(401);
     await request(stack.auth.url).get('/api/v1/passkeys').expect(401);
     await own('not-a-token').expect(401);
     expect((await remove(login.accessToken, 'not-a-uuid')).status).toBe(400);

@@ -2,13 +2,10 @@ import { getQueueToken } from '@nestjs/bull';
 import { MAIL_QUEUE, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from '@sesame/queue';
 import type { Queue } from 'bull';
 import IORedis, { Redis } from 'ioredis';
-import { once } from 'node:events';
 import { RunningApp, startMailWorker, startStack } from '../support/apps';
-import { NO_SWEEPS } from '../support/direct-auth';
+import { connectionsReach, NO_SWEEPS } from '../support/direct-auth';
 import { SmtpSink } from '../support/smtp-sink';
 import { ThrowawayRedis } from '../support/throwaway-redis';
-
-type Status = Redis['status'];
 
 /** Every Redis connection of the worker's queues (client, subscriber, blocking), as Bull made them. */
 function queueConnections(worker: RunningApp): Redis[] {
@@ -28,10 +25,6 @@ async function untilWorkersNamed(redis: ThrowawayRedis, count: number): Promise<
   } finally {
     admin.disconnect();
   }
-}
-
-async function allReach(connections: Redis[], status: Status): Promise<void> {
-  await Promise.all(connections.map((connection) => (connection.status === status ? undefined : once(connection, status))));
 }
 
 /** Collects the promise rejections nobody handles while `work` runs (Node would end a process on them). */
@@ -62,7 +55,7 @@ describe('shutdown while Redis is away', () => {
     const redis = await ThrowawayRedis.start();
     try {
       const stack = await startStack(smtp.url, { env: { ...NO_SWEEPS, REDIS_URL: redis.url } });
-      await allReach(queueConnections(stack.worker), 'ready');
+      await connectionsReach(queueConnections(stack.worker), 'ready');
       await untilWorkersNamed(redis, 3);
       await redis.kill();
 
@@ -77,12 +70,12 @@ describe('shutdown while Redis is away', () => {
     try {
       const worker = await startMailWorker({ env: { ...NO_SWEEPS, SMTP_URL: smtp.url, REDIS_URL: redis.url } });
       const connections = queueConnections(worker);
-      await allReach(connections, 'ready');
+      await connectionsReach(connections, 'ready');
       await untilWorkersNamed(redis, 3);
       await redis.freeze();
       // Each connection drops and reconnects; the stopped Redis takes no new connection beyond its backlog and answers none.
       for (const connection of connections) (connection as unknown as { stream: { destroy(): void } }).stream.destroy();
-      await allReach(connections, 'connecting');
+      await connectionsReach(connections, 'connecting');
 
       // Bull's graceful close, called as it was, left its refused reconnect ("Redis is already
       // connecting/connected") or its QUIT ("Connection is closed.") rejected and unhandled.

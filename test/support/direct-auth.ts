@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { getQueueToken } from '@nestjs/bull';
 import { MAIL_QUEUE } from '@sesame/queue';
 import type { Queue } from 'bull';
+import type { Redis } from 'ioredis';
 import { Client } from 'pg';
 import request, { Response } from 'supertest';
 import { RunningApp } from './apps';
@@ -99,15 +101,14 @@ export function mailQueueOf(app: RunningApp): Queue {
   return app.app.get<Queue>(getQueueToken(MAIL_QUEUE));
 }
 
+/** Resolves when each of `connections` (Bull's queue connections, say) has reached `status`, or is in it now. */
+export async function connectionsReach(connections: Redis[], status: Redis['status']): Promise<void> {
+  await Promise.all(connections.map((connection) => (connection.status === status ? undefined : once(connection, status))));
+}
+
 /** Resolves when every Redis connection the app's mail queue has opened is ready again (after Redis came back). */
-export async function mailQueueConnected(app: RunningApp): Promise<void> {
-  const clients = (mailQueueOf(app) as unknown as { clients: { status: string; once(event: 'ready', listener: () => void): void }[] })
-    .clients;
-  await Promise.all(
-    clients.map((client) =>
-      client.status === 'ready' ? undefined : new Promise<void>((resolve) => client.once('ready', () => resolve())),
-    ),
-  );
+export function mailQueueConnected(app: RunningApp): Promise<void> {
+  return connectionsReach(mailQueueOf(app).clients, 'ready');
 }
 
 /**
