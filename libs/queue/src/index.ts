@@ -4,6 +4,7 @@ export * from './mail-producer';
 export * from './maintenance-queue';
 export * from './maintenance-queue.module';
 export * from './close-queue';
+export * from './queue-start';
 export * from './job-payload';
 export * from './webhook-queue';
 export * from './webhook-queue.module';
