@@ -116,7 +116,7 @@ describe('login link pages', () => {
         expect(page.text).not.toContain('<Co>');
         expect(page.text).toContain('Shop &lt;App&gt;');
         expect(page.text).toContain(attempt.email);
-        expect(page.text).toMatch(/<form method="post" action="login_link">/);
+        expect(page.text).toMatch(/<form method="post" action="login_link" id="continue-here">/);
         expect(page.text).toMatch(/<button type="submit">Continue here<\/button>/);
         expect(page.text).not.toContain('state-xyz');
         const head = await request(stack.auth.url).head(`${V1}/login_link`).query({ token: attempt.token });

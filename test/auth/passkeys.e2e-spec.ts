@@ -5,11 +5,12 @@ import { LoginCompletionService } from '../../apps/auth-api/src/direct-auth/logi
 import { startStack, Stack } from '../support/apps';
 import { expectOAuthError, query, tokenIn } from '../support/direct-auth';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
-import { hiddenFields, openAuthorize, OpenedForm, submitEmail } from '../support/hosted-login';
+import { askedCookies, hiddenFields, openAuthorize, OpenedForm, submitEmail } from '../support/hosted-login';
 import { pkcePair, uniqueEmail } from '../support/login';
 import { codeIn, SmtpSink } from '../support/smtp-sink';
 import {
   emailedLoginWithOffer as offerAfterEmailedLogin,
+  offerOn,
   PASSKEY_REDIRECT_URI as REDIRECT_URI,
   PasskeyOffer,
   passkeyPost,
@@ -59,6 +60,14 @@ describe('passkeys on the hosted login page', () => {
     const options = (await post('options', opened.form.cookie, opened.form.fields).expect(200)).body as RequestOptions;
     return { ...opened, options };
   }
+
+  /** "Continue here" of the link page, as its script sends it in a browser that can make a passkey. */
+  const continueHere = (token: string, cookie: string, headers: Record<string, string> = { 'Sec-Fetch-Site': 'same-origin' }) =>
+    request(stack.auth.url)
+      .post('/api/v1/authorize/link')
+      .set({ Cookie: cookie, ...headers })
+      .type('form')
+      .send({ token });
 
   const verify = (form: OpenedForm, response: Record<string, unknown>) => post('verify', form.cookie, { ...form.fields, response });
 
@@ -187,7 +196,7 @@ describe('passkeys on the hosted login page', () => {
     const email = uniqueEmail('approved');
     const sent = await submitEmail(stack.auth.url, form, email).expect(200);
     const approvalNumber = /<strong id="approval-number">(\d\d)<\/strong>/.exec(sent.text)![1];
-    const cookie = `${form.cookie}; ${String(sent.headers['set-cookie']?.[0] ?? '').split(';')[0]}`;
+    const cookie = askedCookies(form, sent);
     const token = tokenIn(await smtp.next(email));
     await request(stack.auth.url).post('/api/v1/login_link/approve').type('form').send({ token, number: approvalNumber }).expect(200);
     const { csrf: _, ...params } = hiddenFields(sent.text);
@@ -205,7 +214,7 @@ describe('passkeys on the hosted login page', () => {
     const plain = await openForm();
     const plainEmail = uniqueEmail('plain');
     const plainSent = await submitEmail(stack.auth.url, plain.form, plainEmail).expect(200);
-    const plainCookie = `${plain.form.cookie}; ${String(plainSent.headers['set-cookie']?.[0] ?? '').split(';')[0]}`;
+    const plainCookie = askedCookies(plain.form, plainSent);
     const code = codeIn(await smtp.next(plainEmail));
     await request(stack.auth.url)
       .post('/api/v1/authorize/code')
@@ -213,6 +222,54 @@ describe('passkeys on the hosted login page', () => {
       .type('form')
       .send({ ...hiddenFields(plainSent.text), code })
       .expect(303);
+  });
+
+  it('the offer also follows the e-mailed link used in the browser that asked: its page sends "Continue here" to the hosted page', async () => {
+    const { form, state } = await openForm();
+    const email = uniqueEmail('link-here');
+    const sent = await submitEmail(stack.auth.url, form, email).expect(200);
+    const cookie = askedCookies(form, sent);
+    const token = tokenIn(await smtp.next(email));
+    const linkPage = await request(stack.auth.url).get('/api/v1/login_link').query({ token }).set('Cookie', cookie).expect(200);
+    expect(linkPage.text).toContain("document.getElementById('continue-here').action = 'authorize/link'");
+
+    const offered = await continueHere(token, cookie).expect(200);
+    expect(offered.text).toContain('Use a passkey next time');
+    const offer = offerOn(offered.text, { email, cookie, client: app });
+    const continueUrl = new URL(offer.continueUrl);
+    expect(continueUrl.searchParams.get('state')).toBe(state);
+    expect(continueUrl.searchParams.get('code')).toBeTruthy();
+    // The offer registers a passkey of this user, as after a code typed on the page.
+    await register(new SoftwareAuthenticator(origin), offer);
+    expect((await smtp.next(email)).subject).toMatch(/^A passkey was added/);
+  });
+
+  it('"Continue here" to the hosted page offers nothing to a browser that did not ask: the link is used and goes straight on', async () => {
+    const { form } = await openForm();
+    const email = uniqueEmail('link-elsewhere');
+    const cookie = askedCookies(form, await submitEmail(stack.auth.url, form, email).expect(200));
+    const token = tokenIn(await smtp.next(email));
+    // Another site's post is refused, and changes nothing.
+    await continueHere(token, cookie, { 'Sec-Fetch-Site': 'cross-site' }).expect(403);
+
+    // Who holds the e-mail but not the browser, with cookies of a login of its own: the link works
+    // as anywhere (its own POST does the same), but no passkey of theirs can be added to this user.
+    const own = await openForm();
+    const ownEmail = uniqueEmail('link-holder');
+    const holderCookie = askedCookies(own.form, await submitEmail(stack.auth.url, own.form, ownEmail).expect(200));
+    await smtp.next(ownEmail);
+    const used = await continueHere(token, holderCookie).expect(303);
+    expect(new URL(used.headers.location).searchParams.get('code')).toBeTruthy();
+    // Used, the link goes back with an error, even in the browser that asked.
+    const again = await continueHere(token, cookie).expect(303);
+    expect(new URL(again.headers.location).searchParams.get('error')).toBe('login_link_used');
+
+    // The browser that asked, without the page's CSRF cookie (gone after an hour), gets no offer either.
+    const later = await openForm();
+    const laterEmail = uniqueEmail('link-later');
+    const laterCookie = askedCookies(later.form, await submitEmail(stack.auth.url, later.form, laterEmail).expect(200));
+    const attemptOnly = laterCookie.split('; ')[1];
+    await continueHere(tokenIn(await smtp.next(laterEmail)), attemptOnly).expect(303);
   });
 
   describe('refusals', () => {
@@ -464,7 +521,7 @@ describe('passkeys on the hosted login page', () => {
       expectOAuthError(await post('options', form.cookie, form.fields), 403, 'passkeys_off');
       const email = uniqueEmail('off');
       const sent = await submitEmail(stack.auth.url, form, email).expect(200);
-      const cookie = `${form.cookie}; ${String(sent.headers['set-cookie']?.[0] ?? '').split(';')[0]}`;
+      const cookie = askedCookies(form, sent);
       const code = codeIn(await smtp.next(email));
       await request(stack.auth.url)
         .post('/api/v1/authorize/code')

@@ -9,7 +9,7 @@ import { ApplicationFixture, createApplication, createOrganization, createTenant
 import { GatewayStack, startGatewayStack } from '../support/gateway';
 import { pkcePair, uniqueEmail } from '../support/login';
 import { LoopbackListener } from '../support/loopback';
-import { codeIn, SmtpSink } from '../support/smtp-sink';
+import { codeIn, linkIn, SmtpSink } from '../support/smtp-sink';
 
 type Page = TestBrowser['page'];
 
@@ -134,6 +134,37 @@ describe('hosted login: passkeys in the browser', () => {
     const notice = await smtp.next(email);
     expect(notice.subject).toMatch(/^A passkey was added to your .+ sign-in$/);
     expect(notice.text).toMatch(/sign-in: Chrome on \w+/);
+  });
+
+  it('the e-mailed link opened in the browser that asked: "Continue here" offers the passkey first', async () => {
+    const here = await launchBrowser({ artifacts: 'passkeys' });
+    try {
+      const authenticator = await addVirtualAuthenticator(here);
+      const { verifier, challenge } = pkcePair();
+      const state = `link-here-${Date.now()}`;
+      const address = uniqueEmail('passkey-link');
+      await here.page.goto(authorizeUrl(desktop, challenge, state));
+      await here.page.fill('input[name=email]', address);
+      await submit(here.page, 'button[type=submit]');
+      await here.page.goto(linkIn(await smtp.next(address)));
+      // The page found the platform authenticator: "Continue here" goes to the hosted page, which offers the passkey.
+      await here.page.waitForFunction("document.getElementById('continue-here').action.endsWith('/v1/authorize/link')");
+      await submit(here.page, '#continue-here button');
+      expect(await textOf(here.page, 'h1')).toBe('Use a passkey next time');
+      await here.screenshot(here.page, 'offer-after-link');
+
+      const arrived = listener.nextRequest();
+      await here.page.click('#passkey-create');
+      const callback = await arrived;
+      await here.page.waitForURL(onCallback);
+      expect(callback.searchParams.get('state')).toBe(state);
+      await exchange(callback, verifier);
+      const made = await authenticator.cdp.send('WebAuthn.getCredentials', { authenticatorId: authenticator.authenticatorId });
+      expect(made.credentials).toHaveLength(1);
+      expect((await smtp.next(address)).subject).toMatch(/^A passkey was added/);
+    } finally {
+      await here.close();
+    }
   });
 
   it('signs in with the passkey alone: the button, then the e-mail field’s autofill', async () => {

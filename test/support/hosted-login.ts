@@ -44,6 +44,11 @@ export function submitEmail(authUrl: string, form: OpenedForm, email: string, he
     .send({ ...form.fields, email });
 }
 
+/** The browser's cookies once it asked for the e-mail: the form's CSRF cookie and the attempt cookie `sent` set. */
+export function askedCookies(form: OpenedForm, sent: Response): string {
+  return `${form.cookie}; ${String(sent.headers['set-cookie']?.[0] ?? '').split(';')[0]}`;
+}
+
 /** The whole hosted login over HTTP: form, e-mail, link, Continue. Returns where the browser lands. */
 export async function hostedLogin(
   stack: Stack,

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { ApplicationFixture } from './fixtures';
-import { hiddenFields, openAuthorize, submitEmail } from './hosted-login';
+import { askedCookies, hiddenFields, openAuthorize, submitEmail } from './hosted-login';
 import { pkcePair, uniqueEmail } from './login';
 import { codeIn, SmtpSink } from './smtp-sink';
 import { CreationOptions, SoftwareAuthenticator } from './software-authenticator';
@@ -53,7 +53,7 @@ export async function emailedLoginWithOffer(
     code_challenge_method: 'S256',
   });
   const sent = await submitEmail(authUrl, form, email).expect(200);
-  const cookie = `${form.cookie}; ${String(sent.headers['set-cookie']?.[0] ?? '').split(';')[0]}`;
+  const cookie = askedCookies(form, sent);
   const code = codeIn(await smtp.next(email));
   const offered = await request(authUrl)
     .post('/api/v1/authorize/code')
@@ -61,16 +61,13 @@ export async function emailedLoginWithOffer(
     .type('form')
     .send({ ...hiddenFields(sent.text), code, passkey_offer: '1' })
     .expect(200);
-  const read = (name: string) => (new RegExp(`data-${name}="([^"]*)"`).exec(offered.text)?.[1] ?? '').replace(/&amp;/g, '&');
-  return {
-    email,
-    cookie,
-    registration: read('registration'),
-    csrf: read('csrf'),
-    continueUrl: read('continue-url'),
-    page: offered.text,
-    client,
-  };
+  return offerOn(offered.text, { email, cookie, client });
+}
+
+/** The offer screen `page` of the browser with `cookie` (its CSRF and attempt cookies). */
+export function offerOn(page: string, browser: Pick<PasskeyOffer, 'email' | 'cookie' | 'client'>): PasskeyOffer {
+  const read = (name: string) => (new RegExp(`data-${name}="([^"]*)"`).exec(page)?.[1] ?? '').replace(/&amp;/g, '&');
+  return { ...browser, registration: read('registration'), csrf: read('csrf'), continueUrl: read('continue-url'), page };
 }
 
 /** Registers a passkey of `authenticator` through the offer; answers the creation options it was given. */

@@ -343,6 +343,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/authorize/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "Continue here" on the e-mailed link’s page, in a browser that can make a passkey
+         * @description The link page’s script sends its form here instead of to POST /v1/login_link when the browser has a platform authenticator. Uses the link exactly as that does; when this browser asked for the login (its `sesame_attempt` and `sesame_csrf` cookies), the offer to create a passkey may come first. Only the link page’s own form (Sec-Fetch-Site, else Origin).
+         */
+        post: operations["LoginPageController_link_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/authorize/passkey/options": {
         parameters: {
             query?: never;
@@ -2775,6 +2795,117 @@ export interface operations {
                 };
             };
             /** @description Unknown attempt, another application’s, or another browser’s (no `sesame_attempt` cookie of the browser that asked). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The body is too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The body is not of a content type this route consumes (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`): retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    /** @description Requests allowed in the tightest window (when a rate-limit window refused the request). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window: 0. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until that window has room again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Every window of the limit, as `<limit>;w=<seconds>`, comma-separated. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A dependency (Postgres or Redis) is unavailable right now (`service_unavailable`); nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    LoginPageController_link_v1: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The hosted page’s `sesame_attempt` and `sesame_csrf` cookies. */
+                cookie?: string;
+                "accept-language": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginLinkForm"];
+            };
+        };
+        responses: {
+            /** @description The passkey offer screen (HTML), which goes on to the same place. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As POST /v1/login_link: to redirect_uri with code and state, or with an error, or the first stop of an autologin walk. */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_redirect_uri`: the application no longer allows the redirect_uri (an error page; the link is not used). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `cross_site_request`: the post came from another site (an error page). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Unknown link: an error page. */
             404: {
                 headers: {
                     [name: string]: unknown;

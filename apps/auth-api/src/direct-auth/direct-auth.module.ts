@@ -34,6 +34,6 @@ import { LoginLinkService } from './login-link.service';
     AutologinService,
     loginCodesProvider,
   ],
-  exports: [LoginAttemptService, LoginCodeService, LoginApprovalService, LoginAttemptEvents, LoginCompletionService],
+  exports: [LoginAttemptService, LoginCodeService, LoginLinkService, LoginApprovalService, LoginAttemptEvents, LoginCompletionService],
 })
 export class DirectAuthModule {}

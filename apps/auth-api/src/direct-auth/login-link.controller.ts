@@ -1,16 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Query, Redirect, UseGuards, UseInterceptors } from '@nestjs/common';
-import {
-  ApiHeader,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiProperty,
-  ApiPropertyOptional,
-  ApiQuery,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { chooseLocale } from '../pages/locales';
 import { ErrorPages } from '../pages/error-pages.decorator';
@@ -20,26 +9,7 @@ import { ApiPublic, LOGIN_LINK_ROUTE, readCookie } from '@sesame/common';
 import { ATTEMPT_COOKIE, LoginApprovalService } from './login-approval.service';
 import { approvalOutcomePage, approvalPage, loginLinkPage } from './login-link.pages';
 import { LoginLinkService } from './login-link.service';
-
-export class LoginLinkForm {
-  @ApiProperty({ description: 'The token of the e-mailed link.' })
-  @IsString()
-  @MaxLength(100)
-  token: string;
-}
-
-export class ApprovalForm {
-  @ApiProperty({ description: 'The token of the e-mailed link.' })
-  @IsString()
-  @MaxLength(100)
-  token: string;
-
-  @ApiPropertyOptional({ description: 'The two-digit approval number the requesting screen shows; without it nothing changes (400).' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(10)
-  number?: string;
-}
+import { ApprovalForm, LoginLinkForm } from './dto/login-link.dto';
 
 /** The link page's own forms may post (their pages allow same-origin referrers, so browsers without Fetch Metadata send Sesame's Origin). */
 const SAME_ORIGIN_REFERRER = { 'Referrer-Policy': 'same-origin' };

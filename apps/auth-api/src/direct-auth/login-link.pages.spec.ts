@@ -54,6 +54,19 @@ describe('the login-link pages', () => {
     expect(pages[0].html).toContain('id="approve"');
   });
 
+  it('in the browser that asked, a script may send "Continue here" to the hosted page (a passkey offer); elsewhere no script', () => {
+    const asked = loginLinkPage('tok', { ...link, startedHere: true }, 'en');
+    expect(asked.html).toContain('<form method="post" action="login_link" id="continue-here">');
+    expect(asked.html).toContain("document.getElementById('continue-here').action = 'authorize/link'");
+    expect(asked.contentSecurityPolicy).toMatch(/script-src 'sha256-[^']+'/);
+    for (const startedHere of [false, null]) {
+      const page = loginLinkPage('tok', { ...link, startedHere }, 'en');
+      expect(page.html).not.toContain('<script>');
+      expect(page.contentSecurityPolicy).not.toContain('script-src');
+    }
+    expect(loginLinkPage('tok', { ...link, startedHere: true, state: 'used' }, 'en').html).not.toContain('<script>');
+  });
+
   it('speaks the language asked for', () => {
     expect(loginLinkPage('tok', link, 'de').html).toContain('Hier fortfahren');
     expect(loginLinkPage('tok', link, 'fr').html).toContain('Continuer ici');

@@ -5,19 +5,32 @@ import { ApprovalOutcome, ApprovalView } from './login-approval.service';
 import { LINK_STRINGS } from './login-link.strings';
 import { LinkDescription } from './login-link.service';
 
+/**
+ * In the browser that asked for the link: "Continue here" goes to the hosted page's own POST
+ * (/v1/authorize/link), which may offer a passkey, when the browser can make one. Without a
+ * platform authenticator, or without scripts, the form posts to the link as everywhere else.
+ */
+const PASSKEY_PROBE_SCRIPT = `(function () {
+  var P = window.PublicKeyCredential;
+  if (!P || !P.isUserVerifyingPlatformAuthenticatorAvailable) return;
+  P.isUserVerifyingPlatformAuthenticatorAvailable().then(function (available) {
+    if (available) document.getElementById('continue-here').action = 'authorize/link';
+  }, function () {});
+})();`;
+
 const strong = (value: string, id?: string) => (id ? html`<strong id="${id}">${value}</strong>` : html`<strong>${value}</strong>`);
 
 /** The page an e-mailed link opens: it shows the attempt and asks for a deliberate press. */
 export function loginLinkPage(token: string, link: LinkDescription, locale: Locale): RenderedPage {
   const strings = LINK_STRINGS[locale];
-  const form = (label: SafeHtml | string) => html`
-<form method="post" action="login_link">
+  const form = (label: SafeHtml | string, id = '') => html`
+<form method="post" action="login_link"${id ? html` id="${id}"` : ''}>
 <input type="hidden" name="token" value="${token}">
 <button type="submit">${label}</button>
 </form>`;
   // Two ways on; where Sesame can tell (the hosted page's cookie) the likely one comes first.
   const elsewhere = html`<a class="button" id="approve" href="login_link/approve?token=${token}">${strings.signInElsewhere}</a>`;
-  const here = form(strings.continueHere);
+  const here = form(strings.continueHere, 'continue-here');
   const ways = !link.approvalOpen ? here : link.startedHere === false ? html`${elsewhere}${here}` : html`${here}${elsewhere}`;
   const names = { organization: link.organizationName, application: link.applicationName };
   const body =
@@ -31,7 +44,8 @@ ${ways}
       : html`<h1>${strings.stopped[link.state]}</h1>
 <p>${fillHtml(link.state === 'locked' ? strings.stoppedTextLocked : strings.stoppedText, names)}</p>
 ${form(fillHtml(strings.backTo, names))}`;
-  return renderPage({ title: strings.title, brand: link.organizationName, body }, link.formTargets, locale);
+  const script = link.state === 'pending' && link.startedHere ? PASSKEY_PROBE_SCRIPT : undefined;
+  return renderPage({ title: strings.title, brand: link.organizationName, body, script }, link.formTargets, locale);
 }
 
 /**

@@ -15,6 +15,7 @@ import { EntityManager } from 'typeorm';
 import { StoredRedirectCheck } from '../clients/stored-redirect-check';
 import { unknownLink } from './link-errors';
 import { LoginAttemptEvents } from './login-attempt-events';
+import type { CodeSuccess } from './login-code.service';
 import { LoginCompletionService } from './login-completion.service';
 import { LoginWebhookEvents } from './login-webhook-events';
 
@@ -38,6 +39,17 @@ export interface LinkDescription {
 export interface LinkRedirect {
   url: string;
   cookie?: string;
+  /** The login, when the link completed it in the browser that asked for it (the hosted page's cookie). */
+  completedHere?: { completion: CodeSuccess; applicationId: string };
+}
+
+/**
+ * Whether the browser holding `browserCookie` (the hosted page's `sesame_attempt`) asked for the
+ * attempt; null when Sesame cannot tell (direct authentication keeps no browser).
+ */
+function askedHere(attempt: Pick<AttemptSummary, 'flow' | 'requesterBrowserHash'>, browserCookie: string | undefined): boolean | null {
+  if (attempt.flow !== 'hosted' || !attempt.requesterBrowserHash) return null;
+  return Boolean(browserCookie && digestsEqual(sha256(browserCookie), attempt.requesterBrowserHash));
 }
 
 /** Where a used link sends the browser, and why the login failed if it did (or whose login it completed). */
@@ -76,10 +88,7 @@ export class LoginLinkService {
       email: view.email,
       // With autologin the first redirect may go to any of the organization's domains.
       formTargets: [view.redirectUri, ...(view.autologin ? view.whitelistDomains.filter((origin) => !origin.includes('*')) : [])],
-      startedHere:
-        view.flow === 'hosted' && view.requesterBrowserHash
-          ? Boolean(browserCookie && digestsEqual(sha256(browserCookie), view.requesterBrowserHash))
-          : null,
+      startedHere: askedHere(view, browserCookie),
       approvalOpen: view.approvalOpen,
     };
   }
@@ -89,9 +98,10 @@ export class LoginLinkService {
    * the user is created on first login, the address's backoff is reset, and a code is issued.
    * Returns where to send the browser; failures also go back to the application, with an error.
    * The stored redirect_uri is checked again first: one the application no longer allows gets
-   * an error page, and the link stays as it was.
+   * an error page, and the link stays as it was. `browserCookie`, the hosted page's cookie, tells
+   * whether this browser asked for the login.
    */
-  async use(token: unknown): Promise<LinkRedirect> {
+  async use(token: unknown, browserCookie?: string): Promise<LinkRedirect> {
     if (!isSecretShaped(token)) {
       this.metrics?.loginsFailed.inc({ reason: 'unknown_link' });
       throw unknownLink();
@@ -102,7 +112,7 @@ export class LoginLinkService {
       .run(async (manager) => {
         // Of concurrent requests exactly one claims the attempt.
         const attempt = await this.attempts.claimByTokenHash(manager, hash, now);
-        return attempt ? this.complete(manager, attempt, now) : this.refuse(manager, hash, now);
+        return attempt ? this.complete(manager, attempt, now, browserCookie) : this.refuse(manager, hash, now);
       })
       .catch((error: unknown) => {
         if (error instanceof ProblemException && error.code === 'unknown_login_link')
@@ -114,15 +124,16 @@ export class LoginLinkService {
     else this.metrics?.loginsCompleted.inc();
     if (outcome.organizationId) await this.usage.recordForOrganization(outcome.organizationId, 'logins');
     if (outcome.attemptId) await this.events.changed(outcome.attemptId);
-    return { url: outcome.url, cookie: outcome.cookie };
+    return { url: outcome.url, cookie: outcome.cookie, completedHere: outcome.completedHere };
   }
 
-  private async complete(manager: EntityManager, attempt: ClaimedAttempt, now: Date): Promise<LinkOutcome> {
+  private async complete(manager: EntityManager, attempt: ClaimedAttempt, now: Date, browserCookie?: string): Promise<LinkOutcome> {
     const completion = await this.completion.complete(manager, attempt, now, { walk: true });
     if (completion.kind === 'blocked') return { url: completion.url, failure: 'access_denied' };
     return {
       url: completion.url,
       cookie: completion.kind === 'walk' ? completion.cookie : undefined,
+      completedHere: askedHere(attempt, browserCookie) ? { completion, applicationId: attempt.applicationId } : undefined,
       organizationId: completion.organizationId,
       attemptId: attempt.id,
     };

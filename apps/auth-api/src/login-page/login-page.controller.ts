@@ -18,6 +18,8 @@ import { LOGIN_ATTEMPT_STATUSES } from '@sesame/entities';
 import { ClientIp, EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { ErrorPages } from '../pages/error-pages.decorator';
 import { PageInterceptor } from '../pages/page.interceptor';
+import { SameOriginFormGuard } from '../pages/same-origin-form.guard';
+import { LoginLinkForm } from '../direct-auth/dto/login-link.dto';
 import { LoginPageService } from './login-page.service';
 
 /** The request's parameters: the query of GET, and the hidden fields of the form that POST receives. */
@@ -254,6 +256,36 @@ export class LoginPageController {
     @Headers('accept-language') acceptLanguage?: string,
   ) {
     const outcome = await this.loginPage.submitCode(form ?? {}, { cookieHeader: cookie, acceptLanguage, requestId });
+    return { url: outcome.url, statusCode: 303, headers: outcome.cookie ? { 'Set-Cookie': outcome.cookie } : {} };
+  }
+
+  @Post('link')
+  @Redirect()
+  @UseGuards(SameOriginFormGuard)
+  @ApiOperation({
+    summary: '"Continue here" on the e-mailed link’s page, in a browser that can make a passkey',
+    description:
+      'The link page’s script sends its form here instead of to POST /v1/login_link when the browser has a platform authenticator. Uses the link exactly as that does; when this browser asked for the login (its `sesame_attempt` and `sesame_csrf` cookies), the offer to create a passkey may come first. Only the link page’s own form (Sec-Fetch-Site, else Origin).',
+  })
+  @ApiHeader({ name: 'cookie', required: false, description: 'The hosted page’s `sesame_attempt` and `sesame_csrf` cookies.' })
+  @ApiResponse({
+    status: 303,
+    description: 'As POST /v1/login_link: to redirect_uri with code and state, or with an error, or the first stop of an autologin walk.',
+  })
+  @ApiOkResponse({ description: 'The passkey offer screen (HTML), which goes on to the same place.' })
+  @ApiResponse({
+    status: 400,
+    description: '`invalid_redirect_uri`: the application no longer allows the redirect_uri (an error page; the link is not used).',
+  })
+  @ApiResponse({ status: 403, description: '`cross_site_request`: the post came from another site (an error page).' })
+  @ApiResponse({ status: 404, description: 'Unknown link: an error page.' })
+  async link(
+    @Body() form: LoginLinkForm,
+    @RequestId() requestId: string | null,
+    @Headers('cookie') cookie?: string,
+    @Headers('accept-language') acceptLanguage?: string,
+  ) {
+    const outcome = await this.loginPage.continueFromLink(form.token, { cookieHeader: cookie, acceptLanguage, requestId });
     return { url: outcome.url, statusCode: 303, headers: outcome.cookie ? { 'Set-Cookie': outcome.cookie } : {} };
   }
 }

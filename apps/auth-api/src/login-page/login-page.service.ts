@@ -16,6 +16,8 @@ import { ClientContext, LoginAttemptStatus } from '@sesame/entities';
 import { LoginAttemptService } from '../direct-auth/login-attempt.service';
 import { ATTEMPT_COOKIE } from '../direct-auth/login-approval.service';
 import { CodeSuccess, LoginCodeService } from '../direct-auth/login-code.service';
+import { LinkRedirect, LoginLinkService } from '../direct-auth/login-link.service';
+import { ClientContexts } from '../clients/client-contexts';
 import { RenderedPage } from '../pages/layout';
 import { PageRedirect, PageWithStatus } from '../pages/page-outcomes';
 import { AuthorizeRequest, hiddenParameters } from './authorize-request';
@@ -75,6 +77,8 @@ export class LoginPageService {
     private readonly hosted: HostedRequests,
     private readonly attempts: LoginAttemptService,
     private readonly codes: LoginCodeService,
+    private readonly links: LoginLinkService,
+    private readonly contexts: ClientContexts,
     private readonly numbers: ApprovalNumbers,
     private readonly passkeySignIn: PasskeySignInService,
     private readonly passkeyRegistration: PasskeyRegistrationService,
@@ -208,6 +212,25 @@ export class LoginPageService {
       if (error.code === 'not_found') throw error;
       throw new PageRedirect(withQuery(request.redirectUri, { error: error.code, error_description: error.detail, state: request.state }));
     }
+  }
+
+  /**
+   * POST /v1/authorize/link: "Continue here" on the e-mailed link's page, sent here instead of to
+   * the link's own POST by the page's script in a browser that can make a passkey. Uses the link
+   * as that POST does; when the login was asked for in this browser (its `sesame_attempt` cookie,
+   * with the hosted page's CSRF cookie) the passkey offer comes first, as after a code typed here.
+   */
+  async continueFromLink(token: unknown, browser: BrowserContext): Promise<LinkRedirect> {
+    const attemptCookie = readCookie(browser.cookieHeader, ATTEMPT_COOKIE);
+    const outcome = await this.links.use(token, attemptCookie);
+    const csrfCookie = readCookie(browser.cookieHeader, CSRF_COOKIE);
+    if (!outcome.completedHere || !attemptCookie || !csrfCookie) return outcome;
+    const context = await this.contexts.find(outcome.completedHere.applicationId);
+    if (context) {
+      const locale = chooseLocale(undefined, browser.acceptLanguage);
+      await this.offerPasskey(context, locale, outcome.completedHere.completion, attemptCookie, csrfCookie, browser);
+    }
+    return outcome;
   }
 
   /**

@@ -69,6 +69,7 @@ export interface ClaimedAttempt {
   codeChallenge: string | null;
   nonce: string | null;
   flow: LoginFlow;
+  requesterBrowserHash: Buffer | null;
 }
 
 export interface AttemptSummary {
@@ -123,7 +124,7 @@ export interface DeliverableAttempt {
 }
 
 /** An autologin walk claimed for its next stop. */
-export interface ClaimedWalk extends Omit<ClaimedAttempt, 'organizationId' | 'email'> {
+export interface ClaimedWalk extends Omit<ClaimedAttempt, 'organizationId' | 'email' | 'requesterBrowserHash'> {
   userId: string;
   usedAt: Date;
   remaining: string[];
@@ -175,7 +176,8 @@ export type LoginMethod = (typeof LOGIN_METHODS)[number];
 
 type Row = Record<string, unknown>;
 
-const CLAIMED_COLUMNS = 'id, organization_id, application_id, email, state, redirect_uri, code_challenge, nonce, flow';
+const CLAIMED_COLUMNS =
+  'id, organization_id, application_id, email, state, redirect_uri, code_challenge, nonce, flow, requester_browser_hash';
 
 function claimed(row: Row): ClaimedAttempt {
   return {
@@ -188,6 +190,7 @@ function claimed(row: Row): ClaimedAttempt {
     codeChallenge: row.code_challenge as string | null,
     nonce: row.nonce as string | null,
     flow: row.flow as LoginFlow,
+    requesterBrowserHash: row.requester_browser_hash as Buffer | null,
   };
 }
 
