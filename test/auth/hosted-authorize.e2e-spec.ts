@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { startStack, Stack } from '../support/apps';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
-import { hiddenFields, hostedLogin, openAuthorize, sentenceIn, submitEmail } from '../support/hosted-login';
+import { askedCookies, hiddenFields, hostedLogin, openAuthorize, sentenceIn, submitEmail } from '../support/hosted-login';
 import { decodeJwt } from 'jose';
 import { basicAuth, followLink, pkcePair, uniqueEmail } from '../support/login';
 import { codeIn, linkIn, SmtpSink } from '../support/smtp-sink';
@@ -289,7 +289,7 @@ describe('hosted login page /v1/authorize', () => {
       const email = uniqueEmail('watch');
       const sent = await submitEmail(stack.auth.url, form, email).expect(200);
       const approvalNumber = /<strong id="approval-number">(\d\d)<\/strong>/.exec(sent.text)![1];
-      const cookie = `${form.cookie}; ${String(sent.headers['set-cookie']?.[0] ?? '').split(';')[0]}`;
+      const cookie = askedCookies(form, sent);
       const attempt = { ...base(web, 'http://localhost:4000/callback'), login_attempt_id: hiddenFields(sent.text).login_attempt_id };
       const follow = (path: 'watch' | 'status') =>
         request(stack.auth.url).get(`/api/v1/authorize/${path}`).query(attempt).set('Cookie', cookie);

@@ -61,6 +61,14 @@ describe('passkeys on the hosted login page', () => {
     return { ...opened, options };
   }
 
+  /** A browser that asked for the e-mail on a fresh form: its cookies, the link's token, the request's state. */
+  async function askForLink(prefix: string) {
+    const { form, state } = await openForm();
+    const email = uniqueEmail(prefix);
+    const cookie = askedCookies(form, await submitEmail(stack.auth.url, form, email).expect(200));
+    return { email, cookie, state, token: tokenIn(await smtp.next(email)) };
+  }
+
   /** "Continue here" of the link page, as its script sends it in a browser that can make a passkey. */
   const continueHere = (token: string, cookie: string, headers: Record<string, string> = { 'Sec-Fetch-Site': 'same-origin' }) =>
     request(stack.auth.url)
@@ -225,11 +233,7 @@ describe('passkeys on the hosted login page', () => {
   });
 
   it('the offer also follows the e-mailed link used in the browser that asked: its page sends "Continue here" to the hosted page', async () => {
-    const { form, state } = await openForm();
-    const email = uniqueEmail('link-here');
-    const sent = await submitEmail(stack.auth.url, form, email).expect(200);
-    const cookie = askedCookies(form, sent);
-    const token = tokenIn(await smtp.next(email));
+    const { email, cookie, state, token } = await askForLink('link-here');
     const linkPage = await request(stack.auth.url).get('/api/v1/login_link').query({ token }).set('Cookie', cookie).expect(200);
     expect(linkPage.text).toContain("document.getElementById('continue-here').action = 'authorize/link'");
 
@@ -245,31 +249,23 @@ describe('passkeys on the hosted login page', () => {
   });
 
   it('"Continue here" to the hosted page offers nothing to a browser that did not ask: the link is used and goes straight on', async () => {
-    const { form } = await openForm();
-    const email = uniqueEmail('link-elsewhere');
-    const cookie = askedCookies(form, await submitEmail(stack.auth.url, form, email).expect(200));
-    const token = tokenIn(await smtp.next(email));
+    const { cookie, token } = await askForLink('link-elsewhere');
     // Another site's post is refused, and changes nothing.
     await continueHere(token, cookie, { 'Sec-Fetch-Site': 'cross-site' }).expect(403);
 
     // Who holds the e-mail but not the browser, with cookies of a login of its own: the link works
     // as anywhere (its own POST does the same), but no passkey of theirs can be added to this user.
-    const own = await openForm();
-    const ownEmail = uniqueEmail('link-holder');
-    const holderCookie = askedCookies(own.form, await submitEmail(stack.auth.url, own.form, ownEmail).expect(200));
-    await smtp.next(ownEmail);
-    const used = await continueHere(token, holderCookie).expect(303);
+    const holder = await askForLink('link-holder');
+    const used = await continueHere(token, holder.cookie).expect(303);
     expect(new URL(used.headers.location).searchParams.get('code')).toBeTruthy();
     // Used, the link goes back with an error, even in the browser that asked.
     const again = await continueHere(token, cookie).expect(303);
     expect(new URL(again.headers.location).searchParams.get('error')).toBe('login_link_used');
 
     // The browser that asked, without the page's CSRF cookie (gone after an hour), gets no offer either.
-    const later = await openForm();
-    const laterEmail = uniqueEmail('link-later');
-    const laterCookie = askedCookies(later.form, await submitEmail(stack.auth.url, later.form, laterEmail).expect(200));
-    const attemptOnly = laterCookie.split('; ')[1];
-    await continueHere(tokenIn(await smtp.next(laterEmail)), attemptOnly).expect(303);
+    const later = await askForLink('link-later');
+    const attemptOnly = later.cookie.split('; ')[1];
+    await continueHere(later.token, attemptOnly).expect(303);
   });
 
   describe('refusals', () => {

@@ -4,6 +4,7 @@ import { EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { chooseLocale } from '../pages/locales';
 import { ErrorPages } from '../pages/error-pages.decorator';
 import { PageInterceptor } from '../pages/page.interceptor';
+import { seeOther } from '../pages/page-outcomes';
 import { SameOriginFormGuard } from '../pages/same-origin-form.guard';
 import { ApiPublic, LOGIN_LINK_ROUTE, readCookie } from '@sesame/common';
 import { ATTEMPT_COOKIE, LoginApprovalService } from './login-approval.service';
@@ -115,6 +116,6 @@ export class LoginLinkController {
   @ApiResponse({ status: 404, description: 'Unknown link: an error page, no redirect.' })
   async use(@Body() form: LoginLinkForm) {
     const outcome = await this.links.use(form.token);
-    return { url: outcome.url, statusCode: 303, headers: outcome.cookie ? { 'Set-Cookie': outcome.cookie } : {} };
+    return seeOther(outcome);
   }
 }

@@ -18,6 +18,7 @@ import { LOGIN_ATTEMPT_STATUSES } from '@sesame/entities';
 import { ClientIp, EndpointLimit, EndpointThrottlerGuard } from '@sesame/throttler';
 import { ErrorPages } from '../pages/error-pages.decorator';
 import { PageInterceptor } from '../pages/page.interceptor';
+import { seeOther } from '../pages/page-outcomes';
 import { SameOriginFormGuard } from '../pages/same-origin-form.guard';
 import { LoginLinkForm } from '../direct-auth/dto/login-link.dto';
 import { LoginPageService } from './login-page.service';
@@ -256,7 +257,7 @@ export class LoginPageController {
     @Headers('accept-language') acceptLanguage?: string,
   ) {
     const outcome = await this.loginPage.submitCode(form ?? {}, { cookieHeader: cookie, acceptLanguage, requestId });
-    return { url: outcome.url, statusCode: 303, headers: outcome.cookie ? { 'Set-Cookie': outcome.cookie } : {} };
+    return seeOther(outcome);
   }
 
   @Post('link')
@@ -286,6 +287,6 @@ export class LoginPageController {
     @Headers('accept-language') acceptLanguage?: string,
   ) {
     const outcome = await this.loginPage.continueFromLink(form.token, { cookieHeader: cookie, acceptLanguage, requestId });
-    return { url: outcome.url, statusCode: 303, headers: outcome.cookie ? { 'Set-Cookie': outcome.cookie } : {} };
+    return seeOther(outcome);
   }
 }

@@ -24,3 +24,12 @@ export class PageRedirect extends Error {
     super('Page redirect');
   }
 }
+
+/** What a `@Redirect()` page handler answers: 303 to `url`, setting `cookie` (an autologin walk's) when there is one. */
+export function seeOther({ url, cookie }: { url: string; cookie?: string }): {
+  url: string;
+  statusCode: 303;
+  headers: Record<string, string>;
+} {
+  return { url, statusCode: 303, headers: cookie ? { 'Set-Cookie': cookie } : {} };
+}
