@@ -3,7 +3,7 @@ import request from 'supertest';
 import { startManagementApi, startStack, Stack } from '../support/apps';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { authenticateDirect, tokenIn, useLink } from '../support/direct-auth';
-import { basicAuth, loginByLink, uniqueEmail } from '../support/login';
+import { basicAuth, loginByLink, pkcePair, uniqueEmail } from '../support/login';
 import { call } from '../support/management';
 import { SmtpSink } from '../support/smtp-sink';
 
@@ -178,6 +178,25 @@ describe('userinfo and client caches', () => {
       await updateApplication({ callbackUrls: ['http://localhost:4000/registered'] });
       expect((await start()).status).toBe(400);
       await start('http://localhost:4000/registered').expect(200);
+      await updateApplication({ callbackUrls: [] });
+    });
+
+    it("the hosted page's too: a callback URL registered is required at once", async () => {
+      const { challenge } = pkcePair();
+      const authorize = (redirectUri: string) =>
+        request(stack.auth.url).get('/api/v1/authorize').query({
+          response_type: 'code',
+          client_id: app.clientId,
+          redirect_uri: redirectUri,
+          state: 'st',
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+        });
+      await authorize(REDIRECT_URI).expect(200); // looked up by client_id, and cached
+      await updateApplication({ callbackUrls: ['http://localhost:4000/registered'] });
+      const refused = await authorize(REDIRECT_URI);
+      expect({ status: refused.status, location: refused.headers.location }).toEqual({ status: 400, location: undefined });
+      await authorize('http://localhost:4000/registered').expect(200);
       await updateApplication({ callbackUrls: [] });
     });
 

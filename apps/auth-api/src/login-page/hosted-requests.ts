@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { problem, readCookie, SESAME_CONFIG, SesameConfig } from '@sesame/common';
-import { ApplicationRepository, ClientContext } from '@sesame/entities';
+import { ClientContext } from '@sesame/entities';
+import { ClientContexts } from '../clients/client-contexts';
 import { PageRedirect } from '../pages/page-outcomes';
 import { AuthorizeRequest, checkAuthorizeRequest } from './authorize-request';
 import { CSRF_COOKIE, CsrfTokens } from './csrf';
@@ -14,7 +15,7 @@ export class HostedRequests {
   readonly csrf: CsrfTokens;
 
   constructor(
-    private readonly contexts: ApplicationRepository,
+    private readonly contexts: ClientContexts,
     @Inject(SESAME_CONFIG) config: SesameConfig,
   ) {
     this.csrf = new CsrfTokens(config.secrets.key);
@@ -22,10 +23,15 @@ export class HostedRequests {
 
   /** The client and the request's parameters; an unknown client is a 400, a bad parameter a redirect back (see checkAuthorizeRequest). */
   async check(params: Record<string, unknown>): Promise<{ context: ClientContext; request: AuthorizeRequest }> {
-    const clientId = typeof params.client_id === 'string' ? params.client_id : '';
-    const context = clientId ? await this.contexts.findContextByClientId(clientId) : null;
-    if (!context) throw problem('invalid_client', 'Unknown client_id', { status: 400 });
+    const context = await this.client(params.client_id);
     return { context, request: checkAuthorizeRequest(params, context) };
+  }
+
+  /** The application of a client_id (cached, see ClientContexts); an unknown one is a 400. */
+  async client(clientId: unknown): Promise<ClientContext> {
+    const context = typeof clientId === 'string' && clientId ? await this.contexts.findByClientId(clientId) : null;
+    if (!context) throw problem('invalid_client', 'Unknown client_id', { status: 400 });
+    return context;
   }
 
   /** As check, for JSON endpoints: a parameter that would send the browser back to the application is a 400 instead. */

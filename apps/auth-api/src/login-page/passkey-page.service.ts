@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { problem, readCookie } from '@sesame/common';
-import { ApplicationRepository, ClientContext } from '@sesame/entities';
+import { readCookie } from '@sesame/common';
 import { ATTEMPT_COOKIE } from '../direct-auth/login-approval.service';
 import { HostedRequests } from './hosted-requests';
 import { PasskeyRegistrationService } from './passkey-registration.service';
@@ -19,7 +18,6 @@ export interface PasskeyBrowser {
 export class PasskeyPageService {
   constructor(
     private readonly hosted: HostedRequests,
-    private readonly contexts: ApplicationRepository,
     private readonly signIn: PasskeySignInService,
     private readonly registration: PasskeyRegistrationService,
   ) {}
@@ -37,7 +35,7 @@ export class PasskeyPageService {
   }
 
   async registrationOptions(body: { client_id: string; registration: string; csrf: string }, browser: PasskeyBrowser) {
-    const context = await this.client(body.client_id);
+    const context = await this.hosted.client(body.client_id);
     return this.registration.options(context, body.registration, this.registrationBrowser(body, browser));
   }
 
@@ -46,7 +44,7 @@ export class PasskeyPageService {
     response: RegistrationResponseJSON,
     browser: PasskeyBrowser,
   ): Promise<void> {
-    const context = await this.client(body.client_id);
+    const context = await this.hosted.client(body.client_id);
     await this.registration.verify(context, body.registration, response, this.registrationBrowser(body, browser));
   }
 
@@ -71,11 +69,5 @@ export class PasskeyPageService {
       userAgent: browser.userAgent ?? null,
       ip: browser.ip && browser.ip !== 'unknown' ? browser.ip : null,
     };
-  }
-
-  private async client(clientId: string): Promise<ClientContext> {
-    const context = await this.contexts.findContextByClientId(clientId);
-    if (!context) throw problem('invalid_client', 'Unknown client_id', { status: 400 });
-    return context;
   }
 }
