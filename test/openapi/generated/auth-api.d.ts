@@ -2858,10 +2858,11 @@ export interface operations {
     LoginPageController_link_v1: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description The hosted page’s `sesame_attempt` and `sesame_csrf` cookies. */
                 cookie?: string;
-                "accept-language": string;
+                /** @description The offer screen’s language: the first of en, de, fr and es it names. */
+                "accept-language"?: string;
             };
             path?: never;
             cookie?: never;

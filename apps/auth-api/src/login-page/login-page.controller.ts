@@ -269,6 +269,11 @@ export class LoginPageController {
       'The link page’s script sends its form here instead of to POST /v1/login_link when the browser has a platform authenticator. Uses the link exactly as that does; when this browser asked for the login (its `sesame_attempt` and `sesame_csrf` cookies), the offer to create a passkey may come first. Only the link page’s own form (Sec-Fetch-Site, else Origin).',
   })
   @ApiHeader({ name: 'cookie', required: false, description: 'The hosted page’s `sesame_attempt` and `sesame_csrf` cookies.' })
+  @ApiHeader({
+    name: 'accept-language',
+    required: false,
+    description: 'The offer screen’s language: the first of en, de, fr and es it names.',
+  })
   @ApiResponse({
     status: 303,
     description: 'As POST /v1/login_link: to redirect_uri with code and state, or with an error, or the first stop of an autologin walk.',
