@@ -1,7 +1,7 @@
 import { getQueueToken } from '@nestjs/bull';
 import { MAIL_QUEUE, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from '@sesame/queue';
 import type { Queue } from 'bull';
-import type { Redis } from 'ioredis';
+import IORedis, { Redis } from 'ioredis';
 import { RunningApp, startMailWorker, startStack } from '../support/apps';
 import { connectionsReach, NO_SWEEPS } from '../support/direct-auth';
 import { SmtpSink } from '../support/smtp-sink';
@@ -10,6 +10,20 @@ import { ThrowawayRedis } from '../support/throwaway-redis';
 /** Every Redis connection of the worker's queues (client, subscriber, blocking), as Bull made them. */
 function queueConnections(worker: RunningApp): Redis[] {
   return [MAIL_QUEUE, MAINTENANCE_QUEUE, WEBHOOK_QUEUE].flatMap((name) => worker.app.get<Queue>(getQueueToken(name)).clients);
+}
+
+/**
+ * Waits until the worker's queues take jobs: each blocking connection waits in BRPOPLPUSH (Bull
+ * makes that connection when its queue starts, after the others).
+ */
+async function untilTakingJobs(redis: ThrowawayRedis, queues: number): Promise<void> {
+  const admin = new IORedis(redis.url);
+  try {
+    while (((await admin.client('LIST')) as string).split('\n').filter((line) => / cmd=brpoplpush/.test(line)).length < queues)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+  } finally {
+    admin.disconnect();
+  }
 }
 
 /** Collects the promise rejections nobody handles while `work` runs (Node would end a process on them). */
@@ -64,6 +78,9 @@ describe('shutdown while Redis is away', () => {
     const redis = await ThrowawayRedis.start({ backlog: 1 });
     try {
       const worker = await startMailWorker({ env: { ...NO_SWEEPS, SMTP_URL: smtp.url, REDIS_URL: redis.url } });
+      // Every connection must be dropped below: one left open to the stopped server never ends
+      // (the server never closes its side), and neither would Bull's close, waiting for it.
+      await untilTakingJobs(redis, 3);
       const connections = queueConnections(worker);
       await connectionsReach(connections, 'ready');
       await redis.freeze();
