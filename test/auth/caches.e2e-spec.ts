@@ -5,7 +5,8 @@ import { ApplicationFixture, createApplication, createOrganization, createTenant
 import { authenticateDirect, tokenIn, useLink } from '../support/direct-auth';
 import { basicAuth, loginByLink, pkcePair, uniqueEmail } from '../support/login';
 import { call } from '../support/management';
-import { SmtpSink } from '../support/smtp-sink';
+import { codeIn, SmtpSink } from '../support/smtp-sink';
+import { askedCookies, hiddenFields, openAuthorize, submitEmail } from '../support/hosted-login';
 
 const REDIRECT_URI = 'http://localhost:4000/callback';
 const CACHE_ENV = { ACCESS_TOKEN_CACHE_SECONDS: '5', CLIENT_CACHE_SECONDS: '5', MAIL_SWEEP_INTERVAL_SECONDS: '3600' };
@@ -198,6 +199,38 @@ describe('userinfo and client caches', () => {
       expect({ status: refused.status, location: refused.headers.location }).toEqual({ status: 400, location: undefined });
       await authorize('http://localhost:4000/registered').expect(200);
       await updateApplication({ callbackUrls: [] });
+    });
+
+    it('when the invalidation is lost, a code typed on the hosted page for a removed domain gets an error page, not a redirect there', async () => {
+      const elsewhere = await startManagementApi({
+        clock,
+        env: { ...CACHE_ENV, REDIS_PREFIX: `${stack.auth.config.redis.prefix}-elsewhere` },
+      });
+      try {
+        const form = await openAuthorize(stack.auth.url, {
+          response_type: 'code',
+          client_id: app.clientId,
+          redirect_uri: REDIRECT_URI,
+          state: 'st',
+          code_challenge: pkcePair().challenge,
+          code_challenge_method: 'S256',
+        });
+        const email = uniqueEmail('hosted-stale');
+        const sent = await submitEmail(stack.auth.url, form, email).expect(200);
+        const code = codeIn(await smtp.next(email));
+        await call(elsewhere.url, 'post', `/organization/${app.organizationId}`, app.apiKey, {
+          whitelistDomains: ['http://localhost:4001'],
+        }).expect(200);
+        const typed = await request(stack.auth.url)
+          .post('/api/v1/authorize/code')
+          .set('Cookie', askedCookies(form, sent))
+          .type('form')
+          .send({ ...hiddenFields(sent.text), code });
+        expect({ status: typed.status, location: typed.headers.location }).toEqual({ status: 400, location: undefined });
+      } finally {
+        await updateOrganization({ whitelistDomains: ['http://localhost:4000'] });
+        await elsewhere.close();
+      }
     });
 
     it('a new link lifetime applies to the next login at once', async () => {

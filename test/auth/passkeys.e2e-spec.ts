@@ -2,6 +2,7 @@ import request from 'supertest';
 import { MAX_PASSKEYS_PER_USER } from '../../apps/auth-api/src/passkeys/passkey-ceremony';
 import { PasskeyRepository, Transactions, UserPasskeys } from '@sesame/entities';
 import { LoginCompletionService } from '../../apps/auth-api/src/direct-auth/login-completion.service';
+import { PasskeyRegistrationService } from '../../apps/auth-api/src/login-page/passkey-registration.service';
 import { startStack, Stack } from '../support/apps';
 import { expectOAuthError, query, tokenIn } from '../support/direct-auth';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
@@ -266,6 +267,19 @@ describe('passkeys on the hosted login page', () => {
     const later = await askForLink('link-later');
     const attemptOnly = later.cookie.split('; ')[1];
     await continueHere(later.token, attemptOnly).expect(303);
+  });
+
+  it('an offer that fails (Postgres away) keeps nothing from the application: the login goes on with its code', async () => {
+    const failing = jest.spyOn(stack.auth.app.get(PasskeyRegistrationService), 'offer').mockRejectedValueOnce(new Error('connection lost'));
+    try {
+      const { cookie, token, state } = await askForLink('offer-fails');
+      const callback = new URL((await continueHere(token, cookie).expect(303)).headers.location);
+      expect(callback.searchParams.get('state')).toBe(state);
+      expect(callback.searchParams.get('code')).toBeTruthy();
+      expect(failing).toHaveBeenCalled();
+    } finally {
+      failing.mockRestore();
+    }
   });
 
   describe('refusals', () => {

@@ -21,11 +21,12 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('handleQueueStart', () => {
   const logger = { error: jest.fn(), log: jest.fn(), warn: jest.fn() } satisfies LoggerService;
+  const exit = jest.fn();
   beforeEach(() => jest.clearAllMocks());
 
   it('a start cut short by the close rejects unhandled nowhere and logs nothing', async () => {
     const { queue, starts } = fakeQueue();
-    handleQueueStart(queue as unknown as Queue, logger);
+    handleQueueStart(queue as unknown as Queue, logger, exit);
     const rejections = unhandledRejections();
     // As @nestjs/bull and Bull call them: their promises dropped.
     void queue.process('login-link', 4, () => undefined);
@@ -36,20 +37,24 @@ describe('handleQueueStart', () => {
     rejections.stop();
     expect(rejections.seen).toEqual([]);
     expect(logger.error).not.toHaveBeenCalled();
+    expect(exit).not.toHaveBeenCalled();
   });
 
-  it('a start that fails while the queue is open is logged: the queue takes no job', async () => {
+  it('a start that fails while the queue is open (it would take no job, for good) is logged and ends the process with status 1', async () => {
     const { queue, starts } = fakeQueue();
-    handleQueueStart(queue as unknown as Queue, logger);
+    handleQueueStart(queue as unknown as Queue, logger, exit);
     void queue.process('login-link', 4, () => undefined);
     starts[0].reject(new Error('NOSCRIPT No matching script'));
     await settle();
-    expect(logger.error).toHaveBeenCalledWith('The mail queue could not start taking jobs: NOSCRIPT No matching script');
+    expect(logger.error).toHaveBeenCalledWith(
+      'The mail queue could not start taking jobs; stopping, to be started again: NOSCRIPT No matching script',
+    );
+    expect(exit).toHaveBeenCalledWith(1);
   });
 
   it("hands the caller Bull's own promise", async () => {
     const { queue, starts } = fakeQueue();
-    handleQueueStart(queue as unknown as Queue, logger);
+    handleQueueStart(queue as unknown as Queue, logger, exit);
     const started = queue.process('login-link', 4, () => undefined);
     starts[0].reject(new Error('refused'));
     await expect(started).rejects.toThrow('refused');

@@ -11,10 +11,10 @@ const MAX_CACHED_CONTEXTS = 10_000;
  * its organization or its tenant drops it from every instance's cache at once through the
  * invalidation bus; the cache time bounds it only while Redis is away. Reusing it is safe for
  * redirects that carry a login: before a browser is sent on with a code, the redirect is checked
- * again, uncached, against the settings of that moment (StoredRedirectCheck). Only the hosted
- * page's error redirect for a malformed request (error and state, no code) trusts the cached
- * callback URLs: one removed while Redis is away may get such an error for up to
- * CLIENT_CACHE_SECONDS (5 s by default).
+ * again, uncached, against the settings of that moment (StoredRedirectCheck), and a refusal there
+ * is an error page. Only the hosted page's redirects with an error (and state, never a code: a
+ * malformed request, a sign-in that stopped) trust the cached callback URLs: one removed while
+ * Redis is away may get such an error for up to CLIENT_CACHE_SECONDS (5 s by default).
  */
 @Injectable()
 export class ClientContexts {

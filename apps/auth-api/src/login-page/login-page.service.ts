@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   ApprovalNumbers,
   normalizeEmail,
@@ -64,6 +64,7 @@ const PAGE_WAIT_SECONDS = 20;
 /** The hosted login page (/v1/authorize) for every application type and plan. */
 @Injectable()
 export class LoginPageService {
+  private readonly logger = new Logger(LoginPageService.name);
   private readonly csrf: CsrfTokens;
   private readonly cookieAttributes: string;
   private readonly codeAction: string;
@@ -209,7 +210,8 @@ export class LoginPageService {
         );
         throw new PageWithStatus(400, page);
       }
-      if (error.code === 'not_found') throw error;
+      // A callback URL no longer allowed gets an error page, never a redirect to it.
+      if (error.code === 'not_found' || error.code === 'invalid_redirect_uri') throw error;
       throw new PageRedirect(withQuery(request.redirectUri, { error: error.code, error_description: error.detail, state: request.state }));
     }
   }
@@ -329,10 +331,13 @@ export class LoginPageService {
     browser: BrowserContext,
   ): Promise<void> {
     const skippedHere = readCookie(browser.cookieHeader, PASSKEY_SKIP_COOKIE) === '1';
-    const offer = await this.passkeyRegistration.offer(
-      { context, userId: completion.userId, loginAttemptId: completion.attemptId, attemptCookie, csrfCookie },
-      skippedHere,
-    );
+    // The login has completed: an offer that fails (Postgres away) must not keep its code from the application.
+    const offer = await this.passkeyRegistration
+      .offer({ context, userId: completion.userId, loginAttemptId: completion.attemptId, attemptCookie, csrfCookie }, skippedHere)
+      .catch((error: Error) => {
+        this.logger.warn(`No passkey offer after login attempt ${completion.attemptId}: ${error.message}`);
+        return null;
+      });
     if (!offer) return;
     const page = passkeyOffer({
       context,
