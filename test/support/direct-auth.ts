@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { getQueueToken } from '@nestjs/bull';
 import { MAIL_QUEUE } from '@sesame/queue';
+import { reachStatus } from '@sesame/common';
 import type { Queue } from 'bull';
 import type { Redis } from 'ioredis';
 import { Client } from 'pg';
@@ -103,7 +103,7 @@ export function mailQueueOf(app: RunningApp): Queue {
 
 /** Resolves when each of `connections` (Bull's queue connections, say) has reached `status`, or is in it now. */
 export async function connectionsReach(connections: Redis[], status: Redis['status']): Promise<void> {
-  await Promise.all(connections.map((connection) => (connection.status === status ? undefined : once(connection, status))));
+  await Promise.all(connections.map((connection) => reachStatus(connection, status)));
 }
 
 /** Resolves when every Redis connection the app's mail queue has opened is ready again (after Redis came back). */

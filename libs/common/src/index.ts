@@ -20,6 +20,7 @@ export * from './http/openapi-answers';
 export * from './http/openapi-security';
 export * from './redis/redis.module';
 export * from './redis/redis-connection';
+export * from './redis/connection-status';
 export * from './health/redis.health';
 export * from './health/shutdown.health';
 export * from './shutdown/shutdown-drain';

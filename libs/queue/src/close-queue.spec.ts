@@ -5,6 +5,7 @@ import { closeQueue, QUEUE_RECONNECT_WAIT_MS } from './close-queue';
 class FakeConnection extends EventEmitter {
   constructor(public status: string) {
     super();
+    this.on('error', () => undefined); // Bull listens to its connections' errors
   }
 
   become(status: string): void {
@@ -36,6 +37,16 @@ describe('closeQueue', () => {
     expect(close).not.toHaveBeenCalled();
     clients[1].become('ready');
     clients[2].become('ready');
+    await closing;
+    expect(close).toHaveBeenCalledWith(false);
+  });
+
+  it('Redis only just back: a reconnect refused on the way does not cut the wait short', async () => {
+    const { queue, close, clients } = fakeQueue('ready', 'reconnecting');
+    const closing = closeQueue(queue);
+    clients[1].emit('error', new Error('connect ECONNREFUSED'));
+    await jest.advanceTimersByTimeAsync(QUEUE_RECONNECT_WAIT_MS / 2);
+    clients[1].become('ready');
     await closing;
     expect(close).toHaveBeenCalledWith(false);
   });

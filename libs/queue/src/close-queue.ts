@@ -1,7 +1,6 @@
-import { BULL_RECONNECT_CAP_MS, withTimeout } from '@sesame/common';
+import { BULL_RECONNECT_CAP_MS, reachStatus, withTimeout } from '@sesame/common';
 import type { Queue } from 'bull';
 import type Redis from 'ioredis';
-import { once } from 'node:events';
 
 /** How long a worker's shutdown waits for its queue's connections to be back (they try at least every BULL_RECONNECT_CAP_MS). */
 export const QUEUE_RECONNECT_WAIT_MS = 2 * BULL_RECONNECT_CAP_MS;
@@ -25,7 +24,7 @@ async function allReady(connections: Redis[], waitMs: number): Promise<boolean> 
   const pending = connections.filter((connection) => connection.status !== 'ready');
   const controller = new AbortController();
   try {
-    await withTimeout(Promise.all(pending.map((connection) => once(connection, 'ready', { signal: controller.signal }))), waitMs);
+    await withTimeout(Promise.all(pending.map((connection) => reachStatus(connection, 'ready', controller.signal))), waitMs);
     return true;
   } catch {
     return false;
