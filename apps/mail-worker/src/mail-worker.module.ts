@@ -1,5 +1,5 @@
 import { getQueueToken } from '@nestjs/bull';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import {
@@ -16,7 +16,15 @@ import {
   ShutdownModule,
 } from '@sesame/common';
 import { DatabaseModule } from '@sesame/entities';
-import { MAIL_QUEUE, MailQueueModule } from '@sesame/queue';
+import {
+  handleQueueStart,
+  MAIL_QUEUE,
+  MailQueueModule,
+  MAINTENANCE_QUEUE,
+  MaintenanceQueueModule,
+  WEBHOOK_QUEUE,
+  WebhookQueueModule,
+} from '@sesame/queue';
 import type { Queue } from 'bull';
 import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
@@ -24,6 +32,7 @@ import { MaintenanceModule } from './maintenance/maintenance.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 const MAIL_QUEUE_DEPTH = Symbol('MAIL_QUEUE_DEPTH');
+const QUEUE_STARTS = Symbol('QUEUE_STARTS');
 
 /** The worker: consumes the Bull `mail` queue, delivers webhooks and runs the maintenance job; HTTP only for its health endpoint and metrics. */
 @Module({})
@@ -41,6 +50,8 @@ export class MailWorkerModule {
         RedisModule,
         TerminusModule,
         MailQueueModule,
+        MaintenanceQueueModule,
+        WebhookQueueModule,
         MailModule,
         MaintenanceModule,
         WebhooksModule,
@@ -55,6 +66,15 @@ export class MailWorkerModule {
           provide: MAIL_QUEUE_DEPTH,
           inject: [getQueueToken(MAIL_QUEUE), SesameMetrics],
           useFactory: (queue: Queue, metrics: SesameMetrics) => metrics.watchQueue(queue),
+        },
+        // Bull's start of each queue the worker takes jobs from, handled before @nestjs/bull starts them (queue-start.ts).
+        {
+          provide: QUEUE_STARTS,
+          inject: [getQueueToken(MAIL_QUEUE), getQueueToken(MAINTENANCE_QUEUE), getQueueToken(WEBHOOK_QUEUE)],
+          useFactory: (...queues: Queue[]) => {
+            const logger = new Logger('QueueStart');
+            for (const queue of queues) handleQueueStart(queue, logger);
+          },
         },
       ],
     };

@@ -16,7 +16,7 @@ type StartingQueue = Record<(typeof STARTS)[number], (...args: unknown[]) => Pro
  * longer than a command waits, at start) leaves the queue taking no job for good, as Bull never
  * starts it again, while the worker looks healthy: that is logged and the process ends with status
  * 1, for its supervisor to start it again. Called before @nestjs/bull starts the queue (from a
- * constructor).
+ * provider's factory: all are made before any module's init).
  */
 export function handleQueueStart(queue: Queue, logger: LoggerService, exit: (code: number) => void = (code) => process.exit(code)): void {
   const starting = queue as unknown as StartingQueue;

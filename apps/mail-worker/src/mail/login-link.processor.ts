@@ -1,7 +1,7 @@
 import { InjectQueue, OnQueueFailed, Process, Processor } from '@nestjs/bull';
 import { BeforeApplicationShutdown, Logger, Optional } from '@nestjs/common';
 import { LogContext, SesameMetrics } from '@sesame/common';
-import { closeQueue, handleQueueStart, knownPayload, LOGIN_LINK_JOB, LoginLinkJob, MAIL_QUEUE } from '@sesame/queue';
+import { closeQueue, knownPayload, LOGIN_LINK_JOB, LoginLinkJob, MAIL_QUEUE } from '@sesame/queue';
 import type { Job, Queue } from 'bull';
 import { DeliveryOutcome, LoginLinkMailer } from './login-link.mailer';
 
@@ -18,10 +18,7 @@ export class LoginLinkProcessor implements BeforeApplicationShutdown {
     @InjectQueue(MAIL_QUEUE) private readonly queue: Queue<LoginLinkJob>,
     @Optional() private readonly metrics?: SesameMetrics,
     @Optional() private readonly logContext?: LogContext,
-  ) {
-    // This processor starts and closes the mail queue for all of the worker's mail processors.
-    handleQueueStart(queue, this.logger);
-  }
+  ) {}
 
   /**
    * Every line logged while a job runs carries the requestId of the HTTP request that queued it.

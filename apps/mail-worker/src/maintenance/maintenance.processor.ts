@@ -1,7 +1,7 @@
 import { InjectQueue, Process, Processor } from '@nestjs/bull';
 import { BeforeApplicationShutdown, Inject, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SESAME_CONFIG, SesameConfig } from '@sesame/common';
-import { closeQueue, handleQueueStart, knownPayload, MAINTENANCE_QUEUE, PURGE_JOB, PurgeJob } from '@sesame/queue';
+import { closeQueue, knownPayload, MAINTENANCE_QUEUE, PURGE_JOB, PurgeJob } from '@sesame/queue';
 import type { Job, Queue } from 'bull';
 import { MaintenanceReport, MaintenanceService } from './maintenance.service';
 
@@ -18,9 +18,7 @@ export class MaintenanceProcessor implements OnApplicationBootstrap, BeforeAppli
     private readonly maintenance: MaintenanceService,
     @InjectQueue(MAINTENANCE_QUEUE) private readonly queue: Queue<PurgeJob>,
     @Inject(SESAME_CONFIG) private readonly config: SesameConfig,
-  ) {
-    handleQueueStart(queue, this.logger);
-  }
+  ) {}
 
   /** Not awaited: a worker starts (and sends mail) even while Redis is unreachable. */
   onApplicationBootstrap(): void {

@@ -4,7 +4,6 @@ import {
   closeQueue,
   DELIVER_WEBHOOK_JOB,
   DeliverWebhookJob,
-  handleQueueStart,
   knownPayload,
   WEBHOOK_QUEUE,
   WebhookTenantBusy,
@@ -28,9 +27,7 @@ export class WebhookProcessor implements BeforeApplicationShutdown {
   constructor(
     private readonly deliveries: WebhookDeliveryService,
     @InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<DeliverWebhookJob>,
-  ) {
-    handleQueueStart(queue, this.logger);
-  }
+  ) {}
 
   @Process({ name: DELIVER_WEBHOOK_JOB, concurrency: CONCURRENCY })
   async handle(job: Job<DeliverWebhookJob>): Promise<TryOutcome> {
