@@ -221,12 +221,17 @@ describe('userinfo and client caches', () => {
         await call(elsewhere.url, 'post', `/organization/${app.organizationId}`, app.apiKey, {
           whitelistDomains: ['http://localhost:4001'],
         }).expect(200);
-        const typed = await request(stack.auth.url)
-          .post('/api/v1/authorize/code')
-          .set('Cookie', askedCookies(form, sent))
-          .type('form')
-          .send({ ...hiddenFields(sent.text), code });
+        const type = () =>
+          request(stack.auth.url)
+            .post('/api/v1/authorize/code')
+            .set('Cookie', askedCookies(form, sent))
+            .type('form')
+            .send({ ...hiddenFields(sent.text), code });
+        const typed = await type();
         expect({ status: typed.status, location: typed.headers.location }).toEqual({ status: 400, location: undefined });
+        // Nothing was used up: with the domain allowed again, the same code signs in.
+        await updateOrganization({ whitelistDomains: ['http://localhost:4000'] });
+        expect(new URL((await type().expect(303)).headers.location).searchParams.get('code')).toBeTruthy();
       } finally {
         await updateOrganization({ whitelistDomains: ['http://localhost:4000'] });
         await elsewhere.close();

@@ -66,8 +66,9 @@ describe('passkeys on the hosted login page', () => {
   async function askForLink(prefix: string) {
     const { form, state } = await openForm();
     const email = uniqueEmail(prefix);
-    const cookie = askedCookies(form, await submitEmail(stack.auth.url, form, email).expect(200));
-    return { email, cookie, state, token: tokenIn(await smtp.next(email)) };
+    const sent = await submitEmail(stack.auth.url, form, email).expect(200);
+    const attemptId = hiddenFields(sent.text).login_attempt_id;
+    return { email, cookie: askedCookies(form, sent), state, attemptId, token: tokenIn(await smtp.next(email)) };
   }
 
   /** "Continue here" of the link page, as its script sends it in a browser that can make a passkey. */
@@ -250,9 +251,11 @@ describe('passkeys on the hosted login page', () => {
   });
 
   it('"Continue here" to the hosted page offers nothing to a browser that did not ask: the link is used and goes straight on', async () => {
-    const { cookie, token } = await askForLink('link-elsewhere');
+    const { cookie, token, attemptId } = await askForLink('link-elsewhere');
     // Another site's post is refused, and changes nothing.
     await continueHere(token, cookie, { 'Sec-Fetch-Site': 'cross-site' }).expect(403);
+    // The attempt's id (shown to the browser that asked, sent in its requests) is no link.
+    await continueHere(attemptId, cookie).expect(404);
 
     // Who holds the e-mail but not the browser, with cookies of a login of its own: the link works
     // as anywhere (its own POST does the same), but no passkey of theirs can be added to this user.

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { CDPSession } from 'playwright-core';
 import request from 'supertest';
 import { UserPasskeys } from '@sesame/entities';
-import { launchBrowser, TestBrowser } from '../support/browser';
+import { expectAccessible, launchBrowser, TestBrowser } from '../support/browser';
 import { query } from '../support/direct-auth';
 import { ApplicationFixture, createApplication, createOrganization, createTenant } from '../support/fixtures';
 import { GatewayStack, startGatewayStack } from '../support/gateway';
@@ -149,8 +149,14 @@ describe('hosted login: passkeys in the browser', () => {
       await here.page.goto(linkIn(await smtp.next(address)));
       // The page found the platform authenticator: "Continue here" goes to the hosted page, which offers the passkey.
       await here.page.waitForFunction("document.getElementById('continue-here').action.endsWith('/v1/authorize/link')");
+      await expectAccessible(here.page, 'link page, in the browser that asked');
+      await here.screenshot(here.page, 'link-page-here');
+      // The keyboard reaches "Continue here" first, the likely way on in the browser that asked.
+      await here.page.keyboard.press('Tab');
+      expect(await here.page.evaluate<string | undefined>("document.activeElement?.closest('form')?.id")).toBe('continue-here');
       await submit(here.page, '#continue-here button');
       expect(await textOf(here.page, 'h1')).toBe('Use a passkey next time');
+      await expectAccessible(here.page, 'offer after the link');
       await here.screenshot(here.page, 'offer-after-link');
 
       const arrived = listener.nextRequest();

@@ -2775,7 +2775,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A wrong (counted) or malformed code: the page again, with the error. */
+            /** @description A wrong (counted) or malformed code: the page again, with the error. `invalid_redirect_uri`: the application no longer allows the redirect_uri (an error page, no redirect; nothing used). */
             400: {
                 headers: {
                     [name: string]: unknown;

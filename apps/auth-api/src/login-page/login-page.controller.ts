@@ -244,7 +244,11 @@ export class LoginPageController {
     description:
       'A right code: to redirect_uri with code and state (or the first stop of an autologin walk). A locked, used or expired attempt or a blocked user: to redirect_uri with error and state.',
   })
-  @ApiResponse({ status: 400, description: 'A wrong (counted) or malformed code: the page again, with the error.' })
+  @ApiResponse({
+    status: 400,
+    description:
+      'A wrong (counted) or malformed code: the page again, with the error. `invalid_redirect_uri`: the application no longer allows the redirect_uri (an error page, no redirect; nothing used).',
+  })
   @ApiResponse({ status: 403, description: 'Missing or wrong CSRF token.' })
   @ApiResponse({
     status: 404,

@@ -251,7 +251,7 @@ export const ERROR_CODES = {
   invalid_redirect_uri: {
     status: 400,
     apis: ['page'],
-    doc: '`/authorize` with a redirect_uri the application may not use; a login link or autologin continuation whose stored redirect_uri the application no longer allows (a whitelist domain or callback URL removed since): error page, no redirect, the link stays unused',
+    doc: '`/authorize` with a redirect_uri the application may not use; a login link, a code typed on the hosted page or an autologin continuation whose stored redirect_uri the application no longer allows (a whitelist domain or callback URL removed since): error page, no redirect, the link and code stay unused',
   },
   approval_number_required: {
     status: 400,
